@@ -1,0 +1,42 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "health-import",
+    platforms: [.macOS(.v13)],
+    products: [
+        .executable(name: "health-import", targets: ["HealthImport"]),
+        .library(name: "ExportParser", targets: ["ExportParser"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/weichsel/ZIPFoundation", exact: "0.9.20"),
+    ],
+    targets: [
+        // System libraries from Debian's -dev packages (see .ci/run).
+        .systemLibrary(name: "CLibXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
+        .systemLibrary(name: "CYajl", pkgConfig: "yajl", providers: [.apt(["libyajl-dev"])]),
+        .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+        .systemLibrary(name: "CZlibSystem", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+        .target(
+            name: "ExportParser",
+            dependencies: [
+                "CLibXML2", "CYajl", "CSQLite", "CZlibSystem",
+                .product(name: "ZIPFoundation", package: "ZIPFoundation"),
+            ],
+            swiftSettings: [.unsafeFlags(["-Ounchecked"], .when(configuration: .release))]
+        ),
+        .executableTarget(
+            name: "HealthImport",
+            dependencies: [
+                "ExportParser",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .testTarget(
+            name: "ExportParserTests",
+            dependencies: ["ExportParser"],
+            resources: [.copy("Fixtures")]
+        ),
+    ]
+)

@@ -1,0 +1,9 @@
+#include <libxml/xmlversion.h>
+// Debian's libxml2 is built with ICU; its headers would then pull in the system ICU and
+// clash with Foundation's private _FoundationICU module. We never use the ICU converter
+// fields, so hide them (see ../shared/reference/swift-notes.md, "ICU clash").
+#undef LIBXML_ICU_ENABLED
+#include <libxml/parser.h>
+#include <libxml/parserInternals.h>
+#include <libxml/SAX2.h>
+#include <libxml/xmlerror.h>

@@ -1,0 +1,21 @@
+/// One row of the metric catalog (reference/metrics.md): a HealthKit type, where its value goes
+/// in the payload, the rule that folds a day of samples, the unit, and how the CSV and HAE name it.
+public struct Metric: Sendable, Hashable {
+    /// Position in `Catalog.metrics`; dense, so accumulators can be arrays.
+    public let index: Int
+    /// The full HealthKit identifier as export.xml writes it.
+    public let healthKitType: String
+    public let section: PayloadSection
+    /// The payload field name (`step_count`), also the store's field name.
+    public let field: String
+    public let rule: Rule
+    public let unit: CanonicalUnit
+    /// Decimals on the wire (payload and CSV). The store keeps full precision.
+    public let decimals: Int
+    /// Health Auto Export metric names that carry this type (several spellings where public
+    /// ingesters disagree).
+    public let haeNames: [String]
+
+    public static func == (a: Metric, b: Metric) -> Bool { a.index == b.index }
+    public func hash(into h: inout Hasher) { h.combine(index) }
+}

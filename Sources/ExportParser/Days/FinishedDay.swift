@@ -1,0 +1,108 @@
+/// The night result the payload's `sleep` object is written from (hours at full precision).
+public struct SleepResult: Sendable, Equatable {
+    public var totalHours: Double
+    public var coreHours: Double?
+    public var deepHours: Double?
+    public var remHours: Double?
+    public var awakeHours: Double?
+    /// ISO 8601 with offset, seconds precision.
+    public var inBedStart: String?
+    public var inBedEnd: String?
+    public var source: String?
+    public init(totalHours: Double) { self.totalHours = totalHours }
+}
+
+/// One workout as the payload writes it (full precision; rounded by the writers).
+public struct WorkoutSummary: Sendable, Equatable {
+    /// HKWorkoutActivityType name without its prefix (`Running`).
+    public var type: String
+    public var start: String
+    public var end: String
+    public var durationSeconds: Double
+    public var energyKcal: Double?
+    public var averageHeartRate: Double?
+    public var maximumHeartRate: Double?
+    public var distanceMetres: Double?
+    public var source: String
+    /// For ordering within the day.
+    public var startSeconds: Int64
+}
+
+/// `heart_rate_samples` of one day. `count` is nil when only bucket statistics were read (HAE).
+public struct HeartRateSummary: Sendable, Equatable {
+    public var average: Double
+    public var minimum: Double
+    public var maximum: Double
+    public var count: Int?
+}
+
+/// A day after every rule has run: what the writers (payload, CSV, store) take. They never see
+/// input shapes.
+public struct FinishedDay: Sendable {
+    /// Days since 1970-01-01 of the local date.
+    public var dayNumber: Int
+    public var date: String { CivilDate.isoDate(dayNumber) }
+    /// IANA name, or a `+11:00` offset when the input gave nothing better.
+    public var timezone: String
+    public var deviceSyncTimestamp: String
+    /// Values by `Metric.index`, in payload units at full precision; nil where the rule had no
+    /// samples. `heart_rate_samples` is in `heartRate` instead.
+    public var values: [Double?]
+    public var heartRate: HeartRateSummary?
+    public var sleep: SleepResult?
+    public var workouts: [WorkoutSummary]
+
+    public init(dayNumber: Int, timezone: String, deviceSyncTimestamp: String) {
+        self.dayNumber = dayNumber
+        self.timezone = timezone
+        self.deviceSyncTimestamp = deviceSyncTimestamp
+        self.values = Array(repeating: nil, count: Catalog.metrics.count)
+        self.workouts = []
+    }
+
+    public func value(_ field: String) -> Double? {
+        Catalog.metric(forField: field).flatMap { values[$0.index] }
+    }
+
+    /// One value of the long form: a `DayColumns` name with a number or a text.
+    public struct Field: Sendable, Equatable {
+        public var name: String
+        public var value: Double?
+        public var text: String?
+        public var unit: String?
+        public init(name: String, value: Double? = nil, text: String? = nil, unit: String? = nil) {
+            self.name = name
+            self.value = value
+            self.text = text
+            self.unit = unit
+        }
+    }
+
+    /// The day in long form, in `DayColumns` order, only the columns that have a value.
+    public var fields: [Field] {
+        var out: [Field] = [Field(name: "date", text: date), Field(name: "timezone", text: timezone)]
+        for m in Catalog.metrics {
+            if m.rule == .minMaxAvg {
+                guard let hr = heartRate else { continue }
+                out.append(Field(name: "heart_rate_avg", value: hr.average, unit: m.unit.rawValue))
+                out.append(Field(name: "heart_rate_min", value: hr.minimum, unit: m.unit.rawValue))
+                out.append(Field(name: "heart_rate_max", value: hr.maximum, unit: m.unit.rawValue))
+                if let c = hr.count { out.append(Field(name: "heart_rate_count", value: Double(c), unit: "count")) }
+            } else if let v = values[m.index] {
+                out.append(Field(name: m.field, value: v, unit: m.unit.rawValue))
+            }
+        }
+        if let s = sleep {
+            let hours: [(String, Double?)] = [
+                ("sleep_total_hours", s.totalHours), ("sleep_core_hours", s.coreHours), ("sleep_deep_hours", s.deepHours),
+                ("sleep_rem_hours", s.remHours), ("sleep_awake_hours", s.awakeHours),
+            ]
+            for (n, v) in hours { if let v { out.append(Field(name: n, value: v, unit: "hr")) } }
+            if let t = s.inBedStart { out.append(Field(name: "sleep_in_bed_start", text: t)) }
+            if let t = s.inBedEnd { out.append(Field(name: "sleep_in_bed_end", text: t)) }
+            if let t = s.source { out.append(Field(name: "sleep_source", text: t)) }
+        }
+        out.append(Field(name: "workouts_count", value: Double(workouts.count), unit: "count"))
+        return out
+    }
+}

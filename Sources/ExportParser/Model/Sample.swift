@@ -1,0 +1,63 @@
+/// One reading from any input (an export.xml `Record`, a HAE datum), decoded by its reader.
+///
+/// This is the sample stream of the design: every reader yields `Sample`s, and the day book,
+/// the store and any other sink consume them without knowing the input format.
+public struct Sample: Sendable {
+    /// The HealthKit identifier as written, e.g. `HKQuantityTypeIdentifierStepCount`.
+    public var type: String
+    /// The catalog row for `type`, when the catalog aggregates it.
+    public var metric: Metric?
+    /// `sourceName` (the user-visible name of the app or device that wrote it).
+    public var source: String
+    public var sourceVersion: String?
+    /// The `HKDevice` description, as written (details only).
+    public var device: String?
+    /// The unit as written, when the record has one.
+    public var unit: String?
+    /// The value as written. Category records carry an enum name here
+    /// (`HKCategoryValueSleepAnalysisAsleepCore`); quantities the decimal text (details only).
+    public var valueText: String?
+    /// The numeric value as written, in `unit`.
+    public var value: Double?
+    /// The value in the catalog's payload unit; nil for types outside the catalog, for category
+    /// types, and when the unit could not be converted (the reader then reports a skip).
+    public var canonicalValue: Double?
+    public var start: Timestamp
+    public var end: Timestamp
+    public var created: Timestamp?
+    /// The IANA zone of an `HKTimeZone` metadata entry, when present (always filled).
+    public var timeZoneName: String?
+    /// Metadata entries (details only).
+    public var metadata: [MetadataEntry]
+    /// The HRV beat list (details only).
+    public var beats: [InstantaneousBeat]
+    /// Set when the sample is an input's bucket statistic rather than one HealthKit sample
+    /// (HAE's aggregated data): `value` is then the bucket's average or sum, and these carry the
+    /// bucket's extremes in the payload unit. Day counts are unknown for such samples.
+    public var bucketMinimum: Double? = nil
+    public var bucketMaximum: Double? = nil
+    public var isBucket = false
+
+    public init(
+        type: String, metric: Metric? = nil, source: String, sourceVersion: String? = nil,
+        device: String? = nil, unit: String? = nil, valueText: String? = nil, value: Double? = nil,
+        canonicalValue: Double? = nil, start: Timestamp, end: Timestamp, created: Timestamp? = nil,
+        timeZoneName: String? = nil, metadata: [MetadataEntry] = [], beats: [InstantaneousBeat] = []
+    ) {
+        self.type = type
+        self.metric = metric
+        self.source = source
+        self.sourceVersion = sourceVersion
+        self.device = device
+        self.unit = unit
+        self.valueText = valueText
+        self.value = value
+        self.canonicalValue = canonicalValue
+        self.start = start
+        self.end = end
+        self.created = created
+        self.timeZoneName = timeZoneName
+        self.metadata = metadata
+        self.beats = beats
+    }
+}

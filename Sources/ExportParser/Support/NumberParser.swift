@@ -1,0 +1,31 @@
+import Foundation
+
+/// Decimal numbers from bytes without building a String: `strtod` on a small stack copy.
+/// Inputs never use a locale decimal comma in values (reference/export-xml-format.md §8.3).
+public enum NumberParser {
+    @inline(__always)
+    public static func parse(_ p: UnsafePointer<UInt8>, _ count: Int) -> Double? {
+        guard count > 0, count < 64 else { return count >= 64 ? parseLong(p, count) : nil }
+        return withUnsafeTemporaryAllocation(of: CChar.self, capacity: count + 1) { buf -> Double? in
+            for i in 0..<count { buf[i] = CChar(bitPattern: p[i]) }
+            buf[count] = 0
+            var end: UnsafeMutablePointer<CChar>? = nil
+            let v = strtod(buf.baseAddress!, &end)
+            guard let end, end - buf.baseAddress! == count, v.isFinite else { return nil }
+            // strtod also takes hex and "inf"/"nan"; a health value is a plain decimal.
+            for i in 0..<count where p[i] == 0x78 || p[i] == 0x58 || p[i] == 0x6E || p[i] == 0x4E { return nil }
+            return v
+        }
+    }
+
+    public static func parse(_ s: String) -> Double? {
+        var s = s
+        return s.withUTF8 { b in b.baseAddress.flatMap { parse($0, b.count) } }
+    }
+
+    static func parseLong(_ p: UnsafePointer<UInt8>, _ count: Int) -> Double? {
+        let s = String(decoding: UnsafeBufferPointer(start: p, count: count), as: UTF8.self)
+        guard let v = Double(s), v.isFinite else { return nil }
+        return v
+    }
+}

@@ -1,0 +1,2 @@
+import ExportParser
+print("health-import")

@@ -1,0 +1,145 @@
+/// Turns one decoded datum of a known metric into what the sink receives: a `Sample`, a
+/// `SleepSummary`, or a counted skip with the datum's JSON path and byte offset.
+///
+/// The rules (hae-format.md §4–§5, reference/metrics.md):
+/// - A datum with `date` only is an aggregated bucket (`isBucket`, start = end = bucket start);
+///   one with `startDate`/`endDate` is a single HealthKit sample.
+/// - `heart_rate` buckets carry `Min/Avg/Max`: value = Avg, extremes in `bucketMinimum/Maximum`.
+///   A `heart_rate` datum with only `qty` is one sample.
+/// - Day buckets of wrist temperature move to the next local midnight (see `wristTemperatureInstant`).
+/// - Aggregated sleep becomes a `SleepSummary` dated by `sleepEnd`; segments become category samples.
+struct HAEDatumMapper {
+    let shape: HAEMetricShape
+    let wantsDetails: Bool
+
+    func emit(_ d: HAEDatumFields, into sink: SampleSink, report: inout ReadReport) {
+        switch shape.kind {
+        case .sleep:
+            if let sleep = d.sleep, d.stage == nil { emitNight(d, sleep, sink, &report) } else { emitSegment(d, sink, &report) }
+        default:
+            emitQuantity(d, sink, &report)
+        }
+    }
+
+    private func location(_ d: HAEDatumFields, _ field: String? = nil) -> InputLocation {
+        InputLocation(byteOffset: d.byteOffset, path: shape.path + ".data[\(d.index)]" + (field.map { "." + $0 } ?? ""))
+    }
+
+    /// The instant(s) of a quantity datum, or nil after reporting the skip.
+    private func instants(_ d: HAEDatumFields, _ report: inout ReadReport) -> (start: Timestamp, end: Timestamp, bucket: Bool)? {
+        if d.hasStartDate || d.startDate != nil {
+            guard let s = d.startDate else {
+                report.skip("HAE datum without a parseable date", at: location(d, "startDate"))
+                return nil
+            }
+            return (s, d.endDate ?? s, false)
+        }
+        guard let t = d.date else {
+            report.skip("HAE datum without a parseable date", at: location(d, "date"))
+            return nil
+        }
+        return (t, t, true)
+    }
+
+    private func emitQuantity(_ d: HAEDatumFields, _ sink: SampleSink, _ report: inout ReadReport) {
+        guard var (start, end, bucket) = instants(d, &report) else { return }
+        var value = d.qty
+        var minimum: Double? = nil, maximum: Double? = nil
+        if shape.kind == .heartRate {
+            if let avg = d.avg {
+                value = avg
+                minimum = shape.canonical(d.min)
+                maximum = shape.canonical(d.max)
+                bucket = true
+            } else {
+                bucket = false // one heart-rate sample, even when dated by `date`
+            }
+        } else if value == nil, shape.kind == .uncataloged {
+            value = d.avg
+        }
+        if shape.kind != .uncataloged, value == nil {
+            report.skip("HAE datum without a value", at: location(d, shape.kind == .heartRate ? "Avg" : "qty"))
+            return
+        }
+        var details = wantsDetails ? d.extras : []
+        if shape.kind == .wristTemperature, bucket, let shifted = Self.wristTemperatureInstant(start) {
+            if wantsDetails { details.append(MetadataEntry(key: "HAEDate", value: CivilDate.isoTimestamp(seconds: start.seconds, offset: start.offset))) }
+            start = shifted
+            end = shifted
+        }
+        switch shape.kind {
+        case .uncataloged:
+            report.skip("HAE metric not in catalog (kept as hae:\(shape.name))", at: location(d))
+        default:
+            if !shape.unitConverts {
+                report.skip("unknown unit \(shape.units.map { "'\($0)'" } ?? "(none)") for HAE metric \(shape.name)", at: location(d))
+            }
+        }
+        var s = Sample(
+            type: shape.type, metric: shape.metric, source: d.source ?? "", unit: shape.units, value: value,
+            canonicalValue: shape.canonical(value), start: start, end: end, metadata: details)
+        s.isBucket = bucket
+        s.bucketMinimum = minimum
+        s.bucketMaximum = maximum
+        report.recordsByType[shape.type, default: 0] += 1
+        sink.sample(s)
+    }
+
+    /// HAE dates a day bucket of sleeping wrist temperature by the evening the night began
+    /// (hae-format.md §5: the value for the night ending 03-30 is dated 03-29 00:00). The day book
+    /// assigns a night-avg sample to night D when it ends after 12:00 on D−1 and no later than
+    /// 12:00 on D, so the bucket instant moves to the next local midnight (date + 24 h, same
+    /// offset), which falls inside the night that ends that morning. Only day buckets are
+    /// shifted: an instant at local midnight is taken as one; hour or minute buckets of a
+    /// nightly reading fall at other times and stay where they are.
+    static func wristTemperatureInstant(_ t: Timestamp) -> Timestamp? {
+        let local = t.seconds + Int64(t.offset)
+        guard local % 86_400 == 0 else { return nil }
+        return Timestamp(seconds: t.seconds + 86_400, offset: t.offset)
+    }
+
+    private func emitSegment(_ d: HAEDatumFields, _ sink: SampleSink, _ report: inout ReadReport) {
+        guard let stage = d.stage, let valueText = stage.categoryValue else {
+            report.skip("HAE sleep segment with unknown value \(d.stageText.map { "'\($0)'" } ?? "(none)")", at: location(d, "value"))
+            return
+        }
+        guard let start = d.startDate ?? d.date else {
+            report.skip("HAE datum without a parseable date", at: location(d, "startDate"))
+            return
+        }
+        var s = Sample(
+            type: Catalog.sleepType, source: d.source ?? "", unit: shape.units, valueText: valueText,
+            value: d.qty, start: start, end: d.endDate ?? start, metadata: wantsDetails ? d.extras : [])
+        s.isBucket = false
+        report.recordsByType[Catalog.sleepType, default: 0] += 1
+        sink.sample(s)
+    }
+
+    private func emitNight(_ d: HAEDatumFields, _ f: HAESleepFields, _ sink: SampleSink, _ report: inout ReadReport) {
+        guard let sleepEnd = f.sleepEnd else {
+            report.skip("HAE sleep record without a parseable sleepEnd", at: location(d, "sleepEnd"))
+            return
+        }
+        if !shape.unitConverts {
+            report.skip("unknown unit \(shape.units.map { "'\($0)'" } ?? "(none)") for HAE metric \(shape.name)", at: location(d))
+            return
+        }
+        let asleep = shape.hours(f.asleep), core = shape.hours(f.core), deep = shape.hours(f.deep), rem = shape.hours(f.rem)
+        // Generation 3 states the total; generations 1–2 do not, and there `asleep` is the
+        // unspecified-asleep part (gen. 1: the whole night), so the stages are added to it.
+        let total = shape.hours(f.totalSleep) ?? ((asleep ?? 0) + (core ?? 0) + (deep ?? 0) + (rem ?? 0))
+        var night = SleepSummary(sleepEnd: sleepEnd, totalHours: total)
+        night.sleepStart = f.sleepStart
+        night.coreHours = core
+        night.deepHours = deep
+        night.remHours = rem
+        night.awakeHours = shape.hours(f.awake)
+        night.asleepHours = asleep
+        night.inBedHours = shape.hours(f.inBed)
+        night.inBedStart = f.inBedStart
+        night.inBedEnd = f.inBedEnd
+        night.source = d.source ?? f.sleepSource
+        report.recordsByType["hae:sleep_analysis", default: 0] += 1
+        sink.sleepSummary(night)
+    }
+}

@@ -1,0 +1,466 @@
+import CYajl
+
+/// Receives yajl's events for one HAE file and turns them into sink calls, one datum or workout
+/// at a time: the document is never built. A stack of `HAEFrame`s says what each open container
+/// is (body, metric, datum, workout, …); scalar values are decoded straight from yajl's bytes
+/// into the current datum or workout, and only the fields the reader uses are decoded at all.
+///
+/// `HAEReader` owns the yajl handle and the file; this class holds the state between callbacks.
+final class HAEDocumentWalker {
+    let sink: SampleSink
+    let wantsDetails: Bool
+    var report = ReadReport()
+
+    /// Set by the reader: byte offset of the current chunk and the handle, for byte offsets.
+    var chunkBase: Int64 = 0
+    var handle: yajl_handle?
+    /// A structural problem found by a callback (the callback then stops yajl).
+    var fatalMessage: String?
+    /// Whether any top-level value began (an all-whitespace file has none).
+    var sawValue = false
+
+    private var frames: [HAEFrame] = []
+    /// Bytes of the last object key, for JSON paths, metadata keys and extra-array names.
+    private var lastKey: [UInt8] = []
+    private var interner = HAEByteInterner()
+
+    // The metric being read.
+    private var metricName: String?
+    private var metricUnits: String?
+    private var metricPath = ""
+    private var mapper: HAEDatumMapper?
+    /// Datums that arrived before their metric's `name`/`units` (see `HAEDatumFields`).
+    private var pending: [HAEDatumFields] = []
+    private var datum = HAEDatumFields(index: 0, byteOffset: 0)
+
+    // The workout being read.
+    private var workout = HAEWorkoutFields(index: 0, byteOffset: 0)
+    private var workoutPath = ""
+    private var quantity = HAEWorkoutFields.Quantity()
+    private var elevation: (ascent: String?, descent: String?, units: String?) = (nil, nil, nil)
+    private var heartRateSample: (value: Double?, max: Double?) = (nil, nil)
+
+    // The extra array and item being copied out.
+    private var extraKind = ""
+    private var writer = HAEJSONTextWriter()
+
+    init(sink: SampleSink) {
+        self.sink = sink
+        self.wantsDetails = sink.wantsDetails
+        frames.reserveCapacity(16)
+        lastKey.reserveCapacity(64)
+    }
+
+    // MARK: - Positions
+
+    var currentOffset: Int64 {
+        guard let handle else { return chunkBase }
+        return chunkBase + Int64(yajl_get_bytes_consumed(handle))
+    }
+
+    /// The JSON path of the current position, `data.metrics[3].data[17].date` (rendered only
+    /// for messages and once per metric or workout).
+    func currentPath(includingKey: Bool = true) -> String {
+        var s = ""
+        for f in frames {
+            if let i = f.indexInParent { s += "[\(i)]" } else if !f.keyInParent.isEmpty {
+                if !s.isEmpty { s += "." }
+                s += String(decoding: f.keyInParent, as: UTF8.self)
+            }
+        }
+        if includingKey, let top = frames.last {
+            if top.isArray, top.count > 0 {
+                s += "[\(top.count - 1)]"
+            } else if !top.isArray, !lastKey.isEmpty {
+                if !s.isEmpty { s += "." }
+                s += String(decoding: lastKey, as: UTF8.self)
+            }
+        }
+        return s
+    }
+
+    private var keyText: String { String(decoding: lastKey, as: UTF8.self) }
+
+    // MARK: - Containers
+
+    /// Counts an element in the enclosing array; returns its index when the parent is an array.
+    @inline(__always)
+    private func beginValue() -> Int? {
+        sawValue = true
+        guard !frames.isEmpty else { return nil }
+        let top = frames.count - 1
+        guard frames[top].isArray else { return nil }
+        frames[top].count += 1
+        if frames[top].role == .extraArray { report.recordsByType["hae:" + extraKind, default: 0] += 1 }
+        return frames[top].count - 1
+    }
+
+    private func push(_ role: HAEFrame.Role, isArray: Bool, index: Int?) {
+        let key: [UInt8] = index == nil && !frames.isEmpty ? lastKey : []
+        frames.append(HAEFrame(role: role, isArray: isArray, indexInParent: index, keyInParent: key))
+        lastKey.removeAll(keepingCapacity: true)
+    }
+
+    func startMap() -> Bool {
+        let index = beginValue()
+        guard let parent = frames.last else {
+            push(.body, isArray: false, index: nil)
+            return true
+        }
+        let role: HAEFrame.Role
+        switch parent.role {
+        case .bodies: role = .body
+        case .body: role = parent.key == .data ? .body : .skip
+        case .metrics: role = .metric
+        case .datums: role = .datum
+        case .workouts: role = .workout
+        case .workout:
+            switch parent.key {
+            case .activeEnergyBurned: role = .quantity(.activeEnergyBurned)
+            case .activeEnergy: role = .quantity(.activeEnergy)
+            case .distance: role = .quantity(.distance)
+            case .avgHeartRate: role = .quantity(.avgHeartRate)
+            case .maxHeartRate: role = .quantity(.maxHeartRate)
+            case .heartRate: role = .workoutHeartRate
+            case .elevation: role = wantsDetails ? .workoutElevation : .skip
+            case .metadata: role = wantsDetails ? .workoutMetadata : .skip
+            default: role = wantsDetails ? .quantity(.other) : .skip
+            }
+        case .workoutHeartRate:
+            switch parent.key {
+            case .min: role = .quantity(.heartRateMin)
+            case .avg: role = .quantity(.heartRateAvg)
+            case .max: role = .quantity(.heartRateMax)
+            default: role = .skip
+            }
+        case .heartRateData: role = .heartRateDatum
+        case .extraArray, .capture:
+            if wantsDetails {
+                if parent.role == .extraArray { writer.reset() }
+                writer.open(UInt8(ascii: "{"))
+                role = .capture
+            } else {
+                role = .skip
+            }
+        default: role = .skip
+        }
+        push(role, isArray: false, index: index)
+        switch role {
+        case .metric:
+            metricName = nil
+            metricUnits = nil
+            mapper = nil
+            pending.removeAll(keepingCapacity: true)
+            metricPath = currentPath(includingKey: false)
+        case .datum:
+            datum = HAEDatumFields(index: index ?? 0, byteOffset: currentOffset - 1)
+        case .workout:
+            workout = HAEWorkoutFields(index: index ?? 0, byteOffset: currentOffset - 1)
+            workoutPath = currentPath(includingKey: false)
+        case .quantity:
+            quantity = HAEWorkoutFields.Quantity()
+        case .workoutElevation:
+            elevation = (nil, nil, nil)
+        case .heartRateDatum:
+            heartRateSample = (nil, nil)
+        default: break
+        }
+        return true
+    }
+
+    func startArray() -> Bool {
+        let index = beginValue()
+        guard let parent = frames.last else {
+            push(.bodies, isArray: true, index: nil)
+            return true
+        }
+        let role: HAEFrame.Role
+        switch parent.role {
+        case .body:
+            switch parent.key {
+            case .metrics: role = .metrics
+            case .workouts: role = .workouts
+            case .data: role = .bodies
+            default:
+                extraKind = keyText
+                role = .extraArray
+            }
+        case .bodies: role = .bodies
+        case .metric: role = parent.key == .data ? .datums : .skip
+        case .workout: role = parent.key == .heartRateData ? .heartRateData : .skip
+        case .extraArray, .capture:
+            if wantsDetails {
+                if parent.role == .extraArray { writer.reset() }
+                writer.open(UInt8(ascii: "["))
+                role = .capture
+            } else {
+                role = .skip
+            }
+        default: role = .skip
+        }
+        push(role, isArray: true, index: index)
+        return true
+    }
+
+    func endMap() -> Bool {
+        guard let top = frames.popLast() else { return true }
+        lastKey.removeAll(keepingCapacity: true)
+        switch top.role {
+        case .datum:
+            if let mapper { mapper.emit(datum, into: sink, report: &report) } else { pending.append(datum) }
+        case .metric:
+            finishMetric()
+        case .workout:
+            if let w = HAEWorkoutMapper.workout(from: workout, path: workoutPath, report: &report) { sink.workout(w) }
+        case .quantity(let target):
+            endQuantity(target, key: top.keyInParent)
+        case .workoutElevation:
+            let units = elevation.units.map { " " + $0 } ?? ""
+            if let a = elevation.ascent { workout.metadata.append(MetadataEntry(key: "elevationAscent", value: a + units)) }
+            if let d = elevation.descent { workout.metadata.append(MetadataEntry(key: "elevationDescent", value: d + units)) }
+        case .heartRateDatum:
+            if let v = heartRateSample.value {
+                workout.heartRateDataSum += v
+                workout.heartRateDataCount += 1
+            }
+            if let m = heartRateSample.max ?? heartRateSample.value { workout.heartRateDataMax = Swift.max(workout.heartRateDataMax ?? m, m) }
+        case .capture:
+            writer.close(UInt8(ascii: "}"))
+            emitCapturedIfComplete()
+        default: break
+        }
+        return true
+    }
+
+    func endArray() -> Bool {
+        guard let top = frames.popLast() else { return true }
+        lastKey.removeAll(keepingCapacity: true)
+        if top.role == .capture {
+            writer.close(UInt8(ascii: "]"))
+            emitCapturedIfComplete()
+        }
+        return true
+    }
+
+    private func emitCapturedIfComplete() {
+        guard frames.last?.role == .extraArray else { return }
+        sink.extra(ExtraItem(kind: extraKind, json: writer.text))
+    }
+
+    func mapKey(_ p: UnsafePointer<UInt8>, _ n: Int) -> Bool {
+        let top = frames.count - 1
+        guard top >= 0 else { return true }
+        lastKey.removeAll(keepingCapacity: true)
+        lastKey.append(contentsOf: UnsafeBufferPointer(start: p, count: n))
+        switch frames[top].role {
+        case .skip: break
+        case .capture: writer.key(p, n)
+        default: frames[top].key = HAEKey.lookup(p, n)
+        }
+        return true
+    }
+
+    // MARK: - Metrics
+
+    /// Resolves the metric as soon as both `name` and `units` are known, then flushes the datums
+    /// that waited for them.
+    private func resolveMetricIfReady(force: Bool) {
+        guard mapper == nil else { return }
+        guard let name = metricName else {
+            if force, !pending.isEmpty {
+                for d in pending {
+                    report.skip("HAE metric without a name", at: InputLocation(byteOffset: d.byteOffset, path: metricPath + ".data[\(d.index)]"))
+                }
+                pending.removeAll(keepingCapacity: true)
+            }
+            return
+        }
+        guard metricUnits != nil || force else { return }
+        let m = HAEDatumMapper(shape: HAEMetricShape(name: name, units: metricUnits, path: metricPath), wantsDetails: wantsDetails)
+        mapper = m
+        for d in pending { m.emit(d, into: sink, report: &report) }
+        pending.removeAll(keepingCapacity: true)
+    }
+
+    private func finishMetric() {
+        resolveMetricIfReady(force: true)
+        mapper = nil
+        if pending.capacity > 4096 { pending = [] } // give back a large buffer
+    }
+
+    // MARK: - Scalars
+
+    func string(_ p: UnsafePointer<UInt8>, _ n: Int) -> Bool {
+        let index = beginValue()
+        guard let top = frames.last else { return topLevelScalar() }
+        switch top.role {
+        case .datum: datumString(top.key, p, n)
+        case .metric:
+            switch top.key {
+            case .name: metricName = String(decoding: UnsafeBufferPointer(start: p, count: n), as: UTF8.self); resolveMetricIfReady(force: false)
+            case .units: metricUnits = interner.intern(p, n); resolveMetricIfReady(force: false)
+            default: break
+            }
+        case .workout: workoutScalar(top.key, text: p, n, isString: true)
+        case .quantity: if top.key == .units { quantity.units = interner.intern(p, n) }
+        case .workoutElevation: if top.key == .units { elevation.units = interner.intern(p, n) }
+        case .workoutMetadata: workout.metadata.append(MetadataEntry(key: keyText, value: decode(p, n)))
+        case .heartRateDatum: if top.key == .units, workout.heartRateDataUnits == nil { workout.heartRateDataUnits = interner.intern(p, n) }
+        case .capture: writer.string(p, n)
+        case .extraArray:
+            if wantsDetails, index != nil {
+                writer.reset()
+                writer.string(p, n)
+                sink.extra(ExtraItem(kind: extraKind, json: writer.text))
+            }
+        default: break
+        }
+        return true
+    }
+
+    func number(_ p: UnsafePointer<UInt8>, _ n: Int) -> Bool {
+        let index = beginValue()
+        guard let top = frames.last else { return topLevelScalar() }
+        switch top.role {
+        case .datum: datumNumber(top.key, p, n)
+        case .workout: workoutScalar(top.key, text: p, n, isString: false)
+        case .quantity: if top.key == .qty { quantity.qty = NumberParser.parse(p, n) }
+        case .workoutElevation:
+            switch top.key {
+            case .ascent: elevation.ascent = decode(p, n)
+            case .descent: elevation.descent = decode(p, n)
+            default: break
+            }
+        case .workoutMetadata: workout.metadata.append(MetadataEntry(key: keyText, value: decode(p, n)))
+        case .heartRateDatum:
+            switch top.key {
+            case .qty, .avg: heartRateSample.value = NumberParser.parse(p, n)
+            case .max: heartRateSample.max = NumberParser.parse(p, n)
+            default: break
+            }
+        case .capture: writer.raw(p, n)
+        case .extraArray:
+            if wantsDetails, index != nil {
+                writer.reset()
+                writer.raw(p, n)
+                sink.extra(ExtraItem(kind: extraKind, json: writer.text))
+            }
+        default: break
+        }
+        return true
+    }
+
+    /// `true`, `false` and `null`, handed over as their literal text.
+    func literal(_ text: StaticString, isNull: Bool = false) -> Bool {
+        let index = beginValue()
+        guard let top = frames.last else { return topLevelScalar() }
+        switch top.role {
+        case .datum:
+            if wantsDetails, top.key == .unknown, !isNull {
+                datum.extras.append(MetadataEntry(key: keyText, value: text.description))
+            }
+        case .workout, .workoutMetadata:
+            if wantsDetails, !isNull { workout.metadata.append(MetadataEntry(key: keyText, value: text.description)) }
+        case .capture: writer.literal(text)
+        case .extraArray:
+            if wantsDetails, index != nil {
+                writer.reset()
+                writer.literal(text)
+                sink.extra(ExtraItem(kind: extraKind, json: writer.text))
+            }
+        default: break
+        }
+        return true
+    }
+
+    private func topLevelScalar() -> Bool {
+        fatalMessage = "not a Health Auto Export document: the top level is not an object or an array"
+        return false
+    }
+
+    @inline(__always)
+    private func decode(_ p: UnsafePointer<UInt8>, _ n: Int) -> String {
+        String(decoding: UnsafeBufferPointer(start: p, count: n), as: UTF8.self)
+    }
+
+    @inline(__always)
+    private func datumString(_ key: HAEKey, _ p: UnsafePointer<UInt8>, _ n: Int) {
+        switch key {
+        case .date: datum.hasDate = true; datum.date = TimestampParser.parse(p, n)
+        case .startDate: datum.hasStartDate = true; datum.startDate = TimestampParser.parse(p, n)
+        case .endDate: datum.endDate = TimestampParser.parse(p, n)
+        case .source: datum.source = interner.intern(p, n)
+        case .value:
+            let stage = HAESleepStage.parse(p, n)
+            datum.stage = stage
+            if stage == .unknown { datum.stageText = decode(p, n) }
+            if wantsDetails { datum.extras.append(MetadataEntry(key: "value", value: decode(p, n))) }
+        case .sleepStart: datum.sleepFields().sleepStart = TimestampParser.parse(p, n)
+        case .sleepEnd:
+            let s = datum.sleepFields()
+            s.hasSleepEnd = true
+            s.sleepEnd = TimestampParser.parse(p, n)
+        case .inBedStart: datum.sleepFields().inBedStart = TimestampParser.parse(p, n)
+        case .inBedEnd: datum.sleepFields().inBedEnd = TimestampParser.parse(p, n)
+        case .sleepSource: datum.sleepFields().sleepSource = interner.intern(p, n)
+        default:
+            if wantsDetails { datum.extras.append(MetadataEntry(key: keyText, value: decode(p, n))) }
+        }
+    }
+
+    @inline(__always)
+    private func datumNumber(_ key: HAEKey, _ p: UnsafePointer<UInt8>, _ n: Int) {
+        switch key {
+        case .qty: datum.qty = NumberParser.parse(p, n)
+        case .min: datum.min = NumberParser.parse(p, n)
+        case .avg: datum.avg = NumberParser.parse(p, n)
+        case .max: datum.max = NumberParser.parse(p, n)
+        case .asleep: datum.sleepFields().asleep = NumberParser.parse(p, n)
+        case .core: datum.sleepFields().core = NumberParser.parse(p, n)
+        case .deep: datum.sleepFields().deep = NumberParser.parse(p, n)
+        case .rem: datum.sleepFields().rem = NumberParser.parse(p, n)
+        case .awake: datum.sleepFields().awake = NumberParser.parse(p, n)
+        case .inBed: datum.sleepFields().inBed = NumberParser.parse(p, n)
+        case .totalSleep: datum.sleepFields().totalSleep = NumberParser.parse(p, n)
+        default:
+            if wantsDetails { datum.extras.append(MetadataEntry(key: keyText, value: decode(p, n))) }
+        }
+    }
+
+    // MARK: - Workouts
+
+    private func workoutScalar(_ key: HAEKey, text p: UnsafePointer<UInt8>, _ n: Int, isString: Bool) {
+        switch key {
+        case .name where isString: workout.name = decode(p, n)
+        case .start where isString: workout.start = TimestampParser.parse(p, n)
+        case .end where isString: workout.end = TimestampParser.parse(p, n)
+        case .duration where !isString: workout.duration = NumberParser.parse(p, n)
+        case .source where isString: workout.source = interner.intern(p, n)
+        case .id where isString:
+            workout.id = decode(p, n)
+            if wantsDetails { workout.metadata.append(MetadataEntry(key: "id", value: workout.id!)) }
+        default:
+            if wantsDetails { workout.metadata.append(MetadataEntry(key: keyText, value: decode(p, n))) }
+        }
+    }
+
+    private func endQuantity(_ target: HAEQuantityTarget, key: [UInt8]) {
+        switch target {
+        case .activeEnergyBurned: workout.activeEnergyBurned = quantity
+        case .activeEnergy: workout.activeEnergy = quantity
+        case .distance: workout.distance = quantity
+        case .avgHeartRate: workout.avgHeartRate = quantity
+        case .maxHeartRate: workout.maxHeartRate = quantity
+        case .heartRateMin: break
+        case .heartRateAvg: workout.heartRateAvg = quantity
+        case .heartRateMax: workout.heartRateMax = quantity
+        case .other: break
+        }
+        // Every `{qty, units}` is also kept as metadata text ("17.24 degC"; heartRate's parts
+        // as heartRate.min/avg/max), for the store. Numbers as Swift prints them.
+        guard wantsDetails, let qty = quantity.qty else { return }
+        var name = String(decoding: key, as: UTF8.self)
+        if target == .heartRateMin || target == .heartRateAvg || target == .heartRateMax { name = "heartRate." + name }
+        workout.metadata.append(MetadataEntry(key: name, value: "\(qty)" + (quantity.units.map { " " + $0 } ?? "")))
+    }
+}

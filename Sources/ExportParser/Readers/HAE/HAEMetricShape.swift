@@ -1,0 +1,72 @@
+/// What the reader knows about one HAE metric once its `name` and `units` are in: which catalog
+/// row (if any) it feeds, the sample type it emits, and which datum shape to expect. Built once
+/// per metric object, then applied to each of its datums by `HAEDatumMapper`.
+struct HAEMetricShape {
+    enum Kind {
+        /// `qty` datums of a catalog metric.
+        case quantity
+        /// `heart_rate`: `Min/Avg/Max` buckets, or `qty` single samples.
+        case heartRate
+        /// `apple_sleeping_wrist_temperature`: day buckets are dated by the evening before.
+        case wristTemperature
+        /// `sleep_analysis`: aggregated nights or non-aggregated segments.
+        case sleep
+        /// Not in the catalog: passed through as `hae:<name>` for the store.
+        case uncataloged
+    }
+
+    let name: String
+    let units: String?
+    let metric: Metric?
+    let kind: Kind
+    /// `metric.healthKitType`, the sleep category type, or `hae:<name>`.
+    let type: String
+    /// Whether `units` converts to the catalog unit (checked once, not per datum).
+    let unitConverts: Bool
+    /// Where the metric object is, for skip messages (`data.metrics[3]`).
+    let path: String
+
+    static let sleepName = "sleep_analysis"
+
+    init(name: String, units: String?, path: String) {
+        self.name = name
+        self.units = units
+        self.path = path
+        if name == Self.sleepName {
+            metric = nil
+            kind = .sleep
+            type = Catalog.sleepType
+            // Sleep hours are converted by CanonicalUnit.hours; HAE always writes "hr".
+            unitConverts = units.map { CanonicalUnit.hours.convert(1, from: $0) != nil } ?? true
+        } else if let m = Catalog.metric(forHAEName: name) {
+            metric = m
+            type = m.healthKitType
+            switch m.healthKitType {
+            case "HKQuantityTypeIdentifierHeartRate": kind = .heartRate
+            case "HKQuantityTypeIdentifierAppleSleepingWristTemperature": kind = .wristTemperature
+            default: kind = .quantity
+            }
+            unitConverts = units.map { m.unit.convert(1, from: $0, percentScale: .whole) != nil } ?? false
+        } else {
+            metric = nil
+            kind = .uncataloged
+            type = "hae:" + name
+            unitConverts = false
+        }
+    }
+
+    /// `value` in the catalog unit, or nil when the metric or its unit is not convertible.
+    @inline(__always)
+    func canonical(_ value: Double?) -> Double? {
+        guard unitConverts, let value, let metric, let units else { return nil }
+        return metric.unit.convert(value, from: units, percentScale: .whole)
+    }
+
+    /// Sleep hours in hours (`units` "hr" in every real file; "min"/"s" converted if ever seen).
+    @inline(__always)
+    func hours(_ value: Double?) -> Double? {
+        guard let value else { return nil }
+        guard let units else { return value }
+        return CanonicalUnit.hours.convert(value, from: units)
+    }
+}

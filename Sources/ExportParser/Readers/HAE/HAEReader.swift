@@ -1,0 +1,145 @@
+import CYajl
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Reads a Health Auto Export JSON file (reference/hae-format.md) into a `SampleSink`.
+///
+/// The file streams through yajl in 256 KiB chunks; `HAEDocumentWalker` turns the events into
+/// samples, sleep nights, workouts and extra items a datum at a time, so memory stays flat
+/// whatever the file size (one exception, documented on `HAEDatumFields`: datums of a metric
+/// whose `name`/`units` come after its `data` wait, decoded, until the metric ends).
+///
+/// Accepted shapes: `{"data": {…}}`, the bare inner object `{metrics, workouts, …}`, and a
+/// top-level array of either. Record-level problems (a datum without a date, an unknown unit,
+/// a metric outside the catalog) are counted in the `ReadReport` with their JSON path and byte
+/// offset; only unreadable JSON (bad, truncated, empty) throws.
+public struct HAEReader {
+    public let path: String
+    static let chunkSize = 256 * 1024
+
+    public init(path: String) {
+        self.path = path
+    }
+
+    /// Streams the file into `sink`: `begin`, `exportDate` (the file's modification time, offset
+    /// 0), samples / sleep summaries / workouts / extras in document order, `finish`.
+    /// Throws `InputError` (byte offset, JSON path, yajl's message) for bad, truncated or empty JSON.
+    public func read(into sink: SampleSink) throws -> ReadReport {
+        let fd = open(path, O_RDONLY)
+        guard fd >= 0 else { throw InputError(file: path, message: "cannot open: \(String(cString: strerror(errno)))") }
+        defer { close(fd) }
+        var st = stat()
+        guard fstat(fd, &st) == 0 else { throw InputError(file: path, message: "cannot stat: \(String(cString: strerror(errno)))") }
+        let size = Int64(st.st_size)
+        guard size > 0 else { throw InputError(file: path, location: InputLocation(byteOffset: 0), message: "empty file: no JSON document") }
+
+        let input = InputDescription(path: path, format: .hae, byteCount: size)
+        sink.begin(input)
+        sink.exportDate(Timestamp(seconds: Int64(st.st_mtim.tv_sec), offset: 0))
+
+        let walker = HAEDocumentWalker(sink: sink)
+        var callbacks = Self.callbacks
+        let context = Unmanaged.passUnretained(walker).toOpaque()
+        let buffer = UnsafeMutablePointer<UInt8>.allocate(capacity: Self.chunkSize)
+        defer { buffer.deallocate() }
+
+        try withUnsafePointer(to: &callbacks) { cb in
+            guard let handle = yajl_alloc(cb, nil, context) else { throw InputError(file: path, message: "yajl_alloc failed") }
+            defer { yajl_free(handle) }
+            walker.handle = handle
+            var offset: Int64 = 0
+            var first = true
+            while true {
+                let n = Glibc.read(fd, buffer, Self.chunkSize)
+                if n < 0 {
+                    if errno == EINTR { continue }
+                    throw InputError(file: path, location: InputLocation(byteOffset: offset), message: "read failed: \(String(cString: strerror(errno)))")
+                }
+                if n == 0 { break }
+                var start = buffer
+                var count = n
+                // A UTF-8 byte-order mark is not JSON; some editors add one.
+                if first, n >= 3, buffer[0] == 0xEF, buffer[1] == 0xBB, buffer[2] == 0xBF {
+                    start += 3
+                    count -= 3
+                    offset += 3
+                }
+                first = false
+                walker.chunkBase = offset
+                let status = yajl_parse(handle, start, count)
+                if status != yajl_status_ok { throw error(handle, walker, status, chunk: start, count: count) }
+                offset += Int64(count)
+            }
+            walker.chunkBase = offset
+            let status = yajl_complete_parse(handle)
+            if status != yajl_status_ok {
+                if !walker.sawValue {
+                    throw InputError(file: path, location: InputLocation(byteOffset: 0), message: "empty file: no JSON document (only whitespace)")
+                }
+                throw error(handle, walker, status, chunk: nil, count: 0)
+            }
+        }
+        var report = walker.report
+        report.bytesRead = size
+        sink.finish(input, report: report)
+        return report
+    }
+
+    /// An `InputError` for a failed `yajl_parse`/`yajl_complete_parse`: where (byte offset of
+    /// the offending byte, JSON path of the last good position) and what (yajl's message, plus
+    /// the text just before the error).
+    private func error(_ handle: yajl_handle, _ walker: HAEDocumentWalker, _ status: yajl_status,
+                       chunk: UnsafeMutablePointer<UInt8>?, count: Int) -> InputError {
+        let consumed = chunk == nil ? 0 : Int(yajl_get_bytes_consumed(handle))
+        let location = InputLocation(byteOffset: walker.chunkBase + Int64(consumed), path: walker.currentPath())
+        if status == yajl_status_client_canceled {
+            return InputError(file: path, location: location, message: walker.fatalMessage ?? "reading stopped")
+        }
+        var message = "invalid JSON"
+        if let text = yajl_get_error(handle, 0, nil, 0) {
+            message = String(cString: text).trimmingCharacters(in: " \n")
+            yajl_free_error(handle, text)
+        }
+        if message.contains("premature EOF") { message += " (the file is truncated)" }
+        if let chunk, consumed > 0 {
+            let from = Swift.max(0, consumed - 40), to = Swift.min(count, consumed + 1)
+            let excerpt = String(decoding: UnsafeBufferPointer(start: chunk + from, count: to - from), as: UTF8.self)
+                .map { $0.isNewline || $0 == "\t" ? " " : $0 }
+            message += " near: …" + String(excerpt)
+        }
+        return InputError(file: path, location: location, message: message)
+    }
+
+    /// yajl's callbacks: non-capturing trampolines into the walker passed as the context.
+    /// Numbers arrive as their text (`yajl_number`), so precision and parsing are ours.
+    static let callbacks: yajl_callbacks = {
+        @inline(__always) func walker(_ ctx: UnsafeMutableRawPointer?) -> HAEDocumentWalker {
+            Unmanaged<HAEDocumentWalker>.fromOpaque(ctx!).takeUnretainedValue()
+        }
+        var c = yajl_callbacks()
+        c.yajl_null = { ctx in walker(ctx).literal("null", isNull: true) ? 1 : 0 }
+        c.yajl_boolean = { ctx, v in walker(ctx).literal(v != 0 ? "true" : "false") ? 1 : 0 }
+        c.yajl_number = { ctx, p, n in
+            walker(ctx).number(UnsafeRawPointer(p!).assumingMemoryBound(to: UInt8.self), Int(n)) ? 1 : 0
+        }
+        c.yajl_string = { ctx, p, n in walker(ctx).string(p!, Int(n)) ? 1 : 0 }
+        c.yajl_start_map = { ctx in walker(ctx).startMap() ? 1 : 0 }
+        c.yajl_map_key = { ctx, p, n in walker(ctx).mapKey(p!, Int(n)) ? 1 : 0 }
+        c.yajl_end_map = { ctx in walker(ctx).endMap() ? 1 : 0 }
+        c.yajl_start_array = { ctx in walker(ctx).startArray() ? 1 : 0 }
+        c.yajl_end_array = { ctx in walker(ctx).endArray() ? 1 : 0 }
+        return c
+    }()
+}
+
+private extension String {
+    func trimmingCharacters(in set: String) -> String {
+        var s = Substring(self)
+        while let f = s.first, set.contains(f) { s = s.dropFirst() }
+        while let l = s.last, set.contains(l) { s = s.dropLast() }
+        return String(s)
+    }
+}

@@ -6,6 +6,8 @@
 /// past the cap values are decoded directly.
 struct HAEByteInterner {
     private var slots: [UInt64: [Int]] = [:]
+    /// The entry found last: sources repeat datum after datum, so most lookups end here.
+    private var lastHit = -1
     private var bytes: [[UInt8]] = []
     private(set) var strings: [String] = []
     let capacity: Int
@@ -14,11 +16,19 @@ struct HAEByteInterner {
 
     @inline(__always)
     mutating func intern(_ p: UnsafePointer<UInt8>, _ count: Int) -> String {
+        if count == 0 { return "" }
+        if lastHit >= 0, bytes[lastHit].count == count,
+           bytes[lastHit].withUnsafeBufferPointer({ b in memcmpEqual(b.baseAddress!, p, count) }) {
+            return strings[lastHit]
+        }
         var h: UInt64 = 0xcbf2_9ce4_8422_2325
         for i in 0..<count { h = (h ^ UInt64(p[i])) &* 0x0000_0100_0000_01B3 }
         if let candidates = slots[h] {
             for c in candidates where bytes[c].count == count {
-                if bytes[c].withUnsafeBufferPointer({ b in memcmpEqual(b.baseAddress!, p, count) }) { return strings[c] }
+                if bytes[c].withUnsafeBufferPointer({ b in memcmpEqual(b.baseAddress!, p, count) }) {
+                    lastHit = c
+                    return strings[c]
+                }
             }
         }
         let s = String(decoding: UnsafeBufferPointer(start: p, count: count), as: UTF8.self)

@@ -8,9 +8,48 @@
 ///   A `heart_rate` datum with only `qty` is one sample.
 /// - Day buckets of wrist temperature move to the next local midnight (see `wristTemperatureInstant`).
 /// - Aggregated sleep becomes a `SleepSummary` dated by `sleepEnd`; segments become category samples.
-struct HAEDatumMapper {
+///
+/// One mapper serves one metric object. It is a class so the walker holds it by reference (no
+/// copy of the shape's strings per datum), and it tallies what it did per metric, handing the
+/// totals to the report once in `flush` instead of a dictionary update per datum.
+final class HAEDatumMapper {
     let shape: HAEMetricShape
     let wantsDetails: Bool
+    private var samples = 0
+    private var nights = 0
+    /// Datums that were emitted but cannot feed a payload field: not in the catalog, or a unit
+    /// that does not convert. Counted, with the first few locations.
+    private var unaggregated = 0
+    private var unaggregatedExamples: [InputLocation] = []
+    private let unaggregatedReason: String?
+
+    init(shape: HAEMetricShape, wantsDetails: Bool) {
+        self.shape = shape
+        self.wantsDetails = wantsDetails
+        switch shape.kind {
+        case .uncataloged: unaggregatedReason = "HAE metric not in catalog (kept as hae:\(shape.name))"
+        case .sleep: unaggregatedReason = nil
+        default:
+            unaggregatedReason = shape.unitConverts ? nil
+                : "unknown unit \(shape.units.map { "'\($0)'" } ?? "(none)") for HAE metric \(shape.name)"
+        }
+    }
+
+    /// Adds this metric's counts to the report (once, when the metric object ends).
+    func flush(into report: inout ReadReport) {
+        if samples > 0 { report.recordsByType[shape.type, default: 0] += samples }
+        if nights > 0 { report.recordsByType["hae:" + HAEMetricShape.sleepName, default: 0] += nights }
+        if let reason = unaggregatedReason, unaggregated > 0 {
+            report.skips[reason, default: 0] += unaggregated
+            for l in unaggregatedExamples where report.skipExamples[reason, default: []].count < 3 {
+                report.skipExamples[reason, default: []].append(l)
+            }
+        }
+        samples = 0
+        nights = 0
+        unaggregated = 0
+        unaggregatedExamples.removeAll()
+    }
 
     func emit(_ d: HAEDatumFields, into sink: SampleSink, report: inout ReadReport) {
         switch shape.kind {
@@ -67,13 +106,9 @@ struct HAEDatumMapper {
             start = shifted
             end = shifted
         }
-        switch shape.kind {
-        case .uncataloged:
-            report.skip("HAE metric not in catalog (kept as hae:\(shape.name))", at: location(d))
-        default:
-            if !shape.unitConverts {
-                report.skip("unknown unit \(shape.units.map { "'\($0)'" } ?? "(none)") for HAE metric \(shape.name)", at: location(d))
-            }
+        if unaggregatedReason != nil {
+            unaggregated += 1
+            if unaggregatedExamples.count < 3 { unaggregatedExamples.append(location(d)) }
         }
         var s = Sample(
             type: shape.type, metric: shape.metric, source: d.source ?? "", unit: shape.units, value: value,
@@ -81,7 +116,7 @@ struct HAEDatumMapper {
         s.isBucket = bucket
         s.bucketMinimum = minimum
         s.bucketMaximum = maximum
-        report.recordsByType[shape.type, default: 0] += 1
+        samples += 1
         sink.sample(s)
     }
 
@@ -111,7 +146,7 @@ struct HAEDatumMapper {
             type: Catalog.sleepType, source: d.source ?? "", unit: shape.units, valueText: valueText,
             value: d.qty, start: start, end: d.endDate ?? start, metadata: wantsDetails ? d.extras : [])
         s.isBucket = false
-        report.recordsByType[Catalog.sleepType, default: 0] += 1
+        samples += 1
         sink.sample(s)
     }
 
@@ -139,7 +174,7 @@ struct HAEDatumMapper {
         night.inBedStart = f.inBedStart
         night.inBedEnd = f.inBedEnd
         night.source = d.source ?? f.sleepSource
-        report.recordsByType["hae:sleep_analysis", default: 0] += 1
+        nights += 1
         sink.sleepSummary(night)
     }
 }

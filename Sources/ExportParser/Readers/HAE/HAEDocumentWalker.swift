@@ -20,8 +20,12 @@ final class HAEDocumentWalker {
     var sawValue = false
 
     private var frames: [HAEFrame] = []
-    /// Bytes of the last object key, for JSON paths, metadata keys and extra-array names.
+    /// Bytes of the last object key, for JSON paths, metadata keys and extra-array names. Inside
+    /// datums a known key is not copied (it is the hot path): `lastKeyCopied` is then false and
+    /// `lastKnownKey` names it.
     private var lastKey: [UInt8] = []
+    private var lastKeyCopied = false
+    private var lastKnownKey = HAEKey.unknown
     private var interner = HAEByteInterner()
 
     // The metric being read.
@@ -71,15 +75,21 @@ final class HAEDocumentWalker {
         if includingKey, let top = frames.last {
             if top.isArray, top.count > 0 {
                 s += "[\(top.count - 1)]"
-            } else if !top.isArray, !lastKey.isEmpty {
+            } else if !top.isArray, lastKeyCopied || lastKnownKey != .unknown {
                 if !s.isEmpty { s += "." }
-                s += String(decoding: lastKey, as: UTF8.self)
+                s += keyText
             }
         }
         return s
     }
 
-    private var keyText: String { String(decoding: lastKey, as: UTF8.self) }
+    private var keyText: String { lastKeyCopied ? String(decoding: lastKey, as: UTF8.self) : lastKnownKey.spelling }
+
+    @inline(__always)
+    private func forgetKey() {
+        lastKeyCopied = false
+        lastKnownKey = .unknown
+    }
 
     // MARK: - Containers
 
@@ -91,31 +101,33 @@ final class HAEDocumentWalker {
         let top = frames.count - 1
         guard frames[top].isArray else { return nil }
         frames[top].count += 1
-        if frames[top].role == .extraArray { report.recordsByType["hae:" + extraKind, default: 0] += 1 }
+        if case .extraArray = frames[top].role { report.recordsByType["hae:" + extraKind, default: 0] += 1 }
         return frames[top].count - 1
     }
 
     private func push(_ role: HAEFrame.Role, isArray: Bool, index: Int?) {
-        let key: [UInt8] = index == nil && !frames.isEmpty ? lastKey : []
+        var key: [UInt8] = []
+        if index == nil, !frames.isEmpty { key = lastKeyCopied ? lastKey : Array(lastKnownKey.spelling.utf8) }
         frames.append(HAEFrame(role: role, isArray: isArray, indexInParent: index, keyInParent: key))
-        lastKey.removeAll(keepingCapacity: true)
+        forgetKey()
     }
 
     func startMap() -> Bool {
         let index = beginValue()
-        guard let parent = frames.last else {
+        guard !frames.isEmpty else {
             push(.body, isArray: false, index: nil)
             return true
         }
+        let parentRole = frames[frames.count - 1].role, parentKey = frames[frames.count - 1].key
         let role: HAEFrame.Role
-        switch parent.role {
+        switch parentRole {
         case .bodies: role = .body
-        case .body: role = parent.key == .data ? .body : .skip
+        case .body: role = parentKey == .data ? .body : .skip
         case .metrics: role = .metric
         case .datums: role = .datum
         case .workouts: role = .workout
         case .workout:
-            switch parent.key {
+            switch parentKey {
             case .activeEnergyBurned: role = .quantity(.activeEnergyBurned)
             case .activeEnergy: role = .quantity(.activeEnergy)
             case .distance: role = .quantity(.distance)
@@ -127,7 +139,7 @@ final class HAEDocumentWalker {
             default: role = wantsDetails ? .quantity(.other) : .skip
             }
         case .workoutHeartRate:
-            switch parent.key {
+            switch parentKey {
             case .min: role = .quantity(.heartRateMin)
             case .avg: role = .quantity(.heartRateAvg)
             case .max: role = .quantity(.heartRateMax)
@@ -136,7 +148,7 @@ final class HAEDocumentWalker {
         case .heartRateData: role = .heartRateDatum
         case .extraArray, .capture:
             if wantsDetails {
-                if parent.role == .extraArray { writer.reset() }
+                if parentRole == .extraArray { writer.reset() }
                 writer.open(UInt8(ascii: "{"))
                 role = .capture
             } else {
@@ -170,14 +182,15 @@ final class HAEDocumentWalker {
 
     func startArray() -> Bool {
         let index = beginValue()
-        guard let parent = frames.last else {
+        guard !frames.isEmpty else {
             push(.bodies, isArray: true, index: nil)
             return true
         }
+        let parentRole = frames[frames.count - 1].role, parentKey = frames[frames.count - 1].key
         let role: HAEFrame.Role
-        switch parent.role {
+        switch parentRole {
         case .body:
-            switch parent.key {
+            switch parentKey {
             case .metrics: role = .metrics
             case .workouts: role = .workouts
             case .data: role = .bodies
@@ -186,11 +199,11 @@ final class HAEDocumentWalker {
                 role = .extraArray
             }
         case .bodies: role = .bodies
-        case .metric: role = parent.key == .data ? .datums : .skip
-        case .workout: role = parent.key == .heartRateData ? .heartRateData : .skip
+        case .metric: role = parentKey == .data ? .datums : .skip
+        case .workout: role = parentKey == .heartRateData ? .heartRateData : .skip
         case .extraArray, .capture:
             if wantsDetails {
-                if parent.role == .extraArray { writer.reset() }
+                if parentRole == .extraArray { writer.reset() }
                 writer.open(UInt8(ascii: "["))
                 role = .capture
             } else {
@@ -203,11 +216,18 @@ final class HAEDocumentWalker {
     }
 
     func endMap() -> Bool {
-        guard let top = frames.popLast() else { return true }
-        lastKey.removeAll(keepingCapacity: true)
-        switch top.role {
-        case .datum:
+        guard !frames.isEmpty else { return true }
+        let role = frames[frames.count - 1].role
+        if case .datum = role {
+            // the hot path: no copy of the frame
+            frames.removeLast()
+            forgetKey()
             if let mapper { mapper.emit(datum, into: sink, report: &report) } else { pending.append(datum) }
+            return true
+        }
+        let top = frames.removeLast()
+        forgetKey()
+        switch top.role {
         case .metric:
             finishMetric()
         case .workout:
@@ -233,9 +253,10 @@ final class HAEDocumentWalker {
     }
 
     func endArray() -> Bool {
-        guard let top = frames.popLast() else { return true }
-        lastKey.removeAll(keepingCapacity: true)
-        if top.role == .capture {
+        guard !frames.isEmpty else { return true }
+        let role = frames.removeLast().role
+        forgetKey()
+        if role == .capture {
             writer.close(UInt8(ascii: "]"))
             emitCapturedIfComplete()
         }
@@ -243,20 +264,29 @@ final class HAEDocumentWalker {
     }
 
     private func emitCapturedIfComplete() {
-        guard frames.last?.role == .extraArray else { return }
+        guard !frames.isEmpty, case .extraArray = frames[frames.count - 1].role else { return }
         sink.extra(ExtraItem(kind: extraKind, json: writer.text))
     }
 
     func mapKey(_ p: UnsafePointer<UInt8>, _ n: Int) -> Bool {
         let top = frames.count - 1
         guard top >= 0 else { return true }
-        lastKey.removeAll(keepingCapacity: true)
-        lastKey.append(contentsOf: UnsafeBufferPointer(start: p, count: n))
         switch frames[top].role {
-        case .skip: break
+        case .datum, .heartRateDatum:
+            let key = HAEKey.lookup(p, n)
+            frames[top].key = key
+            if key != .unknown {
+                lastKnownKey = key
+                lastKeyCopied = false
+                return true
+            }
         case .capture: writer.key(p, n)
+        case .skip: break
         default: frames[top].key = HAEKey.lookup(p, n)
         }
+        lastKey.removeAll(keepingCapacity: true)
+        lastKey.append(contentsOf: UnsafeBufferPointer(start: p, count: n))
+        lastKeyCopied = true
         return true
     }
 
@@ -284,6 +314,7 @@ final class HAEDocumentWalker {
 
     private func finishMetric() {
         resolveMetricIfReady(force: true)
+        mapper?.flush(into: &report)
         mapper = nil
         if pending.capacity > 4096 { pending = [] } // give back a large buffer
     }
@@ -292,7 +323,8 @@ final class HAEDocumentWalker {
 
     func string(_ p: UnsafePointer<UInt8>, _ n: Int) -> Bool {
         let index = beginValue()
-        guard let top = frames.last else { return topLevelScalar() }
+        guard !frames.isEmpty else { return topLevelScalar() }
+        let top = (role: frames[frames.count - 1].role, key: frames[frames.count - 1].key)
         switch top.role {
         case .datum: datumString(top.key, p, n)
         case .metric:
@@ -320,11 +352,12 @@ final class HAEDocumentWalker {
 
     func number(_ p: UnsafePointer<UInt8>, _ n: Int) -> Bool {
         let index = beginValue()
-        guard let top = frames.last else { return topLevelScalar() }
+        guard !frames.isEmpty else { return topLevelScalar() }
+        let top = (role: frames[frames.count - 1].role, key: frames[frames.count - 1].key)
         switch top.role {
         case .datum: datumNumber(top.key, p, n)
         case .workout: workoutScalar(top.key, text: p, n, isString: false)
-        case .quantity: if top.key == .qty { quantity.qty = NumberParser.parse(p, n) }
+        case .quantity: if top.key == .qty { quantity.qty = HAEDecimalParser.parse(p, n) }
         case .workoutElevation:
             switch top.key {
             case .ascent: elevation.ascent = decode(p, n)
@@ -334,8 +367,8 @@ final class HAEDocumentWalker {
         case .workoutMetadata: workout.metadata.append(MetadataEntry(key: keyText, value: decode(p, n)))
         case .heartRateDatum:
             switch top.key {
-            case .qty, .avg: heartRateSample.value = NumberParser.parse(p, n)
-            case .max: heartRateSample.max = NumberParser.parse(p, n)
+            case .qty, .avg: heartRateSample.value = HAEDecimalParser.parse(p, n)
+            case .max: heartRateSample.max = HAEDecimalParser.parse(p, n)
             default: break
             }
         case .capture: writer.raw(p, n)
@@ -353,7 +386,8 @@ final class HAEDocumentWalker {
     /// `true`, `false` and `null`, handed over as their literal text.
     func literal(_ text: StaticString, isNull: Bool = false) -> Bool {
         let index = beginValue()
-        guard let top = frames.last else { return topLevelScalar() }
+        guard !frames.isEmpty else { return topLevelScalar() }
+        let top = (role: frames[frames.count - 1].role, key: frames[frames.count - 1].key)
         switch top.role {
         case .datum:
             if wantsDetails, top.key == .unknown, !isNull {
@@ -411,17 +445,17 @@ final class HAEDocumentWalker {
     @inline(__always)
     private func datumNumber(_ key: HAEKey, _ p: UnsafePointer<UInt8>, _ n: Int) {
         switch key {
-        case .qty: datum.qty = NumberParser.parse(p, n)
-        case .min: datum.min = NumberParser.parse(p, n)
-        case .avg: datum.avg = NumberParser.parse(p, n)
-        case .max: datum.max = NumberParser.parse(p, n)
-        case .asleep: datum.sleepFields().asleep = NumberParser.parse(p, n)
-        case .core: datum.sleepFields().core = NumberParser.parse(p, n)
-        case .deep: datum.sleepFields().deep = NumberParser.parse(p, n)
-        case .rem: datum.sleepFields().rem = NumberParser.parse(p, n)
-        case .awake: datum.sleepFields().awake = NumberParser.parse(p, n)
-        case .inBed: datum.sleepFields().inBed = NumberParser.parse(p, n)
-        case .totalSleep: datum.sleepFields().totalSleep = NumberParser.parse(p, n)
+        case .qty: datum.qty = HAEDecimalParser.parse(p, n)
+        case .min: datum.min = HAEDecimalParser.parse(p, n)
+        case .avg: datum.avg = HAEDecimalParser.parse(p, n)
+        case .max: datum.max = HAEDecimalParser.parse(p, n)
+        case .asleep: datum.sleepFields().asleep = HAEDecimalParser.parse(p, n)
+        case .core: datum.sleepFields().core = HAEDecimalParser.parse(p, n)
+        case .deep: datum.sleepFields().deep = HAEDecimalParser.parse(p, n)
+        case .rem: datum.sleepFields().rem = HAEDecimalParser.parse(p, n)
+        case .awake: datum.sleepFields().awake = HAEDecimalParser.parse(p, n)
+        case .inBed: datum.sleepFields().inBed = HAEDecimalParser.parse(p, n)
+        case .totalSleep: datum.sleepFields().totalSleep = HAEDecimalParser.parse(p, n)
         default:
             if wantsDetails { datum.extras.append(MetadataEntry(key: keyText, value: decode(p, n))) }
         }
@@ -434,7 +468,7 @@ final class HAEDocumentWalker {
         case .name where isString: workout.name = decode(p, n)
         case .start where isString: workout.start = TimestampParser.parse(p, n)
         case .end where isString: workout.end = TimestampParser.parse(p, n)
-        case .duration where !isString: workout.duration = NumberParser.parse(p, n)
+        case .duration where !isString: workout.duration = HAEDecimalParser.parse(p, n)
         case .source where isString: workout.source = interner.intern(p, n)
         case .id where isString:
             workout.id = decode(p, n)

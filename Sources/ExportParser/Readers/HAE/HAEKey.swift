@@ -18,7 +18,9 @@ enum HAEKey: UInt8 {
     case avgHeartRate, maxHeartRate, heartRate, heartRateData, elevation, ascent, descent
     case metadata, route
 
-    private static let spellings: [(String, HAEKey)] = [
+    /// Spellings, grouped by byte length so a lookup compares only keys of the right length.
+    /// `StaticString`s need no reference counting while the table is scanned.
+    private static let spellings: [(StaticString, HAEKey)] = [
         ("data", .data), ("metrics", .metrics), ("workouts", .workouts), ("name", .name), ("units", .units),
         ("date", .date), ("startDate", .startDate), ("endDate", .endDate), ("qty", .qty),
         ("Min", .min), ("min", .min), ("Avg", .avg), ("avg", .avg), ("Max", .max), ("max", .max),
@@ -33,22 +35,32 @@ enum HAEKey: UInt8 {
         ("ascent", .ascent), ("descent", .descent), ("metadata", .metadata), ("route", .route),
     ]
 
-    /// Candidates bucketed by byte length: a lookup compares at most a handful of keys of the
-    /// right length, byte by byte.
-    private static let byLength: [[([UInt8], HAEKey)]] = {
-        var table = [[([UInt8], HAEKey)]](repeating: [], count: 24)
-        for (s, k) in spellings { table[s.utf8.count].append((Array(s.utf8), k)) }
-        return table
-    }()
+    private static let maxLength = 24
+    /// `sorted[ranges[n]]` are the spellings of byte length n.
+    private static let sorted: [(StaticString, HAEKey)] = spellings.sorted { $0.0.utf8CodeUnitCount < $1.0.utf8CodeUnitCount }
+    private static let ranges: [Range<Int>] = (0...maxLength).map { n in
+        let lo = sorted.firstIndex { $0.0.utf8CodeUnitCount == n } ?? 0
+        let hi = sorted.lastIndex { $0.0.utf8CodeUnitCount == n }.map { $0 + 1 } ?? 0
+        return lo..<Swift.max(lo, hi)
+    }
 
     @inline(__always)
     static func lookup(_ p: UnsafePointer<UInt8>, _ count: Int) -> HAEKey {
-        guard count < byLength.count else { return .unknown }
-        for (bytes, key) in byLength[count] {
-            var i = 0
-            while i < count, bytes[i] == p[i] { i += 1 }
-            if i == count { return key }
+        guard count <= maxLength else { return .unknown }
+        return sorted.withUnsafeBufferPointer { table in
+            for i in ranges[count] {
+                let s = table[i].0.utf8Start
+                var j = 0
+                while j < count, s[j] == p[j] { j += 1 }
+                if j == count { return table[i].1 }
+            }
+            return .unknown
         }
-        return .unknown
+    }
+
+    /// The first spelling of a key, for JSON paths when its bytes were not kept.
+    var spelling: String {
+        for (s, k) in Self.spellings where k == self { return s.description }
+        return "?"
     }
 }

@@ -35,6 +35,18 @@ final class HAEDocumentWalker {
     private var mapper: HAEDatumMapper?
     /// Datums that arrived before their metric's `name`/`units` (see `HAEDatumFields`).
     private var pending: [HAEDatumFields] = []
+    /// At most this many datums wait for their metric's name/units (≈200 bytes each); past it
+    /// they are dropped and the metric's bytes are read a second time once name and units are
+    /// known (`replay`), so memory stays bounded whatever the key order.
+    let pendingLimit: Int
+    /// Re-reads bytes `start..<end` of the file as one metric object with known name and units.
+    typealias MetricReplay = (_ start: Int64, _ end: Int64, _ name: String, _ units: String?, _ path: String) throws -> ReadReport
+    var replay: MetricReplay?
+    /// Set on a walker that re-reads one metric object: its root object is that metric.
+    let replayMetric: (name: String, units: String?, path: String)?
+    private var metricStart: Int64 = 0
+    private var metricOverflow = false
+    private var metricDroppedDatums = 0
     private var datum = HAEDatumFields(index: 0, byteOffset: 0)
 
     // The workout being read.
@@ -48,8 +60,10 @@ final class HAEDocumentWalker {
     private var extraKind = ""
     private var writer = HAEJSONTextWriter()
 
-    init(sink: SampleSink) {
+    init(sink: SampleSink, pendingLimit: Int = 50_000, replayMetric: (name: String, units: String?, path: String)? = nil) {
         self.sink = sink
+        self.pendingLimit = Swift.max(1, pendingLimit)
+        self.replayMetric = replayMetric
         self.wantsDetails = sink.wantsDetails
         frames.reserveCapacity(16)
         lastKey.reserveCapacity(64)
@@ -115,7 +129,15 @@ final class HAEDocumentWalker {
     func startMap() -> Bool {
         let index = beginValue()
         guard !frames.isEmpty else {
-            push(.body, isArray: false, index: nil)
+            if let r = replayMetric {
+                push(.metric, isArray: false, index: nil)
+                metricName = r.name
+                metricUnits = r.units
+                metricPath = r.path
+                resolveMetricIfReady(force: true)
+            } else {
+                push(.body, isArray: false, index: nil)
+            }
             return true
         }
         let parentRole = frames[frames.count - 1].role, parentKey = frames[frames.count - 1].key
@@ -164,6 +186,9 @@ final class HAEDocumentWalker {
             mapper = nil
             pending.removeAll(keepingCapacity: true)
             metricPath = currentPath(includingKey: false)
+            metricStart = currentOffset - 1
+            metricOverflow = false
+            metricDroppedDatums = 0
         case .datum:
             datum = HAEDatumFields(index: index ?? 0, byteOffset: currentOffset - 1)
         case .workout:
@@ -222,14 +247,14 @@ final class HAEDocumentWalker {
             // the hot path: no copy of the frame
             frames.removeLast()
             forgetKey()
-            if let mapper { mapper.emit(datum, into: sink, report: &report) } else { pending.append(datum) }
+            if let mapper { mapper.emit(datum, into: sink, report: &report) } else { wait(datum) }
             return true
         }
         let top = frames.removeLast()
         forgetKey()
         switch top.role {
         case .metric:
-            finishMetric()
+            return finishMetric()
         case .workout:
             if let w = HAEWorkoutMapper.workout(from: workout, path: workoutPath, report: &report) { sink.workout(w) }
         case .quantity(let target):
@@ -312,11 +337,43 @@ final class HAEDocumentWalker {
         pending.removeAll(keepingCapacity: true)
     }
 
-    private func finishMetric() {
+    private func wait(_ d: HAEDatumFields) {
+        if metricOverflow {
+            metricDroppedDatums += 1
+            return
+        }
+        pending.append(d)
+        if pending.count >= pendingLimit {
+            metricOverflow = true
+            metricDroppedDatums = pending.count
+            pending = []
+        }
+    }
+
+    /// Ends a metric object; false (with `fatalMessage`) only when a replay could not re-read the file.
+    private func finishMetric() -> Bool {
         resolveMetricIfReady(force: true)
         mapper?.flush(into: &report)
         mapper = nil
+        if metricOverflow {
+            metricOverflow = false
+            if let name = metricName, let replay {
+                do {
+                    report.merge(try replay(metricStart, currentOffset, name, metricUnits, metricPath))
+                } catch {
+                    fatalMessage = "could not re-read metric \(name): \(error)"
+                    return false
+                }
+            } else {
+                let reason = "HAE metric without a name"
+                report.skips[reason, default: 0] += metricDroppedDatums
+                if report.skipExamples[reason, default: []].count < 3 {
+                    report.skipExamples[reason, default: []].append(InputLocation(byteOffset: metricStart, path: metricPath))
+                }
+            }
+        }
         if pending.capacity > 4096 { pending = [] } // give back a large buffer
+        return true
     }
 
     // MARK: - Scalars

@@ -44,18 +44,45 @@ enum HAEKey: UInt8 {
         return lo..<Swift.max(lo, hi)
     }
 
+    /// Open hash on (length, first byte, last byte): each slot holds the one spelling that hashes
+    /// there (index + 1), 0 when none, or `collision` when several do (then the length bucket is
+    /// scanned). Most keys are found with one comparison.
+    private static let collision: UInt8 = 255
+    private static let slots: [UInt8] = {
+        var t = [UInt8](repeating: 0, count: 256)
+        for (i, e) in sorted.enumerated() {
+            let n = e.0.utf8CodeUnitCount, p = e.0.utf8Start
+            let h = hash(n, p[0], p[n - 1])
+            t[h] = t[h] == 0 ? UInt8(i + 1) : collision
+        }
+        return t
+    }()
+
+    @inline(__always)
+    private static func hash(_ n: Int, _ first: UInt8, _ last: UInt8) -> Int {
+        (n &* 37 &+ Int(first) &* 7 &+ Int(last) &* 3) & 255
+    }
+
     @inline(__always)
     static func lookup(_ p: UnsafePointer<UInt8>, _ count: Int) -> HAEKey {
-        guard count <= maxLength else { return .unknown }
+        guard count > 0, count <= maxLength else { return .unknown }
+        let slot = slots[hash(count, p[0], p[count - 1])]
+        if slot == 0 { return .unknown }
         return sorted.withUnsafeBufferPointer { table in
-            for i in ranges[count] {
-                let s = table[i].0.utf8Start
-                var j = 0
-                while j < count, s[j] == p[j] { j += 1 }
-                if j == count { return table[i].1 }
+            if slot != collision {
+                let e = table[Int(slot) - 1]
+                return e.0.utf8CodeUnitCount == count && equal(e.0.utf8Start, p, count) ? e.1 : .unknown
             }
+            for i in ranges[count] where equal(table[i].0.utf8Start, p, count) { return table[i].1 }
             return .unknown
         }
+    }
+
+    @inline(__always)
+    private static func equal(_ a: UnsafePointer<UInt8>, _ b: UnsafePointer<UInt8>, _ n: Int) -> Bool {
+        var j = 0
+        while j < n, a[j] == b[j] { j += 1 }
+        return j == n
     }
 
     /// The first spelling of a key, for JSON paths when its bytes were not kept.

@@ -46,20 +46,38 @@ struct HAEMetricShape {
             case "HKQuantityTypeIdentifierAppleSleepingWristTemperature": kind = .wristTemperature
             default: kind = .quantity
             }
-            unitConverts = units.map { m.unit.convert(1, from: $0, percentScale: .whole) != nil } ?? false
+            if let units, let (a, b) = Self.linear(m.unit, units) {
+                unitConverts = true
+                (scale, offset) = (a, b)
+                return
+            }
+            unitConverts = false
         } else {
             metric = nil
             kind = .uncataloged
             type = "hae:" + name
             unitConverts = false
         }
+        (scale, offset) = (1, 0)
+    }
+
+    /// The conversion `units` → catalog unit as `value × scale + offset`, looked up once per
+    /// metric rather than per datum (`CanonicalUnit.convert` compares unit strings on every call).
+    /// Same rules as `convert(_:from:percentScale: .whole)`: HAE percentages are already 0–100.
+    private let scale: Double
+    private let offset: Double
+
+    private static func linear(_ target: CanonicalUnit, _ units: String) -> (Double, Double)? {
+        if target == .percent { return units == "%" || units == "percent" ? (1, 0) : nil }
+        if units == target.rawValue { return (1, 0) }
+        return CanonicalUnit.table[target]?[units]
     }
 
     /// `value` in the catalog unit, or nil when the metric or its unit is not convertible.
     @inline(__always)
     func canonical(_ value: Double?) -> Double? {
-        guard unitConverts, let value, let metric, let units else { return nil }
-        return metric.unit.convert(value, from: units, percentScale: .whole)
+        guard unitConverts, let value else { return nil }
+        return value * scale + offset
     }
 
     /// Sleep hours in hours (`units` "hr" in every real file; "min"/"s" converted if ever seen).

@@ -19,9 +19,17 @@ import Darwin
 public struct HAEReader {
     public let path: String
     static let chunkSize = 256 * 1024
+    /// How many datums may wait for a late `name`/`units` before the metric is re-read instead
+    /// (see `HAEDatumFields`). Internal so tests can force the re-read path.
+    let pendingLimit: Int
 
     public init(path: String) {
+        self.init(path: path, pendingLimit: 50_000)
+    }
+
+    init(path: String, pendingLimit: Int) {
         self.path = path
+        self.pendingLimit = pendingLimit
     }
 
     /// Streams the file into `sink`: `begin`, `exportDate` (the file's modification time, offset
@@ -40,20 +48,38 @@ public struct HAEReader {
         sink.begin(input)
         sink.exportDate(Timestamp(seconds: Int64(st.st_mtim.tv_sec), offset: 0))
 
-        let walker = HAEDocumentWalker(sink: sink)
-        var callbacks = Self.callbacks
-        let context = Unmanaged.passUnretained(walker).toOpaque()
         let buffer = UnsafeMutablePointer<UInt8>.allocate(capacity: Self.chunkSize)
         defer { buffer.deallocate() }
+        let walker = HAEDocumentWalker(sink: sink, pendingLimit: pendingLimit)
+        // A metric whose datums overflowed while waiting for name/units is read again from its
+        // own bytes, with a second parser and buffer (the first is suspended in a callback).
+        walker.replay = { start, end, name, units, metricPath in
+            let replayBuffer = UnsafeMutablePointer<UInt8>.allocate(capacity: Self.chunkSize)
+            defer { replayBuffer.deallocate() }
+            let w = HAEDocumentWalker(sink: sink, replayMetric: (name, units, metricPath))
+            try parse(fd: fd, from: start, to: end, walker: w, buffer: replayBuffer)
+            return w.report
+        }
+        try parse(fd: fd, from: 0, to: nil, walker: walker, buffer: buffer)
+        var report = walker.report
+        report.bytesRead = size
+        sink.finish(input, report: report)
+        return report
+    }
 
+    /// Feeds bytes `from..<to` (to the end of the file when `to` is nil) through a new yajl
+    /// handle into `walker`, in `chunkSize` pieces read with `pread`.
+    private func parse(fd: Int32, from: Int64, to: Int64?, walker: HAEDocumentWalker, buffer: UnsafeMutablePointer<UInt8>) throws {
+        var callbacks = Self.callbacks
+        let context = Unmanaged.passUnretained(walker).toOpaque()
         try withUnsafePointer(to: &callbacks) { cb in
             guard let handle = yajl_alloc(cb, nil, context) else { throw InputError(file: path, message: "yajl_alloc failed") }
             defer { yajl_free(handle) }
             walker.handle = handle
-            var offset: Int64 = 0
-            var first = true
-            while true {
-                let n = Glibc.read(fd, buffer, Self.chunkSize)
+            var offset = from
+            while to.map({ offset < $0 }) ?? true {
+                let want = to.map { Int(Swift.min(Int64(Self.chunkSize), $0 - offset)) } ?? Self.chunkSize
+                let n = pread(fd, buffer, want, off_t(offset))
                 if n < 0 {
                     if errno == EINTR { continue }
                     throw InputError(file: path, location: InputLocation(byteOffset: offset), message: "read failed: \(String(cString: strerror(errno)))")
@@ -62,12 +88,11 @@ public struct HAEReader {
                 var start = buffer
                 var count = n
                 // A UTF-8 byte-order mark is not JSON; some editors add one.
-                if first, n >= 3, buffer[0] == 0xEF, buffer[1] == 0xBB, buffer[2] == 0xBF {
+                if offset == 0, n >= 3, buffer[0] == 0xEF, buffer[1] == 0xBB, buffer[2] == 0xBF {
                     start += 3
                     count -= 3
                     offset += 3
                 }
-                first = false
                 walker.chunkBase = offset
                 let status = yajl_parse(handle, start, count)
                 if status != yajl_status_ok { throw error(handle, walker, status, chunk: start, count: count) }
@@ -82,10 +107,6 @@ public struct HAEReader {
                 throw error(handle, walker, status, chunk: nil, count: 0)
             }
         }
-        var report = walker.report
-        report.bytesRead = size
-        sink.finish(input, report: report)
-        return report
     }
 
     /// An `InputError` for a failed `yajl_parse`/`yajl_complete_parse`: where (byte offset of
@@ -116,21 +137,23 @@ public struct HAEReader {
     /// yajl's callbacks: non-capturing trampolines into the walker passed as the context.
     /// Numbers arrive as their text (`yajl_number`), so precision and parsing are ours.
     static let callbacks: yajl_callbacks = {
-        @inline(__always) func walker(_ ctx: UnsafeMutableRawPointer?) -> HAEDocumentWalker {
-            Unmanaged<HAEDocumentWalker>.fromOpaque(ctx!).takeUnretainedValue()
+        // `_withUnsafeGuaranteedRef` calls into the walker without a retain/release pair per
+        // event (the reader keeps the walker alive for the whole parse).
+        @inline(__always) func with(_ ctx: UnsafeMutableRawPointer?, _ body: (HAEDocumentWalker) -> Bool) -> Int32 {
+            Unmanaged<HAEDocumentWalker>.fromOpaque(ctx!)._withUnsafeGuaranteedRef(body) ? 1 : 0
         }
         var c = yajl_callbacks()
-        c.yajl_null = { ctx in walker(ctx).literal("null", isNull: true) ? 1 : 0 }
-        c.yajl_boolean = { ctx, v in walker(ctx).literal(v != 0 ? "true" : "false") ? 1 : 0 }
+        c.yajl_null = { ctx in with(ctx) { $0.literal("null", isNull: true) } }
+        c.yajl_boolean = { ctx, v in with(ctx) { $0.literal(v != 0 ? "true" : "false") } }
         c.yajl_number = { ctx, p, n in
-            walker(ctx).number(UnsafeRawPointer(p!).assumingMemoryBound(to: UInt8.self), Int(n)) ? 1 : 0
+            with(ctx) { $0.number(UnsafeRawPointer(p!).assumingMemoryBound(to: UInt8.self), Int(n)) }
         }
-        c.yajl_string = { ctx, p, n in walker(ctx).string(p!, Int(n)) ? 1 : 0 }
-        c.yajl_start_map = { ctx in walker(ctx).startMap() ? 1 : 0 }
-        c.yajl_map_key = { ctx, p, n in walker(ctx).mapKey(p!, Int(n)) ? 1 : 0 }
-        c.yajl_end_map = { ctx in walker(ctx).endMap() ? 1 : 0 }
-        c.yajl_start_array = { ctx in walker(ctx).startArray() ? 1 : 0 }
-        c.yajl_end_array = { ctx in walker(ctx).endArray() ? 1 : 0 }
+        c.yajl_string = { ctx, p, n in with(ctx) { $0.string(p!, Int(n)) } }
+        c.yajl_start_map = { ctx in with(ctx) { $0.startMap() } }
+        c.yajl_map_key = { ctx, p, n in with(ctx) { $0.mapKey(p!, Int(n)) } }
+        c.yajl_end_map = { ctx in with(ctx) { $0.endMap() } }
+        c.yajl_start_array = { ctx in with(ctx) { $0.startArray() } }
+        c.yajl_end_array = { ctx in with(ctx) { $0.endArray() } }
         return c
     }()
 }

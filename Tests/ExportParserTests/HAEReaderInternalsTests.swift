@@ -30,12 +30,16 @@ final class HAEReaderInternalsTests: XCTestCase {
     func testDecimalParserMatchesStrtod() {
         var numbers = ["0", "-0", "34", "1.5", "0.066666666666666666", "61.999999999999993", "125.00000000000001",
                        "1e3", "-2.5E-7", "9007199254740993", "0.1", "123456789012345678901234", "1.0000000000000002",
-                       "97.51367874145501", "0.0000000000000000000000001"]
+                       "97.51367874145501", "0.0000000000000000000000001", "57.189999999999998", "0.066666666666666666",
+                       "9999999999999999999", "18446744073709551615", "18446744073709551616", "0.10000000000000000555"]
         var g = SystemRandomNumberGenerator()
         for _ in 0..<20_000 {
             let v = Double.random(in: -1e6...1e6, using: &g)
             numbers.append("\(v)")
             numbers.append(String(format: "%.\(Int.random(in: 0...17, using: &g))f", v))
+            // iOS writes 17 significant digits: 57.189999999999998
+            numbers.append(String(format: "%.17g", Double.random(in: 0...300, using: &g)))
+            numbers.append(String(format: "%.19g", Double.random(in: 0...1, using: &g)))
         }
         for s in numbers {
             var t = s

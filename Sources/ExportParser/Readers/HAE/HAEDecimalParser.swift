@@ -1,12 +1,19 @@
 /// Numbers from yajl's number bytes, exactly as `strtod` would give them but without its cost
-/// in the common case (strtod was about a tenth of the reader's time).
+/// in the common cases (strtod was about a tenth of the reader's time).
 ///
-/// Clinger's fast path: when the decimal significand fits in 53 bits and the power of ten is at
-/// most 22, both are exact doubles and one multiplication or division rounds correctly. HAE's
-/// full doubles with 17 significant digits (`61.999999999999993`) fall outside and go to
-/// `NumberParser` (strtod). yajl has already checked the JSON number syntax.
+/// - Clinger's fast path: when the decimal significand fits in 53 bits and the power of ten is at
+///   most 22, both are exact doubles and one multiplication or division rounds correctly.
+/// - iOS writes full 17-digit doubles (`57.189999999999998`). On x86-64 those go through
+///   `Float80`: a significand of up to 19 digits (< 2^64) and 10^k for k ≤ 27 are exact there, the
+///   one operation is correctly rounded to 64 bits, and rounding that to a double is correct
+///   unless the 64-bit result sits exactly halfway between two doubles (the 11 extra bits are
+///   `10000000000`); only then, and for anything else (exponent forms, longer significands), does
+///   the number go to `NumberParser` (strtod). yajl has already checked the JSON number syntax.
 enum HAEDecimalParser {
     private static let powers: [Double] = (0...22).map { e in var v = 1.0; for _ in 0..<e { v *= 10 }; return v }
+    #if arch(x86_64)
+    private static let extendedPowers: [Float80] = (0...27).map { e in var v: Float80 = 1; for _ in 0..<e { v *= 10 }; return v }
+    #endif
 
     @inline(__always)
     static func parse(_ p: UnsafePointer<UInt8>, _ n: Int) -> Double? {
@@ -17,20 +24,32 @@ enum HAEDecimalParser {
         var digits = 0
         var exponent = 0
         while i < n, p[i] &- 0x30 < 10 {
-            if digits < 19 { mantissa = mantissa &* 10 &+ UInt64(p[i] &- 0x30); if mantissa != 0 { digits += 1 } } else { exponent += 1 }
+            if digits < 19 { mantissa = mantissa &* 10 &+ UInt64(p[i] &- 0x30); if mantissa != 0 { digits += 1 } } else { exponent += 1; digits += 1 }
             i += 1
         }
         if i < n, p[i] == 0x2E {
             i += 1
             while i < n, p[i] &- 0x30 < 10 {
-                if digits < 19 { mantissa = mantissa &* 10 &+ UInt64(p[i] &- 0x30); if mantissa != 0 { digits += 1 }; exponent -= 1 }
+                if digits < 19 { mantissa = mantissa &* 10 &+ UInt64(p[i] &- 0x30); if mantissa != 0 { digits += 1 }; exponent -= 1 } else { digits += 1 }
                 i += 1
             }
         }
-        if i < n, p[i] | 0x20 == 0x65 { return NumberParser.parse(p, n) } // exponent form: rare
-        guard i == n, digits < 19, mantissa <= 1 << 53, exponent >= -22, exponent <= 22 else { return NumberParser.parse(p, n) }
-        let m = Double(mantissa)
-        let v = exponent >= 0 ? m * powers[exponent] : m / powers[-exponent]
-        return negative ? -v : v
+        guard i == n, digits <= 19 else { return NumberParser.parse(p, n) } // exponent form or > 19 digits
+        if mantissa <= 1 << 53, exponent >= -22, exponent <= 22 {
+            let m = Double(mantissa)
+            let v = exponent >= 0 ? m * powers[exponent] : m / powers[-exponent]
+            return negative ? -v : v
+        }
+        #if arch(x86_64)
+        if exponent >= -27, exponent <= 27 {
+            let m = Float80(mantissa)
+            let r = exponent >= 0 ? m * extendedPowers[exponent] : m / extendedPowers[-exponent]
+            if r.significandBitPattern & 0x7FF != 0x400 {
+                let v = Double(r)
+                return negative ? -v : v
+            }
+        }
+        #endif
+        return NumberParser.parse(p, n)
     }
 }

@@ -143,4 +143,13 @@ final class HAEReaderMetricTests: XCTestCase {
         let t = detailed.samples(field: "apple_sleeping_wrist_temperature")[0]
         XCTAssertEqual(t.metadata, [MetadataEntry(key: "HAEDate", value: "2026-03-29T00:00:00-06:00")])
     }
+
+    func testProgressEndsAtTheFileSize() throws {
+        var reader = HAEReader(path: path)
+        var calls: [(Int64, Int64?)] = []
+        reader.progress = { calls.append(($0, $1)) }
+        let report = try reader.read(into: HAECollectingSink())
+        XCTAssertEqual(calls.last?.0, report.bytesRead)
+        XCTAssertEqual(calls.last?.1, report.bytesRead)
+    }
 }

@@ -22,6 +22,9 @@ public struct HAEReader {
     /// How many datums may wait for a late `name`/`units` before the metric is re-read instead
     /// (see `HAEDatumFields`). Internal so tests can force the re-read path.
     let pendingLimit: Int
+    /// Called about every 16 MB with (bytes read, file size), on the reading thread.
+    public var progress: ((Int64, Int64?) -> Void)?
+    static let progressInterval: Int64 = 16 << 20
 
     public init(path: String) {
         self.init(path: path, pendingLimit: 50_000)
@@ -60,7 +63,8 @@ public struct HAEReader {
             try parse(fd: fd, from: start, to: end, walker: w, buffer: replayBuffer)
             return w.report
         }
-        try parse(fd: fd, from: 0, to: nil, walker: walker, buffer: buffer)
+        try parse(fd: fd, from: 0, to: nil, walker: walker, buffer: buffer, progress: progress.map { p in { p($0, size) } })
+        progress?(size, size)
         var report = walker.report
         report.bytesRead = size
         sink.finish(input, report: report)
@@ -69,7 +73,8 @@ public struct HAEReader {
 
     /// Feeds bytes `from..<to` (to the end of the file when `to` is nil) through a new yajl
     /// handle into `walker`, in `chunkSize` pieces read with `pread`.
-    private func parse(fd: Int32, from: Int64, to: Int64?, walker: HAEDocumentWalker, buffer: UnsafeMutablePointer<UInt8>) throws {
+    private func parse(fd: Int32, from: Int64, to: Int64?, walker: HAEDocumentWalker, buffer: UnsafeMutablePointer<UInt8>,
+                       progress: ((Int64) -> Void)? = nil) throws {
         var callbacks = Self.callbacks
         let context = Unmanaged.passUnretained(walker).toOpaque()
         try withUnsafePointer(to: &callbacks) { cb in
@@ -77,6 +82,7 @@ public struct HAEReader {
             defer { yajl_free(handle) }
             walker.handle = handle
             var offset = from
+            var nextProgress = from + Self.progressInterval
             while to.map({ offset < $0 }) ?? true {
                 let want = to.map { Int(Swift.min(Int64(Self.chunkSize), $0 - offset)) } ?? Self.chunkSize
                 let n = pread(fd, buffer, want, off_t(offset))
@@ -97,6 +103,10 @@ public struct HAEReader {
                 let status = yajl_parse(handle, start, count)
                 if status != yajl_status_ok { throw error(handle, walker, status, chunk: start, count: count) }
                 offset += Int64(count)
+                if let progress, offset >= nextProgress {
+                    progress(offset)
+                    nextProgress = offset + Self.progressInterval
+                }
             }
             walker.chunkBase = offset
             let status = yajl_complete_parse(handle)

@@ -75,6 +75,8 @@ final class HAEReaderWorkoutTests: XCTestCase {
         XCTAssertEqual(walk["elevationAscent"], "18.8 ft")
         XCTAssertEqual(walk["elevationDescent"], "0 ft")
         XCTAssertEqual(walk["totalEnergy"], "133.5 kcal")
+        XCTAssertEqual(walk["HAEExportVersion"], "1")
+        XCTAssertEqual(run["HAEExportVersion"], "2")
     }
 
     func testExtraArraysAreKeptAsCompactJSON() throws {

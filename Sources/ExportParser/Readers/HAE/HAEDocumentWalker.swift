@@ -256,7 +256,7 @@ final class HAEDocumentWalker {
         case .metric:
             return finishMetric()
         case .workout:
-            if let w = HAEWorkoutMapper.workout(from: workout, path: workoutPath, report: &report) { sink.workout(w) }
+            if let w = HAEWorkoutMapper.workout(from: workout, path: workoutPath, wantsDetails: wantsDetails, report: &report) { sink.workout(w) }
         case .quantity(let target):
             endQuantity(target, key: top.keyInParent)
         case .workoutElevation:

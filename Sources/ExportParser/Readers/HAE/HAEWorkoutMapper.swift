@@ -11,7 +11,7 @@
 enum HAEWorkoutMapper {
     static let defaultSource = "Health Auto Export"
 
-    static func workout(from f: HAEWorkoutFields, path: String, report: inout ReadReport) -> Workout? {
+    static func workout(from f: HAEWorkoutFields, path: String, wantsDetails: Bool, report: inout ReadReport) -> Workout? {
         guard let start = f.start else {
             report.skip("HAE workout without a parseable start", at: InputLocation(byteOffset: f.byteOffset, path: path + ".start"))
             return nil
@@ -24,6 +24,9 @@ enum HAEWorkoutMapper {
         let mapped = HAEWorkoutActivityTypes.healthKitName(forDisplayName: displayName)
         var w = Workout(activityType: "HKWorkoutActivityType" + (mapped ?? "Other"), source: f.source ?? defaultSource, start: start, end: end)
         w.metadata = f.metadata
+        if wantsDetails { // say which schema the workout had (decided per workout, §6)
+            w.metadata.append(MetadataEntry(key: "HAEExportVersion", value: f.isVersion2 ? "2" : "1"))
+        }
         if mapped == nil { w.metadata.append(MetadataEntry(key: "HAEName", value: displayName)) }
         w.duration = f.duration ?? Double(end.seconds - start.seconds)
         w.durationUnit = "s"

@@ -1,0 +1,37 @@
+/// Turns repeated byte strings (type names, source names, units) into one shared `String` and a
+/// dense id, so the hot path creates no String for a name it has seen before.
+public struct ByteInterner {
+    private struct Entry {
+        var bytes: [UInt8]
+        var id: Int
+    }
+    private var table: [UInt64: [Entry]] = [:]
+    public private(set) var strings: [String] = []
+
+    public init() {}
+
+    /// The id of the bytes, adding them on first sight.
+    @inline(__always)
+    public mutating func intern(_ p: UnsafePointer<UInt8>, _ count: Int) -> Int {
+        var h: UInt64 = 0xcbf2_9ce4_8422_2325
+        for i in 0..<count { h = (h ^ UInt64(p[i])) &* 0x0000_0100_0000_01B3 }
+        if let bucket = table[h] {
+            for e in bucket where e.bytes.count == count {
+                if e.bytes.withUnsafeBufferPointer({ memcmp($0.baseAddress!, p, count) == 0 }) { return e.id }
+            }
+        }
+        let id = strings.count
+        let bytes = Array(UnsafeBufferPointer(start: p, count: count))
+        strings.append(String(decoding: bytes, as: UTF8.self))
+        table[h, default: []].append(Entry(bytes: bytes, id: id))
+        return id
+    }
+
+    public subscript(id: Int) -> String { strings[id] }
+}
+
+@inline(__always)
+func memcmp(_ a: UnsafePointer<UInt8>, _ b: UnsafePointer<UInt8>, _ n: Int) -> Int32 {
+    for i in 0..<n where a[i] != b[i] { return a[i] < b[i] ? -1 : 1 }
+    return 0
+}

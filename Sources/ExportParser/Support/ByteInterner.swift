@@ -7,8 +7,11 @@ public struct ByteInterner {
     }
     private var table: [UInt64: [Entry]] = [:]
     public private(set) var strings: [String] = []
+    /// Makes the String for bytes seen the first time (the XML reader decodes `&#38;` there).
+    let makeString: (UnsafePointer<UInt8>, Int) -> String
 
-    public init() {}
+    public init() { makeString = { String(decoding: UnsafeBufferPointer(start: $0, count: $1), as: UTF8.self) } }
+    init(makeString: @escaping (UnsafePointer<UInt8>, Int) -> String) { self.makeString = makeString }
 
     /// The id of the bytes, adding them on first sight.
     @inline(__always)
@@ -22,7 +25,7 @@ public struct ByteInterner {
         }
         let id = strings.count
         let bytes = Array(UnsafeBufferPointer(start: p, count: count))
-        strings.append(String(decoding: bytes, as: UTF8.self))
+        strings.append(makeString(p, count))
         table[h, default: []].append(Entry(bytes: bytes, id: id))
         return id
     }

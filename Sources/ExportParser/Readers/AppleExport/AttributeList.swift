@@ -16,7 +16,7 @@ struct AttributeList {
     }
 
     func string(_ i: Int) -> String {
-        String(decoding: UnsafeBufferPointer(start: valueStart(i), count: valueCount(i)), as: UTF8.self)
+        XMLText.string(valueStart(i), valueCount(i))
     }
 
     func nameString(_ i: Int) -> String { String(cString: name(i)) }

@@ -23,7 +23,7 @@ final class ExportElementHandler {
     var locate: () -> InputLocation = { InputLocation() }
 
     private var stack: [Element] = []
-    private var interner = ByteInterner()
+    private var interner = ByteInterner(makeString: XMLText.string)
     private struct TypeInfo {
         var metric: Metric?
         var count = 0
@@ -243,7 +243,7 @@ final class ExportElementHandler {
             case UInt8(ascii: "s"):
                 if Self.equals(n, "startDate") {
                     rec.start = TimestampParser.parse(v, c)
-                    if rec.start == nil { rec.problem = "unparseable startDate" }
+                    if rec.start == nil, rec.problem == nil { rec.problem = "unparseable startDate" }
                 } else if Self.equals(n, "sourceName") {
                     rec.sourceID = interner.intern(v, c)
                 } else if details, Self.equals(n, "sourceVersion") {
@@ -251,21 +251,21 @@ final class ExportElementHandler {
                 }
             case UInt8(ascii: "e") where Self.equals(n, "endDate"):
                 rec.end = TimestampParser.parse(v, c)
-                if rec.end == nil { rec.problem = "unparseable endDate" }
+                if rec.end == nil, rec.problem == nil { rec.problem = "unparseable endDate" }
             case UInt8(ascii: "v") where Self.equals(n, "value"):
                 rec.value = NumberParser.parse(v, c)
                 if rec.value == nil {
                     rec.valueWasText = true
                     rec.valueText = internedString(v, c)
                 } else if details {
-                    rec.valueText = String(decoding: UnsafeBufferPointer(start: v, count: c), as: UTF8.self)
+                    rec.valueText = XMLText.string(v, c)
                 }
             case UInt8(ascii: "u") where Self.equals(n, "unit"):
                 rec.unitID = interner.intern(v, c)
             case UInt8(ascii: "c") where details && Self.equals(n, "creationDate"):
                 rec.created = TimestampParser.parse(v, c)
             case UInt8(ascii: "d") where details && Self.equals(n, "device"):
-                rec.device = String(decoding: UnsafeBufferPointer(start: v, count: c), as: UTF8.self)
+                rec.device = XMLText.string(v, c)
             default:
                 break
             }
@@ -355,8 +355,11 @@ final class ExportElementHandler {
                 if let (scale, offset) = conversion {
                     canonical = value * scale + offset
                 } else {
-                    let unit = unitID >= 0 ? "\"\(interner[unitID])\"" : "(none)"
-                    report.skip("unknown unit \(unit) for \(shortType(metric.healthKitType))", at: rec.location)
+                    if unitID >= 0 {
+                        report.skip("unknown unit \"\(interner[unitID])\" for \(shortType(metric.healthKitType))", at: rec.location)
+                    } else {
+                        report.skip("no unit given for \(shortType(metric.healthKitType)), so its value cannot be converted", at: rec.location)
+                    }
                 }
             } else if rec.valueWasText {
                 report.skip("unparseable value for \(shortType(metric.healthKitType))", at: rec.location)

@@ -65,7 +65,7 @@ final class RuleFixtureTests: XCTestCase {
         switch (got, want) {
         case (nil, nil), (nil, is NSNull), (is NSNull, nil), (is NSNull, is NSNull):
             return
-        case let (g as NSNumber, w as NSNumber) where !(g is Bool):
+        case let (g as NSNumber, w as NSNumber):
             XCTAssertEqual(g.doubleValue, w.doubleValue, accuracy: 1e-6, what)
         case let (g as String, w as String):
             XCTAssertEqual(g, w, what)

@@ -6,7 +6,7 @@ Usage:
 
 The output depends only on the arguments (fixed seed, fixed end date, no clock, no
 environment). Days are generated backwards from END_DATE: a larger --size-mb only adds
-older days, the newest days are byte-identical across sizes. Every day's content is
+older days; the newest days' records are byte-identical across sizes. Every day's content is
 seeded by its calendar date, so a day looks the same whatever the size.
 
 Layout follows real exports (Export Version 13): XML declaration, inline DTD subset,
@@ -692,7 +692,7 @@ class Gen:
                 continue
             s, d = self.bp_values(o)
             t = p.bp
-            addr = self.addr.next()
+            addr = Addr(o * 64 + 61).next()
             dev = BPM_DEV % addr
             out.append(
                 '  <Correlation type="HKCorrelationTypeIdentifierBloodPressure" sourceName="%s" '
@@ -714,6 +714,7 @@ class Gen:
             if not (p.run or p.strength):
                 continue
             r = rng_for(o, 60)
+            self.addr = Addr(o * 64 + 62)
             ver, dev = watch_info(o)
             st = self.run_stats.get(o, {})
             s0, dur = p.run or p.strength
@@ -839,9 +840,10 @@ class Gen:
                    'HKCharacteristicTypeIdentifierFitzpatrickSkinType="HKFitzpatrickSkinTypeNotSet" '
                    'HKCharacteristicTypeIdentifierCardioFitnessMedicationsUse="None"/>\n')
         total = 0
-        for typ, fn in self.type_table():
+        for ti, (typ, fn) in enumerate(self.type_table()):
             n = 0
             for o in self.days:
+                self.addr = Addr(o * 64 + ti)   # per (type, day): days do not depend on the size
                 n += fn(out, o)
                 flush()
             self.counts[typ] = n

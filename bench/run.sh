@@ -61,7 +61,7 @@ if [ -n "$HI" ]; then
 elif [ "${BENCH_SKIP_BUILD:-0}" != 1 ]; then
     log "== swift build -c release"
     if ! (cd "$ROOT" && swift build -c release) >"$TMP/swift-build.log" 2>&1; then
-        HI_BUILD_ERR="swift build -c release failed: $(grep -m1 -E 'error:' "$TMP/swift-build.log" || tail -n 1 "$TMP/swift-build.log")"
+        HI_BUILD_ERR="swift build -c release failed: $( (grep -m1 -E 'error:' "$TMP/swift-build.log" || tail -n 1 "$TMP/swift-build.log") | cut -c1-240)"
         log "$HI_BUILD_ERR"
         tail -n 20 "$TMP/swift-build.log" >&2
     fi
@@ -117,7 +117,7 @@ measure() {
             convert-store) cmd=("$HI" convert "$input" --out "$out/out" --quiet --store "$out/health.sqlite") ;;
         esac
         if [ "$kind" = convert ] || [ "$kind" = convert-store ]; then
-            if [ -z "$HI" ]; then ERR[$name]=$HI_BUILD_ERR; return; fi
+            if [ -z "$HI" ]; then ERR[$name]="health-import not built (see 'build:' above)"; return; fi
             mkdir -p "$out/out"
         fi
         log "   $name run $i/$RUNS: ${cmd[*]}"
@@ -207,6 +207,7 @@ echo "commit $(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo '?')  l
 printf 'export.xml %d bytes (%.1f MB)   export.zip %d bytes (%.1f MB)   hae.json %d bytes (%.1f MB)\n' \
     "$XML_BYTES" "$(awk -v b="$XML_BYTES" 'BEGIN{print b/1e6}')" "$ZIP_BYTES" "$(awk -v b="$ZIP_BYTES" 'BEGIN{print b/1e6}')" \
     "$HAE_BYTES" "$(awk -v b="$HAE_BYTES" 'BEGIN{print b/1e6}')"
+[ -n "$HI_BUILD_ERR" ] && echo "build: $HI_BUILD_ERR"
 echo "targets: xml <= ${T_XML}x C SAX floor, zip <= ${T_ZIP}x xml, xml+store <= ${T_STORE}x C SAX floor, hae <= ${T_HAE}x yajl floor, every peak RSS < ${T_RSS} MB"
 echo
 printf '%-12s %8s %8s %-22s %8s  %s\n' run seconds MB/s ratio RSS-MB result
@@ -232,7 +233,7 @@ if [ -n "$STORE_KEEP" ] && [ -f "$STORE_KEEP/health.sqlite" ]; then
     else
         echo "  (sqlite3 CLI not installed: no row counts)"
     fi
-elif [ -n "${ERR[xml+store]:-}" ]; then
+elif [ -n "${ERR[xml+store]:-}" ] && [ -n "$HI" ]; then
     echo
     echo "store: not produced (${ERR[xml+store]})"
 fi

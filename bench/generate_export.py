@@ -79,6 +79,10 @@ def T(o, s):
         o -= 1
         s += 86400
     a, b, sw = OFF[o]
+    if s >= sw and a == "+0100":
+        # spring forward: local 02:00-03:00 does not exist; squeeze the rest of the
+        # generated day into 03:00-24:00 so times stay valid and in order
+        s = 10800 + (s - 7200) * 75600 // 79200
     return "%s %s %s" % (DS[o], HMS[s], a if s < sw else b)
 
 

@@ -138,12 +138,15 @@ class Gen:
         """One day's minute buckets of heart_rate (watch off while charging)."""
         r = random.Random(SEED * 7919 + o)
         charge = r.randint(18 * 60, 21 * 60)
+        spring = off(o, 0) != off(o, 86399) and off(o, 0) == "+0100"
         n = 0
         pad = "            "
         src = jstr(WATCH)
         parts = []
         for m in range(1440):
             if charge <= m < charge + 45 or r.random() < 0.04:
+                continue
+            if spring and 120 <= m < 180:   # local 02:00-03:00 does not exist that day
                 continue
             night = m < 400 or m > 1380
             base = 56 if night else 72

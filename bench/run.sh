@@ -11,6 +11,8 @@
 #   BENCH_STRICT   1 = exit with status 1 when any row FAILs (default 0: report only)
 #   BENCH_SKIP_BUILD  1 = use the existing release build of health-import
 #   BENCH_HEALTH_IMPORT  path of a health-import binary to time instead of building one
+#   BENCH_DATA_DIR path of the data directory, default bench/data (e.g. bench/data/small
+#                  for a smoke test that leaves the 1 GB set alone)
 #
 # Data is generated once into bench/data/ (export.xml, export.zip, hae.json) and reused
 # while its size parameters are unchanged; programs are built into bench/bin/; temporary
@@ -23,7 +25,8 @@ SIZE_MB=${BENCH_SIZE_MB:-1000}
 HAE_MB=${BENCH_HAE_MB:-300}
 RUNS=${BENCH_RUNS:-3}
 STRICT=${BENCH_STRICT:-0}
-DATA=$BENCH_DIR/data
+DATA=${BENCH_DATA_DIR:-$BENCH_DIR/data}
+mkdir -p "$DATA" && DATA=$(cd "$DATA" && pwd)
 BIN=$BENCH_DIR/bin
 TMP=$DATA/tmp
 XML=$DATA/export.xml
@@ -97,14 +100,14 @@ ZIP_BYTES=$(stat -c %s "$ZIP")
 HAE_BYTES=$(stat -c %s "$HAE")
 
 # ---------------------------------------------------------------------------- timing
-declare -A SEC RSS ERR
+declare -A SEC RSS CPU ERR
 STORE_KEEP=""
 
 median() { sort -g | awk '{a[NR]=$1} END {if (NR==0) exit; if (NR%2) print a[(NR+1)/2]; else printf "%.2f\n", (a[NR/2]+a[NR/2+1])/2}'; }
 
 # measure NAME KIND INPUT: KIND is floor-xml | floor-json | convert | convert-store
 measure() {
-    local name=$1 kind=$2 input=$3 i secs="" rsss="" out cmd
+    local name=$1 kind=$2 input=$3 i secs="" rsss="" cpus="" out cmd
     cat "$input" >/dev/null   # same page-cache state for every row
     for ((i = 1; i <= RUNS; i++)); do
         out=$TMP/run-$name-$i
@@ -121,7 +124,7 @@ measure() {
             mkdir -p "$out/out"
         fi
         log "   $name run $i/$RUNS: ${cmd[*]}"
-        "$TIME" -f '%e %M' -o "$out/time" "${cmd[@]}" >"$out/stdout" 2>"$out/stderr"
+        "$TIME" -f '%e %M %U %S' -o "$out/time" "${cmd[@]}" >"$out/stdout" 2>"$out/stderr"
         local rc=$?
         if [ "$rc" -ne 0 ]; then
             ERR[$name]="exit $rc: $(tail -n 3 "$out/stderr" | tr '\n' ' ' | cut -c1-300)"
@@ -141,6 +144,7 @@ measure() {
         [ "$kind" = floor-json ] && [ "$i" = 1 ] && log "   $(cat "$out/stdout")"
         secs+="$(awk 'END{print $1}' "$out/time")"$'\n'
         rsss+="$(awk 'END{print $2}' "$out/time")"$'\n'
+        cpus+="$(awk 'END{printf "%.2f", $3 + $4}' "$out/time")"$'\n'
         if [ "$kind" = convert-store ]; then
             [ -n "$STORE_KEEP" ] && rm -rf "$STORE_KEEP"
             STORE_KEEP=$out
@@ -150,6 +154,7 @@ measure() {
     done
     SEC[$name]=$(printf '%s' "$secs" | median)
     RSS[$name]=$(printf '%s' "$rsss" | sort -g | tail -n 1)   # worst run
+    CPU[$name]=$(printf '%s' "$cpus" | median)
 }
 
 log "== timing, median of $RUNS runs each"
@@ -169,7 +174,7 @@ row() { # name bytes floor-name target [second-ref target2]
     local name=$1 bytes=$2 ref=$3 target=$4 ref2=${5:-} target2=${6:-}
     local s=${SEC[$name]:-} r=${RSS[$name]:-} verdict=PASS why="" rat="-" rat2="" mbs="-" rssmb="-"
     if [ -z "$s" ]; then
-        printf '%-12s %8s %8s %-22s %8s  FAIL  %s\n' "$name" "-" "-" "-" "-" "${ERR[$name]:-not run}"
+        printf '%-12s %8s %8s %-22s %8s %7s  FAIL  %s\n' "$name" "-" "-" "-" "-" "-" "${ERR[$name]:-not run}"
         FAILS=$((FAILS + 1))
         return
     fi
@@ -197,7 +202,7 @@ row() { # name bytes floor-name target [second-ref target2]
     fi
     if ! awk -v m="$rssmb" -v t="$T_RSS" 'BEGIN { exit !(m < t) }'; then verdict=FAIL; why+=" RSS>=${T_RSS}MB;"; fi
     [ "$verdict" = FAIL ] && FAILS=$((FAILS + 1))
-    printf '%-12s %8s %8s %-22s %8s  %-4s %s%s\n' "$name" "$s" "$mbs" "$rat" "$rssmb" "$verdict" \
+    printf '%-12s %8s %8s %-22s %8s %7s  %-4s %s%s\n' "$name" "$s" "$mbs" "$rat" "$rssmb" "${CPU[$name]}" "$verdict" \
         "${rat2:+($rat2) }" "${why:+[${why# }]}"
 }
 
@@ -210,15 +215,15 @@ printf 'export.xml %d bytes (%.1f MB)   export.zip %d bytes (%.1f MB)   hae.json
 [ -n "$HI_BUILD_ERR" ] && echo "build: $HI_BUILD_ERR"
 echo "targets: xml <= ${T_XML}x C SAX floor, zip <= ${T_ZIP}x xml, xml+store <= ${T_STORE}x C SAX floor, hae <= ${T_HAE}x yajl floor, every peak RSS < ${T_RSS} MB"
 echo
-printf '%-12s %8s %8s %-22s %8s  %s\n' run seconds MB/s ratio RSS-MB result
-printf '%-12s %8s %8s %-22s %8s  %s\n' ------------ -------- -------- ---------------------- -------- ------
+printf '%-12s %8s %8s %-22s %8s %7s  %s\n' run seconds MB/s ratio RSS-MB cpu-s result
+printf '%-12s %8s %8s %-22s %8s %7s  %s\n' ------------ -------- -------- ---------------------- -------- ------- ------
 row c-sax-floor "$XML_BYTES" "" ""
 row xml "$XML_BYTES" c-sax-floor "$T_XML"
 row zip "$XML_BYTES" xml "$T_ZIP" c-sax-floor ""
 row xml+store "$XML_BYTES" c-sax-floor "$T_STORE"
 row yajl-floor "$HAE_BYTES" "" ""
 row hae "$HAE_BYTES" yajl-floor "$T_HAE"
-echo "(MB/s counts uncompressed export.xml bytes for the zip row)"
+echo "(seconds: median wall time; cpu-s: median user+sys, informational; MB/s counts uncompressed export.xml bytes for the zip row)"
 
 if [ -n "$STORE_KEEP" ] && [ -f "$STORE_KEEP/health.sqlite" ]; then
     db=$STORE_KEEP/health.sqlite

@@ -9,6 +9,7 @@
 #   BENCH_HAE_MB   size of the generated HAE JSON in MB, default 300
 #   BENCH_RUNS     timed runs per row (the median is reported), default 3
 #   BENCH_STRICT   1 = exit with status 1 when any row FAILs (default 0: report only)
+#   BENCH_TIMEOUT  seconds before one timed run is killed and its row FAILs, default 900
 #   BENCH_SKIP_BUILD  1 = use the existing release build of health-import
 #   BENCH_HEALTH_IMPORT  path of a health-import binary to time instead of building one
 #   BENCH_DATA_DIR path of the data directory, default bench/data (e.g. bench/data/small
@@ -25,6 +26,7 @@ SIZE_MB=${BENCH_SIZE_MB:-1000}
 HAE_MB=${BENCH_HAE_MB:-300}
 RUNS=${BENCH_RUNS:-3}
 STRICT=${BENCH_STRICT:-0}
+TIMEOUT=${BENCH_TIMEOUT:-900}
 DATA=${BENCH_DATA_DIR:-$BENCH_DIR/data}
 mkdir -p "$DATA" && DATA=$(cd "$DATA" && pwd)
 BIN=$BENCH_DIR/bin
@@ -124,10 +126,14 @@ measure() {
             mkdir -p "$out/out"
         fi
         log "   $name run $i/$RUNS: ${cmd[*]}"
-        "$TIME" -f '%e %M %U %S' -o "$out/time" "${cmd[@]}" >"$out/stdout" 2>"$out/stderr"
+        "$TIME" -f '%e %M %U %S' -o "$out/time" timeout -k 10 "$TIMEOUT" "${cmd[@]}" >"$out/stdout" 2>"$out/stderr"
         local rc=$?
         if [ "$rc" -ne 0 ]; then
-            ERR[$name]="exit $rc: $(tail -n 3 "$out/stderr" | tr '\n' ' ' | cut -c1-300)"
+            if [ "$rc" -eq 124 ] || [ "$rc" -eq 137 ]; then
+                ERR[$name]="timed out after ${TIMEOUT} s"
+            else
+                ERR[$name]="exit $rc: $(tail -n 3 "$out/stderr" | tr '\n' ' ' | cut -c1-300)"
+            fi
             log "   FAILED: ${ERR[$name]}"
             rm -rf "$out"
             return

@@ -84,3 +84,37 @@ final class ParsingTests: XCTestCase {
         XCTAssertEqual(JSONText.quote("a\"b\\c\n\u{1}"), "\"a\\\"b\\\\c\\n\\u0001\"")
     }
 }
+
+final class MemoryBudgetTests: XCTestCase {
+    /// With a tiny budget, days the stream has left behind are resolved early; for an export in
+    /// the usual order (grouped by type, dates ascending) the totals must equal the exact run.
+    func testResolvingLeftBehindDaysEarlyGivesTheSameTotals() throws {
+        var body = ""
+        // 10 days; each day: Watch 00:00–00:30 300 steps, iPhone 00:15–00:45 90 steps
+        // (half covered by the Watch: 45 count), iPhone 23:50–00:10 crossing midnight 40 steps
+        // (20 on each side of midnight). Day d total = 300 + 45 + 20 = 365: the 20 carried into the
+        // next day fall in 00:00–00:10, which that day's Watch sample covers, so they count 0 —
+        // except after the last day, 03-11, where no Watch sample covers them.
+        for d in 1...10 {
+            let day = String(format: "2024-03-%02d", d)
+            let next = String(format: "2024-03-%02d", d + 1)
+            body += record("HKQuantityTypeIdentifierStepCount", "300", unit: "count", source: "Ann’s Apple Watch", start: "\(day) 00:00:00 +0100", end: "\(day) 00:30:00 +0100")
+            body += record("HKQuantityTypeIdentifierStepCount", "90", unit: "count", source: "Ann’s iPhone", start: "\(day) 00:15:00 +0100", end: "\(day) 00:45:00 +0100")
+            body += record("HKQuantityTypeIdentifierStepCount", "40", unit: "count", source: "Ann’s iPhone", start: "\(day) 23:50:00 +0100", end: "\(next) 00:10:00 +0100")
+        }
+        func run(budget: Int) throws -> ([Double?], Int) {
+            var options = DayOptions()
+            options.sumPieceBudget = budget
+            let book = DayBook(options: options)
+            try AppleExportReader.read(data: Data(export(body).utf8), name: "t.xml", into: book)
+            return (book.finish().map { $0.value("step_count") }, book.lateSumPieces)
+        }
+        let (exact, _) = try run(budget: 1_000_000)
+        let (budgeted, late) = try run(budget: 4)
+        XCTAssertEqual(exact, budgeted)
+        XCTAssertEqual(late, 0)
+        XCTAssertEqual(exact.first!, 365)   // 300 + 45 + 20
+        XCTAssertEqual(exact[1], 365)       // the carried 20 are covered by the Watch
+        XCTAssertEqual(exact.last!, 20)     // 03-11: the second half of the last crossing sample
+    }
+}

@@ -58,11 +58,10 @@ public final class ConvertJob {
         var dayOptions = options
         dayOptions.fallbackExportDate = Self.modificationTime(path)
         let book = DayBook(options: dayOptions)
-        let counter = CountingSink()
-        let sink = SinkFanout([book, counter])
+        let sink: SampleSink = book
         let report: ReadReport
         let onProgress: (Int64, Int64?) -> Void = { [weak self] done, total in
-            self?.progress?(ConvertProgress(input: path, bytesDone: done, bytesTotal: total, records: counter.records,
+            self?.progress?(ConvertProgress(input: path, bytesDone: done, bytesTotal: total, records: book.samplesSeen,
                                             elapsed: Date().timeIntervalSince(started)))
         }
         switch format {
@@ -73,8 +72,10 @@ public final class ConvertJob {
         case .hae:
             report = try Self.readHAE(path: path, into: sink, progress: onProgress)
         }
-        let input = ConvertOutcome.Input(path: path, format: format, report: report, elapsed: Date().timeIntervalSince(started))
-        return (input, book.finish())
+        let days = book.finish()
+        var input = ConvertOutcome.Input(path: path, format: format, report: report, elapsed: Date().timeIntervalSince(started))
+        input.lateSumPieces = book.lateSumPieces
+        return (input, days)
     }
 
     static func readHAE(path: String, into sink: SampleSink, progress: @escaping (Int64, Int64?) -> Void) throws -> ReadReport {
@@ -99,10 +100,4 @@ public final class ConvertJob {
         guard let date = (try? FileManager.default.attributesOfItem(atPath: path))?[.modificationDate] as? Date else { return nil }
         return Timestamp(seconds: Int64(date.timeIntervalSince1970), offset: 0)
     }
-}
-
-/// Counts samples for the progress display.
-final class CountingSink: SampleSink {
-    var records = 0
-    func sample(_ sample: Sample) { records += 1 }
 }

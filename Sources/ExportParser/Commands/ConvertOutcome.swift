@@ -9,6 +9,9 @@ public struct ConvertOutcome: Sendable {
         /// The store already held this exact file for this person.
         public var alreadyImported = false
         public var elapsed: Double = 0
+        /// Sum samples that came after their day had been resolved to save memory (see
+        /// `DayOptions.sumPieceBudget`); their day's total did not get source resolution.
+        public var lateSumPieces = 0
     }
     public var inputs: [Input] = []
     public var daysWritten = 0
@@ -30,6 +33,9 @@ public struct ConvertOutcome: Sendable {
                 lines.append("\(i.path): already imported for this person (same sha256); the store is unchanged")
             }
             if let r = i.report { total.merge(r) }
+            if i.lateSumPieces > 0 {
+                lines.append("Note: \(i.path) is not grouped by type and date like Health app exports; \(Self.count(i.lateSumPieces)) summed samples reached a day already closed and were added without resolving overlapping sources")
+            }
         }
         let types = total.recordsByType.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }
         lines.append("Read \(Self.count(total.totalRecords)) records of \(types.count) types, \(Self.count(total.workouts)) workouts, \(Self.count(total.correlations)) correlations, \(Self.count(total.activitySummaries)) activity summaries")

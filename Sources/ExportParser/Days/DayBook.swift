@@ -7,7 +7,7 @@ import Foundation
 /// sources can be resolved exactly whatever the file order; heart-rate samples (12 bytes) for
 /// workouts that state no heart rate; sleep and running samples, which are few.
 public final class DayBook: SampleSink {
-    public let options: DayOptions
+    public private(set) var options: DayOptions
     let clock: LocalClock
     private var days: [Int: DayState] = [:]
     private var nights: [Int: NightState] = [:]
@@ -16,10 +16,22 @@ public final class DayBook: SampleSink {
     private var exportDate: Timestamp?
     /// Running-mechanics samples by metric index: (start seconds, value).
     private var running: [Int: [(Int64, Double)]] = [:]
-    /// Heart-rate samples for workouts without their own heart-rate statistics.
-    private var heartRateTimes: [Int64] = []
+    /// Heart-rate samples for workouts without their own heart-rate statistics, 8 bytes each:
+    /// seconds since 2001-01-01 (Int32 reaches 2069) and the rate.
+    private var heartRateTimes: [Int32] = []
     private var heartRateValues: [Float] = []
+    static let heartRateEpoch: Int64 = 978_307_200
     private var workouts: [Workout] = []
+    /// Samples received (for progress displays).
+    public private(set) var samplesSeen = 0
+    private var lastDay = Int.min
+    private var lastState: DayState?
+    /// Pieces waiting for resolution, and per sum metric the latest day its stream reached.
+    private var bufferedPieces = 0
+    private var sumWatermark: [Int: Int] = [:]
+    /// Sum samples that arrived for a day already resolved (a file not grouped by type and
+    /// date, larger than the budget): added without source resolution, and reported.
+    public private(set) var lateSumPieces = 0
 
     public init(options: DayOptions = DayOptions()) {
         self.options = options
@@ -28,6 +40,8 @@ public final class DayBook: SampleSink {
 
     final class DayState {
         var sumPieces: [Int: [SumPiece]] = [:]
+        /// Sums already resolved (their pieces freed) when memory ran over budget.
+        var resolvedSums: [Int: Double] = [:]
         var avgSum: [Int: Double] = [:]
         var avgCount: [Int: Int] = [:]
         var latest: [Int: (end: Int64, value: Double)] = [:]
@@ -43,10 +57,18 @@ public final class DayBook: SampleSink {
         var nightCount: [Int: Int] = [:]
     }
 
+    @inline(__always)
     private func state(_ day: Int) -> DayState {
-        if let s = days[day] { return s }
-        let s = DayState()
-        days[day] = s
+        if day == lastDay, let s = lastState { return s }
+        let s: DayState
+        if let existing = days[day] {
+            s = existing
+        } else {
+            s = DayState()
+            days[day] = s
+        }
+        lastDay = day
+        lastState = s
         return s
     }
 
@@ -57,7 +79,17 @@ public final class DayBook: SampleSink {
         return s
     }
 
+    private var lastSource: (String, Int32)?
+
+    @inline(__always)
     private func sourceID(_ name: String) -> Int32 {
+        if let (n, id) = lastSource, n == name { return id } // interned: usually the same string
+        let id = lookupSource(name)
+        lastSource = (name, id)
+        return id
+    }
+
+    private func lookupSource(_ name: String) -> Int32 {
         if let id = sourceIDs[name] { return id }
         let id = Int32(sources.count)
         sources.append(name)
@@ -70,33 +102,38 @@ public final class DayBook: SampleSink {
     public func exportDate(_ date: Timestamp) { exportDate = date }
 
     public func sample(_ s: Sample) {
-        if s.type == Catalog.sleepType {
-            if let text = s.valueText, let stage = SleepSegment.stage(for: text) {
+        samplesSeen += 1
+        guard let metric = s.metric else {
+            if s.type == Catalog.sleepType, let text = s.valueText, let stage = SleepSegment.stage(for: text) {
                 night(clock.night(endingAt: s.end)).segments.append(SleepSegment(start: s.start, end: s.end, stage: stage, source: s.source))
                 noteZone(s)
             }
             return
         }
-        guard let metric = s.metric, let value = s.canonicalValue else { return }
+        guard let value = s.canonicalValue else { return }
+        if metric.rule == .workoutAvg {
+            running[metric.index, default: []].append((s.start.seconds, value))
+            return
+        }
         let day = clock.day(s.start)
+        let d = state(day)
+        if d.offset == nil { d.offset = s.start.offset }
+        if d.zoneName == nil, let z = s.timeZoneName { d.zoneName = z }
         switch metric.rule {
         case .sum:
-            addSum(metric, s, value)
+            addSum(metric, s, value, firstDay: day)
         case .avg:
-            let d = state(day)
             d.avgSum[metric.index, default: 0] += value
             d.avgCount[metric.index, default: 0] += 1
         case .minMaxAvg:
-            let d = state(day)
             d.hrSum += value
             d.hrCount += 1
             d.hrMin = min(d.hrMin, s.bucketMinimum ?? value)
             d.hrMax = max(d.hrMax, s.bucketMaximum ?? value)
             if s.isBucket { d.hrBuckets = true }
-            heartRateTimes.append(s.start.seconds)
+            heartRateTimes.append(Int32(clamping: s.start.seconds - Self.heartRateEpoch))
             heartRateValues.append(Float(value))
         case .latest:
-            let d = state(day)
             if let cur = d.latest[metric.index], cur.end > s.end.seconds {
             } else {
                 d.latest[metric.index] = (s.end.seconds, value)
@@ -106,10 +143,8 @@ public final class DayBook: SampleSink {
             n.nightSum[metric.index, default: 0] += value
             n.nightCount[metric.index, default: 0] += 1
         case .workoutAvg:
-            running[metric.index, default: []].append((s.start.seconds, value))
-            return
+            break
         }
-        noteZone(s)
     }
 
     public func workout(_ w: Workout) {
@@ -130,12 +165,13 @@ public final class DayBook: SampleSink {
     }
 
     /// Splits a sum sample at local midnights in proportion to time, then keeps the pieces.
-    private func addSum(_ metric: Metric, _ s: Sample, _ value: Double) {
+    private func addSum(_ metric: Metric, _ s: Sample, _ value: Double, firstDay: Int) {
         let source = sourceID(s.source)
-        let firstDay = clock.day(s.start)
+        if firstDay > sumWatermark[metric.index, default: Int.min] { sumWatermark[metric.index] = firstDay }
         let lastDay = clock.day(s.end)
-        if firstDay == lastDay || s.end.seconds <= s.start.seconds {
-            state(firstDay).sumPieces[metric.index, default: []].append(SumPiece(start: s.start.seconds, end: s.end.seconds, value: value, source: source))
+        defer { if bufferedPieces > options.sumPieceBudget { resolveLeftBehindDays() } }
+        if clock.day(s.end) == firstDay || s.end.seconds <= s.start.seconds {
+            keep(SumPiece(start: s.start.seconds, end: s.end.seconds, value: value, source: source), metric: metric.index, day: firstDay)
             return
         }
         let length = Double(s.end.seconds - s.start.seconds)
@@ -144,10 +180,34 @@ public final class DayBook: SampleSink {
             let pieceEnd = day == lastDay ? s.end.seconds : clock.midnight(day: day + 1, recordedOffset: s.start.offset)
             if pieceEnd > pieceStart {
                 let share = value * Double(pieceEnd - pieceStart) / length
-                state(day).sumPieces[metric.index, default: []].append(SumPiece(start: pieceStart, end: pieceEnd, value: share, source: source))
+                keep(SumPiece(start: pieceStart, end: pieceEnd, value: share, source: source), metric: metric.index, day: day)
             }
             pieceStart = max(pieceStart, pieceEnd)
         }
+    }
+
+    private func keep(_ piece: SumPiece, metric: Int, day: Int) {
+        let d = state(day)
+        if d.resolvedSums[metric] != nil, d.sumPieces[metric] == nil { lateSumPieces += 1 }
+        d.sumPieces[metric, default: []].append(piece)
+        bufferedPieces += 1
+    }
+
+    /// Resolves, for each sum metric, the days its stream has left at least two days behind, and
+    /// frees their pieces. Exports list records grouped by type and in date order within a type,
+    /// so such days are complete; a piece that still comes later is counted in `lateSumPieces`.
+    private func resolveLeftBehindDays() {
+        for (n, d) in days {
+            for (metric, pieces) in d.sumPieces {
+                guard let mark = sumWatermark[metric], n <= mark - 2 else { continue }
+                let value = SumResolver.resolve(pieces, sources: sources, priority: options.sourcePriority)
+                d.resolvedSums[metric, default: 0] += value
+                d.sumPieces[metric] = nil
+                bufferedPieces -= pieces.count
+            }
+        }
+        // Still over budget with nothing left behind (one enormous day?): raise the bar.
+        if bufferedPieces > options.sumPieceBudget / 2 { options.sumPieceBudget = bufferedPieces * 2 }
     }
 
     // MARK: - Finishing
@@ -175,6 +235,7 @@ public final class DayBook: SampleSink {
             for (i, pieces) in st.sumPieces {
                 d.values[i] = SumResolver.resolve(pieces, sources: sources, priority: options.sourcePriority)
             }
+            for (i, v) in st.resolvedSums { d.values[i] = (d.values[i] ?? 0) + v }
             for (i, sum) in st.avgSum { d.values[i] = sum / Double(st.avgCount[i]!) }
             for (i, l) in st.latest { d.values[i] = l.value }
             if st.hrCount > 0 {
@@ -219,7 +280,7 @@ public final class DayBook: SampleSink {
         guard !workouts.isEmpty else { return }
         // Heart-rate samples sorted once, for workouts that state no heart rate of their own.
         let order = heartRateTimes.indices.sorted { heartRateTimes[$0] < heartRateTimes[$1] }
-        let hrTimes = order.map { heartRateTimes[$0] }
+        let hrTimes = order.map { Int64(heartRateTimes[$0]) + Self.heartRateEpoch }
         let hrValues = order.map { Double(heartRateValues[$0]) }
         let runningSorted = running.mapValues { $0.sorted { $0.0 < $1.0 } }
         var runIntervals: [Int: [(Int64, Int64)]] = [:]

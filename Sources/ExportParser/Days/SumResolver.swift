@@ -4,9 +4,18 @@
 /// covers. Exact duplicates (same source, interval and value, as re-syncs produce) count once.
 struct SumPiece {
     var start: Int64
-    var end: Int64
-    var value: Double
+    var length: Int32
     var source: Int32
+    var value: Double
+
+    init(start: Int64, end: Int64, value: Double, source: Int32) {
+        self.start = start
+        self.length = Int32(clamping: end - start)
+        self.source = source
+        self.value = value
+    }
+
+    var end: Int64 { start + Int64(length) }
 }
 
 enum SumResolver {

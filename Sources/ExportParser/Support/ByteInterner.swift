@@ -13,6 +13,19 @@ public struct ByteInterner {
     public init() { makeString = { String(decoding: UnsafeBufferPointer(start: $0, count: $1), as: UTF8.self) } }
     init(makeString: @escaping (UnsafePointer<UInt8>, Int) -> String) { self.makeString = makeString }
 
+    private var entryBytes: [[UInt8]] = []
+
+    /// The id of the bytes, trying `hint` (the id this slot had last time) before hashing:
+    /// consecutive records mostly repeat their type, unit and source.
+    @inline(__always)
+    public mutating func intern(_ p: UnsafePointer<UInt8>, _ count: Int, hint: Int) -> Int {
+        if hint >= 0 {
+            let same = entryBytes[hint].withUnsafeBufferPointer { b in b.count == count && memcmp(b.baseAddress!, p, count) == 0 }
+            if same { return hint }
+        }
+        return intern(p, count)
+    }
+
     /// The id of the bytes, adding them on first sight.
     @inline(__always)
     public mutating func intern(_ p: UnsafePointer<UInt8>, _ count: Int) -> Int {
@@ -27,6 +40,7 @@ public struct ByteInterner {
         let bytes = Array(UnsafeBufferPointer(start: p, count: count))
         strings.append(makeString(p, count))
         table[h, default: []].append(Entry(bytes: bytes, id: id))
+        entryBytes.append(bytes)
         return id
     }
 

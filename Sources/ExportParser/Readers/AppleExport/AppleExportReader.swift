@@ -9,7 +9,8 @@ import ZIPFoundation
 /// window, and the handler keeps only the element being read.
 public struct AppleExportReader {
     public let path: String
-    public var chunkSize = 1 << 20
+    /// 256 KiB: the chunk and libxml2's window stay in L2 cache (1 MiB measured slower).
+    public var chunkSize = 256 << 10
     /// Called now and then with (bytes parsed, total bytes if known).
     public var progress: ((Int64, Int64?) -> Void)?
 

@@ -24,14 +24,17 @@ final class ExportElementHandler {
 
     private var stack: [Element] = []
     private var interner = ByteInterner(makeString: XMLText.string)
+    /// What is known about an interned type name, by id: its catalog row and the conversion of
+    /// the unit it last came with (a type keeps its unit throughout a file, nearly always).
     private struct TypeInfo {
+        var resolved = false
         var metric: Metric?
         var count = 0
+        var unitID = Int.min
+        var conversion: (Double, Double)?
     }
-    private var types: [Int: TypeInfo] = [:]
-    private var typeCounts: [Int] = []
-    /// (type id << 32 | unit id) → conversion into the metric's unit, or nil for an unknown unit.
-    private var conversions: [Int: (Double, Double)?] = [:]
+    private var types: [TypeInfo] = []
+    private var hintType = -1, hintSource = -1, hintUnit = -1
 
     // The record being read (top level or inside a correlation).
     private var rec = PendingRecord()
@@ -239,13 +242,15 @@ final class ExportElementHandler {
             let n = attrs.name(i), v = attrs.valueStart(i), c = attrs.valueCount(i)
             switch n[0] {
             case UInt8(ascii: "t") where Self.equals(n, "type"):
-                rec.typeID = interner.intern(v, c)
+                rec.typeID = interner.intern(v, c, hint: hintType)
+                hintType = rec.typeID
             case UInt8(ascii: "s"):
                 if Self.equals(n, "startDate") {
                     rec.start = TimestampParser.parse(v, c)
                     if rec.start == nil, rec.problem == nil { rec.problem = "unparseable startDate" }
                 } else if Self.equals(n, "sourceName") {
-                    rec.sourceID = interner.intern(v, c)
+                    rec.sourceID = interner.intern(v, c, hint: hintSource)
+                    hintSource = rec.sourceID
                 } else if details, Self.equals(n, "sourceVersion") {
                     rec.versionID = interner.intern(v, c)
                 }
@@ -261,7 +266,8 @@ final class ExportElementHandler {
                     rec.valueText = XMLText.string(v, c)
                 }
             case UInt8(ascii: "u") where Self.equals(n, "unit"):
-                rec.unitID = interner.intern(v, c)
+                rec.unitID = interner.intern(v, c, hint: hintUnit)
+                hintUnit = rec.unitID
             case UInt8(ascii: "c") where details && Self.equals(n, "creationDate"):
                 rec.created = TimestampParser.parse(v, c)
             case UInt8(ascii: "d") where details && Self.equals(n, "device"):
@@ -310,11 +316,14 @@ final class ExportElementHandler {
         return interner[id]
     }
 
+    @inline(__always)
     private func typeInfo(_ id: Int) -> Metric? {
-        if let t = types[id] { return t.metric }
-        let m = Catalog.metric(forType: interner[id])
-        types[id] = TypeInfo(metric: m)
-        return m
+        if id >= types.count { types.append(contentsOf: repeatElement(TypeInfo(), count: id - types.count + 1)) }
+        if !types[id].resolved {
+            types[id].resolved = true
+            types[id].metric = Catalog.metric(forType: interner[id])
+        }
+        return types[id].metric
     }
 
     /// Builds the sample, or reports why it cannot be one. Returns nil when skipped.
@@ -340,18 +349,15 @@ final class ExportElementHandler {
         if let metric {
             if let value = rec.value {
                 let unitID = rec.unitID
-                let key = rec.typeID << 32 | (unitID & 0xFFFF_FFFF)
-                let conversion: (Double, Double)?
-                if let cached = conversions[key] {
-                    conversion = cached
-                } else {
+                if types[rec.typeID].unitID != unitID {
                     let unit = unitID >= 0 ? interner[unitID] : ""
-                    conversion = metric.unit.convert(1, from: unit).map { one in
+                    types[rec.typeID].unitID = unitID
+                    types[rec.typeID].conversion = metric.unit.convert(1, from: unit).map { one in
                         let zero = metric.unit.convert(0, from: unit) ?? 0
                         return (one - zero, zero)
                     }
-                    conversions[key] = .some(conversion)
                 }
+                let conversion = types[rec.typeID].conversion
                 if let (scale, offset) = conversion {
                     canonical = value * scale + offset
                 } else {
@@ -378,8 +384,8 @@ final class ExportElementHandler {
     private func finishTopLevelRecord() {
         rec.active = false
         if rec.typeID >= 0 {
-            if rec.typeID >= typeCounts.count { typeCounts.append(contentsOf: repeatElement(0, count: rec.typeID - typeCounts.count + 1)) }
-            typeCounts[rec.typeID] += 1
+            _ = typeInfo(rec.typeID)
+            types[rec.typeID].count += 1
         }
         if let s = buildSample() { sink.sample(s) }
     }
@@ -429,8 +435,8 @@ final class ExportElementHandler {
 
     /// Moves the per-type counters into the report.
     func finalizeReport() -> ReadReport {
-        for (id, n) in typeCounts.enumerated() where n > 0 { report.recordsByType[interner[id], default: 0] += n }
-        typeCounts = []
+        for (id, t) in types.enumerated() where t.count > 0 { report.recordsByType[interner[id], default: 0] += t.count }
+        for i in types.indices { types[i].count = 0 }
         return report
     }
 

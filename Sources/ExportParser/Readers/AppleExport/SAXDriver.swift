@@ -10,6 +10,8 @@ final class SAXDriver {
     let file: String
     /// The first fatal problem: a parser error, or one the handler raised (wrong root element).
     private(set) var failure: InputError?
+    /// Set while the parser is told the input has ended.
+    private var terminating = false
 
     private static let sax2Magic: UInt32 = 0xDEED_BEAF
 
@@ -65,6 +67,7 @@ final class SAXDriver {
 
     func finish() throws {
         guard failure == nil else { throw failure! }
+        terminating = true
         let rc = xmlParseChunk(ctxt, nil, 0, 1)
         try check(rc)
         if !handler.sawRoot {
@@ -83,9 +86,9 @@ final class SAXDriver {
         guard e.level == XML_ERR_FATAL || e.level == XML_ERR_ERROR, failure == nil else { return }
         var message = e.message.map { String(cString: $0) } ?? "XML error \(e.code)"
         message = message.trimmingCharacters(in: .whitespacesAndNewlines)
-        if e.code == XML_ERR_DOCUMENT_END.rawValue || e.code == XML_ERR_TAG_NOT_FINISHED.rawValue
-            || e.code == XML_ERR_LTSLASH_REQUIRED.rawValue || e.code == XML_ERR_GT_REQUIRED.rawValue {
-            message += " (is the file truncated?)"
+        if terminating {
+            // Only the end of input is left to parse: the document stops in the middle.
+            message += " (the file ends before the document does: is it truncated?)"
         }
         failure = InputError(file: file, location: InputLocation(line: Int(e.line), column: Int(e.int2)), message: "malformed XML: " + message)
     }

@@ -16,7 +16,7 @@ final class ProgressDisplay: @unchecked Sendable {
         if let total = p.bytesTotal, total > 0 {
             line += String(format: " of %.0f MB (%.0f%%)", Double(total) / 1_000_000, 100 * Double(p.bytesDone) / Double(total))
         }
-        if p.elapsed > 0 { line += String(format: ", %.0f records/s", Double(p.records) / p.elapsed) }
+        if p.elapsed > 0 { line += ", " + ConvertOutcome.count(Int(Double(p.records) / p.elapsed)) + " records/s" }
         FileHandle.standardError.write(Data(("\r\u{1B}[K" + line).utf8))
     }
 

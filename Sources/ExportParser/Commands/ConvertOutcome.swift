@@ -44,7 +44,7 @@ public struct ConvertOutcome: Sendable {
             lines.append("  \(Self.count(types.dropFirst(maxTypes).reduce(0) { $0 + $1.value }).leftPad(11))  (\(types.count - maxTypes) other types)")
         }
         if daysWritten > 0, let f = firstDate, let l = lastDate {
-            lines.append("Wrote \(daysWritten) days (\(f) … \(l)) to \(outDir)/payloads, \(outDir)/payloads.json and \(outDir)/daily.csv")
+            lines.append("Wrote \(Self.count(daysWritten)) days (\(f) … \(l)) to \(outDir)/payloads, \(outDir)/payloads.json and \(outDir)/daily.csv")
         } else {
             lines.append("Wrote no days (nothing in the date window); \(outDir)/payloads.json and daily.csv hold an empty set")
         }
@@ -66,7 +66,8 @@ public struct ConvertOutcome: Sendable {
         return lines
     }
 
-    static func count(_ n: Int) -> String {
+    /// `2,340,833`.
+    public static func count(_ n: Int) -> String {
         let s = String(n)
         var out = ""
         for (i, c) in s.reversed().enumerated() {

@@ -26,7 +26,10 @@ final class HAEDocumentWalker {
     private var lastKey: [UInt8] = []
     private var lastKeyCopied = false
     private var lastKnownKey = HAEKey.unknown
-    private var interner = HAEByteInterner()
+    /// Source names and units: a file repeats a handful of them datum after datum, so each is
+    /// decoded to a String once (the shared interner; the last id is tried first).
+    private var interner = ByteInterner()
+    private var lastInterned = -1
 
     // The metric being read.
     private var metricName: String?
@@ -95,6 +98,14 @@ final class HAEDocumentWalker {
             }
         }
         return s
+    }
+
+    @inline(__always)
+    private func intern(_ p: UnsafePointer<UInt8>, _ n: Int) -> String {
+        if n == 0 { return "" }
+        let id = interner.intern(p, n, hint: lastInterned)
+        lastInterned = id
+        return interner.strings[id]
     }
 
     private var keyText: String { lastKeyCopied ? String(decoding: lastKey, as: UTF8.self) : lastKnownKey.spelling }
@@ -387,14 +398,14 @@ final class HAEDocumentWalker {
         case .metric:
             switch top.key {
             case .name: metricName = String(decoding: UnsafeBufferPointer(start: p, count: n), as: UTF8.self); resolveMetricIfReady(force: false)
-            case .units: metricUnits = interner.intern(p, n); resolveMetricIfReady(force: false)
+            case .units: metricUnits = intern(p, n); resolveMetricIfReady(force: false)
             default: break
             }
         case .workout: workoutScalar(top.key, text: p, n, isString: true)
-        case .quantity: if top.key == .units { quantity.units = interner.intern(p, n) }
-        case .workoutElevation: if top.key == .units { elevation.units = interner.intern(p, n) }
+        case .quantity: if top.key == .units { quantity.units = intern(p, n) }
+        case .workoutElevation: if top.key == .units { elevation.units = intern(p, n) }
         case .workoutMetadata: workout.metadata.append(MetadataEntry(key: keyText, value: decode(p, n)))
-        case .heartRateDatum: if top.key == .units, workout.heartRateDataUnits == nil { workout.heartRateDataUnits = interner.intern(p, n) }
+        case .heartRateDatum: if top.key == .units, workout.heartRateDataUnits == nil { workout.heartRateDataUnits = intern(p, n) }
         case .capture: writer.string(p, n)
         case .extraArray:
             if wantsDetails, index != nil {
@@ -480,7 +491,7 @@ final class HAEDocumentWalker {
         case .date: datum.hasDate = true; datum.date = TimestampParser.parse(p, n)
         case .startDate: datum.hasStartDate = true; datum.startDate = TimestampParser.parse(p, n)
         case .endDate: datum.endDate = TimestampParser.parse(p, n)
-        case .source: datum.source = interner.intern(p, n)
+        case .source: datum.source = intern(p, n)
         case .value:
             let stage = HAESleepStage.parse(p, n)
             datum.stage = stage
@@ -493,7 +504,7 @@ final class HAEDocumentWalker {
             s.sleepEnd = TimestampParser.parse(p, n)
         case .inBedStart: datum.sleepFields().inBedStart = TimestampParser.parse(p, n)
         case .inBedEnd: datum.sleepFields().inBedEnd = TimestampParser.parse(p, n)
-        case .sleepSource: datum.sleepFields().sleepSource = interner.intern(p, n)
+        case .sleepSource: datum.sleepFields().sleepSource = intern(p, n)
         default:
             if wantsDetails { datum.extras.append(MetadataEntry(key: keyText, value: decode(p, n))) }
         }
@@ -526,7 +537,7 @@ final class HAEDocumentWalker {
         case .start where isString: workout.start = TimestampParser.parse(p, n)
         case .end where isString: workout.end = TimestampParser.parse(p, n)
         case .duration where !isString: workout.duration = HAEDecimalParser.parse(p, n)
-        case .source where isString: workout.source = interner.intern(p, n)
+        case .source where isString: workout.source = intern(p, n)
         case .id where isString:
             workout.id = decode(p, n)
             if wantsDetails { workout.metadata.append(MetadataEntry(key: "id", value: workout.id!)) }

@@ -79,7 +79,9 @@ public final class ConvertJob {
     }
 
     static func readHAE(path: String, into sink: SampleSink, progress: @escaping (Int64, Int64?) -> Void) throws -> ReadReport {
-        throw InputError(file: path, message: "Health Auto Export JSON is not supported by this build yet")
+        var reader = HAEReader(path: path)
+        reader.progress = progress
+        return try reader.read(into: sink)
     }
 
     private func write(_ days: [FinishedDay]) throws {

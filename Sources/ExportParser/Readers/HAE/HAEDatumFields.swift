@@ -4,17 +4,18 @@
 /// metric's `data` can come before them, and then its datums wait as these structs until the
 /// metric object ends.
 ///
-/// Cost of that wait: about 200 bytes a datum (plus a 100-byte box for aggregated sleep
-/// records and any detail metadata), never the JSON text. A day-aggregated export waits for a
-/// few hundred datums; a per-minute heart-rate export of a year with `name` last would hold
-/// about 525 000, roughly 100 MB — the worst case of the design, documented rather than hidden.
+/// Cost of that wait: about 200 bytes a datum (plus a small box for aggregated sleep records and
+/// any detail metadata), never the JSON text. A day-aggregated export waits for a few hundred
+/// datums. The wait is capped (`HAEReader.pendingLimit`, 50 000 datums ≈ 10 MB): past it the
+/// datums are dropped and, once the metric object has ended, its bytes are parsed a second time
+/// with name and units known. So a year of per-minute heart rate named last costs one more
+/// parse of that metric's bytes instead of ~100 MB of memory.
 struct HAEDatumFields {
-    /// `date`: the bucket start of aggregated data. `hasDate` records a present but unparseable
-    /// value, so the skip message can say which.
+    /// `date`: the bucket start of aggregated data. `startDate`/`endDate`: one HealthKit sample;
+    /// `hasStartDate` marks the non-aggregated form even when its date does not parse.
     var date: Timestamp?
     var startDate: Timestamp?
     var endDate: Timestamp?
-    var hasDate = false
     var hasStartDate = false
     var qty: Double?
     var min: Double?
@@ -60,5 +61,4 @@ final class HAESleepFields {
     var inBedStart: Timestamp?
     var inBedEnd: Timestamp?
     var sleepSource: String?
-    var hasSleepEnd = false
 }

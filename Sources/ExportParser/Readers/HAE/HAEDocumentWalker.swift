@@ -488,7 +488,7 @@ final class HAEDocumentWalker {
     @inline(__always)
     private func datumString(_ key: HAEKey, _ p: UnsafePointer<UInt8>, _ n: Int) {
         switch key {
-        case .date: datum.hasDate = true; datum.date = TimestampParser.parse(p, n)
+        case .date: datum.date = TimestampParser.parse(p, n)
         case .startDate: datum.hasStartDate = true; datum.startDate = TimestampParser.parse(p, n)
         case .endDate: datum.endDate = TimestampParser.parse(p, n)
         case .source: datum.source = intern(p, n)
@@ -498,10 +498,7 @@ final class HAEDocumentWalker {
             if stage == .unknown { datum.stageText = decode(p, n) }
             if wantsDetails { datum.extras.append(MetadataEntry(key: "value", value: decode(p, n))) }
         case .sleepStart: datum.sleepFields().sleepStart = TimestampParser.parse(p, n)
-        case .sleepEnd:
-            let s = datum.sleepFields()
-            s.hasSleepEnd = true
-            s.sleepEnd = TimestampParser.parse(p, n)
+        case .sleepEnd: datum.sleepFields().sleepEnd = TimestampParser.parse(p, n)
         case .inBedStart: datum.sleepFields().inBedStart = TimestampParser.parse(p, n)
         case .inBedEnd: datum.sleepFields().inBedEnd = TimestampParser.parse(p, n)
         case .sleepSource: datum.sleepFields().sleepSource = intern(p, n)

@@ -13,8 +13,6 @@ struct HAEWorkoutFields {
     var name: String?
     var start: Timestamp?
     var end: Timestamp?
-    var hasStart = false
-    var hasEnd = false
     var duration: Double?
     var id: String?
     var source: String?

@@ -27,7 +27,7 @@ enum HAEWorkoutMapper {
         if wantsDetails { // say which schema the workout had (decided per workout, §6)
             w.metadata.append(MetadataEntry(key: "HAEExportVersion", value: f.isVersion2 ? "2" : "1"))
         }
-        if mapped == nil { w.metadata.append(MetadataEntry(key: "HAEName", value: displayName)) }
+        if mapped == nil, !displayName.isEmpty { w.metadata.append(MetadataEntry(key: "HAEName", value: displayName)) }
         w.duration = f.duration ?? Double(end.seconds - start.seconds)
         w.durationUnit = "s"
         if let e = f.activeEnergyBurned ?? f.activeEnergy, let qty = e.qty {

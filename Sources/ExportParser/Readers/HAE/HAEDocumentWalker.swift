@@ -19,7 +19,11 @@ final class HAEDocumentWalker {
     /// Whether any top-level value began (an all-whitespace file has none).
     var sawValue = false
 
+    /// The open containers: `top` is the innermost (read and written on every event, so it is a
+    /// plain stored property), `frames` its ancestors, `depth` how many are open.
     private var frames: [HAEFrame] = []
+    private var top = HAEFrame(role: .skip, isArray: false, indexInParent: nil, keyInParent: [])
+    private var depth = 0
     /// Bytes of the last object key, for JSON paths, metadata keys and extra-array names. Inside
     /// datums a known key is not copied (it is the hot path): `lastKeyCopied` is then false and
     /// `lastKnownKey` names it.
@@ -83,13 +87,13 @@ final class HAEDocumentWalker {
     /// for messages and once per metric or workout).
     func currentPath(includingKey: Bool = true) -> String {
         var s = ""
-        for f in frames {
+        for f in frames + (depth > 0 ? [top] : []) {
             if let i = f.indexInParent { s += "[\(i)]" } else if !f.keyInParent.isEmpty {
                 if !s.isEmpty { s += "." }
                 s += String(decoding: f.keyInParent, as: UTF8.self)
             }
         }
-        if includingKey, let top = frames.last {
+        if includingKey, depth > 0 {
             if top.isArray, top.count > 0 {
                 s += "[\(top.count - 1)]"
             } else if !top.isArray, lastKeyCopied || lastKnownKey != .unknown {
@@ -122,24 +126,34 @@ final class HAEDocumentWalker {
     @inline(__always)
     private func beginValue() -> Int? {
         sawValue = true
-        guard !frames.isEmpty else { return nil }
-        let top = frames.count - 1
-        guard frames[top].isArray else { return nil }
-        frames[top].count += 1
-        if case .extraArray = frames[top].role { report.recordsByType["hae:" + extraKind, default: 0] += 1 }
-        return frames[top].count - 1
+        guard depth > 0, top.isArray else { return nil }
+        top.count += 1
+        if case .extraArray = top.role { report.recordsByType["hae:" + extraKind, default: 0] += 1 }
+        return top.count - 1
     }
 
     private func push(_ role: HAEFrame.Role, isArray: Bool, index: Int?) {
         var key: [UInt8] = []
-        if index == nil, !frames.isEmpty { key = lastKeyCopied ? lastKey : Array(lastKnownKey.spelling.utf8) }
-        frames.append(HAEFrame(role: role, isArray: isArray, indexInParent: index, keyInParent: key))
+        if index == nil, depth > 0 { key = lastKeyCopied ? lastKey : Array(lastKnownKey.spelling.utf8) }
+        if depth > 0 { frames.append(top) }
+        top = HAEFrame(role: role, isArray: isArray, indexInParent: index, keyInParent: key)
+        depth += 1
         forgetKey()
+    }
+
+    /// Closes the innermost container and returns it.
+    @inline(__always)
+    private func pop() -> HAEFrame {
+        let closed = top
+        depth -= 1
+        if depth > 0 { top = frames.removeLast() }
+        forgetKey()
+        return closed
     }
 
     func startMap() -> Bool {
         let index = beginValue()
-        guard !frames.isEmpty else {
+        guard depth > 0 else {
             if let r = replayMetric {
                 push(.metric, isArray: false, index: nil)
                 metricName = r.name
@@ -151,7 +165,7 @@ final class HAEDocumentWalker {
             }
             return true
         }
-        let parentRole = frames[frames.count - 1].role, parentKey = frames[frames.count - 1].key
+        let parentRole = top.role, parentKey = top.key
         let role: HAEFrame.Role
         switch parentRole {
         case .bodies: role = .body
@@ -218,11 +232,11 @@ final class HAEDocumentWalker {
 
     func startArray() -> Bool {
         let index = beginValue()
-        guard !frames.isEmpty else {
+        guard depth > 0 else {
             push(.bodies, isArray: true, index: nil)
             return true
         }
-        let parentRole = frames[frames.count - 1].role, parentKey = frames[frames.count - 1].key
+        let parentRole = top.role, parentKey = top.key
         let role: HAEFrame.Role
         switch parentRole {
         case .body:
@@ -252,24 +266,17 @@ final class HAEDocumentWalker {
     }
 
     func endMap() -> Bool {
-        guard !frames.isEmpty else { return true }
-        let role = frames[frames.count - 1].role
-        if case .datum = role {
-            // the hot path: no copy of the frame
-            frames.removeLast()
-            forgetKey()
+        guard depth > 0 else { return true }
+        let closed = pop()
+        switch closed.role {
+        case .datum:
             if let mapper { mapper.emit(datum, into: sink, report: &report) } else { wait(datum) }
-            return true
-        }
-        let top = frames.removeLast()
-        forgetKey()
-        switch top.role {
         case .metric:
             return finishMetric()
         case .workout:
             if let w = HAEWorkoutMapper.workout(from: workout, path: workoutPath, wantsDetails: wantsDetails, report: &report) { sink.workout(w) }
         case .quantity(let target):
-            endQuantity(target, key: top.keyInParent)
+            endQuantity(target, key: closed.keyInParent)
         case .workoutElevation:
             let units = elevation.units.map { " " + $0 } ?? ""
             if let a = elevation.ascent { workout.metadata.append(MetadataEntry(key: "elevationAscent", value: a + units)) }
@@ -289,10 +296,8 @@ final class HAEDocumentWalker {
     }
 
     func endArray() -> Bool {
-        guard !frames.isEmpty else { return true }
-        let role = frames.removeLast().role
-        forgetKey()
-        if role == .capture {
+        guard depth > 0 else { return true }
+        if pop().role == .capture {
             writer.close(UInt8(ascii: "]"))
             emitCapturedIfComplete()
         }
@@ -300,17 +305,16 @@ final class HAEDocumentWalker {
     }
 
     private func emitCapturedIfComplete() {
-        guard !frames.isEmpty, case .extraArray = frames[frames.count - 1].role else { return }
+        guard depth > 0, case .extraArray = top.role else { return }
         sink.extra(ExtraItem(kind: extraKind, json: writer.text))
     }
 
     func mapKey(_ p: UnsafePointer<UInt8>, _ n: Int) -> Bool {
-        let top = frames.count - 1
-        guard top >= 0 else { return true }
-        switch frames[top].role {
+        guard depth > 0 else { return true }
+        switch top.role {
         case .datum, .heartRateDatum:
             let key = HAEKey.lookup(p, n)
-            frames[top].key = key
+            top.key = key
             if key != .unknown {
                 lastKnownKey = key
                 lastKeyCopied = false
@@ -318,7 +322,7 @@ final class HAEDocumentWalker {
             }
         case .capture: writer.key(p, n)
         case .skip: break
-        default: frames[top].key = HAEKey.lookup(p, n)
+        default: top.key = HAEKey.lookup(p, n)
         }
         lastKey.removeAll(keepingCapacity: true)
         lastKey.append(contentsOf: UnsafeBufferPointer(start: p, count: n))
@@ -391,8 +395,8 @@ final class HAEDocumentWalker {
 
     func string(_ p: UnsafePointer<UInt8>, _ n: Int) -> Bool {
         let index = beginValue()
-        guard !frames.isEmpty else { return topLevelScalar() }
-        let top = (role: frames[frames.count - 1].role, key: frames[frames.count - 1].key)
+        guard depth > 0 else { return topLevelScalar() }
+        let top = (role: self.top.role, key: self.top.key)
         switch top.role {
         case .datum: datumString(top.key, p, n)
         case .metric:
@@ -420,8 +424,8 @@ final class HAEDocumentWalker {
 
     func number(_ p: UnsafePointer<UInt8>, _ n: Int) -> Bool {
         let index = beginValue()
-        guard !frames.isEmpty else { return topLevelScalar() }
-        let top = (role: frames[frames.count - 1].role, key: frames[frames.count - 1].key)
+        guard depth > 0 else { return topLevelScalar() }
+        let top = (role: self.top.role, key: self.top.key)
         switch top.role {
         case .datum: datumNumber(top.key, p, n)
         case .workout: workoutScalar(top.key, text: p, n, isString: false)
@@ -454,8 +458,8 @@ final class HAEDocumentWalker {
     /// `true`, `false` and `null`, handed over as their literal text.
     func literal(_ text: StaticString, isNull: Bool = false) -> Bool {
         let index = beginValue()
-        guard !frames.isEmpty else { return topLevelScalar() }
-        let top = (role: frames[frames.count - 1].role, key: frames[frames.count - 1].key)
+        guard depth > 0 else { return topLevelScalar() }
+        let top = (role: self.top.role, key: self.top.key)
         switch top.role {
         case .datum:
             if wantsDetails, top.key == .unknown, !isNull {

@@ -10,9 +10,42 @@
 ///   `10000000000`); only then, and for anything else (exponent forms, longer significands), does
 ///   the number go to `NumberParser` (strtod). yajl has already checked the JSON number syntax.
 enum HAEDecimalParser {
-    private static let powers: [Double] = (0...22).map { e in var v = 1.0; for _ in 0..<e { v *= 10 }; return v }
+    /// Exact powers of ten as literals in a switch: no table behind a lazy global on the hot path.
+    @inline(__always)
+    private static func power(_ e: Int) -> Double {
+        switch e {
+        case 0: return 1e0
+        case 1: return 1e1
+        case 2: return 1e2
+        case 3: return 1e3
+        case 4: return 1e4
+        case 5: return 1e5
+        case 6: return 1e6
+        case 7: return 1e7
+        case 8: return 1e8
+        case 9: return 1e9
+        case 10: return 1e10
+        case 11: return 1e11
+        case 12: return 1e12
+        case 13: return 1e13
+        case 14: return 1e14
+        case 15: return 1e15
+        case 16: return 1e16
+        case 17: return 1e17
+        case 18: return 1e18
+        case 19: return 1e19
+        case 20: return 1e20
+        case 21: return 1e21
+        default: return 1e22
+        }
+    }
+
     #if arch(x86_64)
-    private static let extendedPowers: [Float80] = (0...27).map { e in var v: Float80 = 1; for _ in 0..<e { v *= 10 }; return v }
+    /// 10^e for e ≤ 27, exact in Float80 (5^27 < 2^64).
+    @inline(__always)
+    private static func extendedPower(_ e: Int) -> Float80 {
+        e <= 22 ? Float80(power(e)) : Float80(power(e - 5)) * 100_000
+    }
     #endif
 
     @inline(__always)
@@ -37,13 +70,13 @@ enum HAEDecimalParser {
         guard i == n, digits <= 19 else { return NumberParser.parse(p, n) } // exponent form or > 19 digits
         if mantissa <= 1 << 53, exponent >= -22, exponent <= 22 {
             let m = Double(mantissa)
-            let v = exponent >= 0 ? m * powers[exponent] : m / powers[-exponent]
+            let v = exponent >= 0 ? m * power(exponent) : m / power(-exponent)
             return negative ? -v : v
         }
         #if arch(x86_64)
         if exponent >= -27, exponent <= 27 {
             let m = Float80(mantissa)
-            let r = exponent >= 0 ? m * extendedPowers[exponent] : m / extendedPowers[-exponent]
+            let r = exponent >= 0 ? m * extendedPower(exponent) : m / extendedPower(-exponent)
             if r.significandBitPattern & 0x7FF != 0x400 {
                 let v = Double(r)
                 return negative ? -v : v

@@ -33,6 +33,7 @@ final class HAEDocumentWalker {
     /// Source names and units: a file repeats a handful of them datum after datum, so each is
     /// decoded to a String once (the shared interner; the last id is tried first).
     private var interner = ByteInterner()
+    private let keys = HAEKeyTable.shared
     private var lastInterned = -1
 
     // The metric being read.
@@ -313,7 +314,7 @@ final class HAEDocumentWalker {
         guard depth > 0 else { return true }
         switch top.role {
         case .datum, .heartRateDatum:
-            let key = HAEKey.lookup(p, n)
+            let key = keys.lookup(p, n)
             top.key = key
             if key != .unknown {
                 lastKnownKey = key
@@ -322,7 +323,7 @@ final class HAEDocumentWalker {
             }
         case .capture: writer.key(p, n)
         case .skip: break
-        default: top.key = HAEKey.lookup(p, n)
+        default: top.key = keys.lookup(p, n)
         }
         lastKey.removeAll(keepingCapacity: true)
         lastKey.append(contentsOf: UnsafeBufferPointer(start: p, count: n))

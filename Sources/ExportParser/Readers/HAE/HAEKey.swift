@@ -18,9 +18,9 @@ enum HAEKey: UInt8 {
     case avgHeartRate, maxHeartRate, heartRate, heartRateData, elevation, ascent, descent
     case metadata, route
 
-    /// Spellings, grouped by byte length so a lookup compares only keys of the right length.
-    /// `StaticString`s need no reference counting while the table is scanned.
-    private static let spellings: [(StaticString, HAEKey)] = [
+    /// Every spelling the reader matches (`HAEKeyTable` indexes them). `StaticString`s need no
+    /// reference counting while they are compared.
+    static let spellings: [(StaticString, HAEKey)] = [
         ("data", .data), ("metrics", .metrics), ("workouts", .workouts), ("name", .name), ("units", .units),
         ("date", .date), ("startDate", .startDate), ("endDate", .endDate), ("qty", .qty),
         ("Min", .min), ("min", .min), ("Avg", .avg), ("avg", .avg), ("Max", .max), ("max", .max),
@@ -35,54 +35,10 @@ enum HAEKey: UInt8 {
         ("ascent", .ascent), ("descent", .descent), ("metadata", .metadata), ("route", .route),
     ]
 
-    private static let maxLength = 24
-    /// `sorted[ranges[n]]` are the spellings of byte length n.
-    private static let sorted: [(StaticString, HAEKey)] = spellings.sorted { $0.0.utf8CodeUnitCount < $1.0.utf8CodeUnitCount }
-    private static let ranges: [Range<Int>] = (0...maxLength).map { n in
-        let lo = sorted.firstIndex { $0.0.utf8CodeUnitCount == n } ?? 0
-        let hi = sorted.lastIndex { $0.0.utf8CodeUnitCount == n }.map { $0 + 1 } ?? 0
-        return lo..<Swift.max(lo, hi)
-    }
-
-    /// Open hash on (length, first byte, last byte): each slot holds the one spelling that hashes
-    /// there (index + 1), 0 when none, or `collision` when several do (then the length bucket is
-    /// scanned). Most keys are found with one comparison.
-    private static let collision: UInt8 = 255
-    private static let slots: [UInt8] = {
-        var t = [UInt8](repeating: 0, count: 256)
-        for (i, e) in sorted.enumerated() {
-            let n = e.0.utf8CodeUnitCount, p = e.0.utf8Start
-            let h = hash(n, p[0], p[n - 1])
-            t[h] = t[h] == 0 ? UInt8(i + 1) : collision
-        }
-        return t
-    }()
-
-    @inline(__always)
-    private static func hash(_ n: Int, _ first: UInt8, _ last: UInt8) -> Int {
-        (n &* 37 &+ Int(first) &* 7 &+ Int(last) &* 3) & 255
-    }
-
+    /// The key for the bytes of an object key (`HAEKeyTable`), `.unknown` when it is none of ours.
     @inline(__always)
     static func lookup(_ p: UnsafePointer<UInt8>, _ count: Int) -> HAEKey {
-        guard count > 0, count <= maxLength else { return .unknown }
-        let slot = slots[hash(count, p[0], p[count - 1])]
-        if slot == 0 { return .unknown }
-        return sorted.withUnsafeBufferPointer { table in
-            if slot != collision {
-                let e = table[Int(slot) - 1]
-                return e.0.utf8CodeUnitCount == count && equal(e.0.utf8Start, p, count) ? e.1 : .unknown
-            }
-            for i in ranges[count] where equal(table[i].0.utf8Start, p, count) { return table[i].1 }
-            return .unknown
-        }
-    }
-
-    @inline(__always)
-    private static func equal(_ a: UnsafePointer<UInt8>, _ b: UnsafePointer<UInt8>, _ n: Int) -> Bool {
-        var j = 0
-        while j < n, a[j] == b[j] { j += 1 }
-        return j == n
+        HAEKeyTable.shared.lookup(p, count)
     }
 
     /// The first spelling of a key, for JSON paths when its bytes were not kept.

@@ -30,6 +30,12 @@ final class HAEDayBookTests: XCTestCase {
         XCTAssertEqual(day.value("active_calories") ?? 0, 100, accuracy: 1e-9)
         XCTAssertEqual(day.value("distance_km") ?? 0, 3.218688, accuracy: 1e-9)
         XCTAssertEqual(day.value("step_count") ?? 0, 7369.142, accuracy: 1e-9)
+        // 04-02: two per-sample datums (Min = Avg = Max) 61 and 63 → avg 62 and a count of 2
+        let samplesDay = try XCTUnwrap(d["2026-04-02"]?.heartRate)
+        XCTAssertEqual(samplesDay.average, 62)
+        XCTAssertEqual(samplesDay.minimum, 61)
+        XCTAssertEqual(samplesDay.maximum, 63)
+        XCTAssertEqual(samplesDay.count, 2)
     }
 
     func testCornflowerNightsAndWristTemperatureShareTheWakeUpDate() throws {

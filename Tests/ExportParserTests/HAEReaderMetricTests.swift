@@ -9,9 +9,9 @@ final class HAEReaderMetricTests: XCTestCase {
     func testEmitsEveryReadableDatumOnce() throws {
         let (sink, report) = try HAEFixtures.read(path)
         // step 2 (+2 skipped) + energy 1 + distance 2 + weight 1 + SpO2 1 + body fat 1 + resp 2
-        // + heart rate 3 + wrist temp 2 + cholesterol 1 + 1 + stair speed 1 + basal 1 + walking speed 1 = 20
-        XCTAssertEqual(sink.samples.count, 20)
-        XCTAssertEqual(report.recordsByType.values.reduce(0, +), 20)
+        // + heart rate 3 + 2 + wrist temp 2 + cholesterol 1 + 1 + stair speed 1 + basal 1 + walking speed 1 = 22
+        XCTAssertEqual(sink.samples.count, 22)
+        XCTAssertEqual(report.recordsByType.values.reduce(0, +), 22)
         XCTAssertEqual(sink.inputs.first?.format, .hae)
         XCTAssertEqual(sink.exportDates.count, 1)
         XCTAssertEqual(sink.exportDates.first?.offset, 0)
@@ -88,7 +88,7 @@ final class HAEReaderMetricTests: XCTestCase {
     func testHeartRateBucketsAndSingleSamples() throws {
         let (sink, _) = try HAEFixtures.read(path)
         let hr = sink.samples(field: "heart_rate_samples")
-        XCTAssertEqual(hr.count, 3)
+        XCTAssertEqual(hr.count, 5)
         // {Min 50, Avg 70.5, Max 120}: value = Avg, extremes kept, a bucket
         XCTAssertEqual(hr[0].value, 70.5)
         XCTAssertEqual(hr[0].canonicalValue, 70.5)
@@ -102,6 +102,10 @@ final class HAEReaderMetricTests: XCTestCase {
         XCTAssertNil(hr[1].bucketMinimum)
         XCTAssertEqual(hr[2].canonicalValue, 66)
         XCTAssertFalse(hr[2].isBucket)
+        // seconds grouping: {Min 61, Avg 61, Max 61} is one sample, not a bucket
+        XCTAssertEqual(hr[3].canonicalValue, 61)
+        XCTAssertFalse(hr[3].isBucket)
+        XCTAssertFalse(hr[4].isBucket)
     }
 
     func testWristTemperatureDayBucketMovesToTheNightItEnds() throws {
@@ -124,7 +128,7 @@ final class HAEReaderMetricTests: XCTestCase {
         XCTAssertNil(s.canonicalValue)
         XCTAssertEqual(s.unit, "ft/s")
         XCTAssertEqual(report.skips["HAE metric not in catalog (kept as hae:stair_speed_up)"], 1)
-        XCTAssertEqual(report.skipExamples["HAE metric not in catalog (kept as hae:stair_speed_up)"]?.first?.path, "data.metrics[11].data[0]")
+        XCTAssertEqual(report.skipExamples["HAE metric not in catalog (kept as hae:stair_speed_up)"]?.first?.path, "data.metrics[12].data[0]")
     }
 
     func testUnknownUnitKeepsSampleWithoutCanonicalValue() throws {

@@ -5,7 +5,7 @@
 /// - A datum with `date` only is an aggregated bucket (`isBucket`, start = end = bucket start);
 ///   one with `startDate`/`endDate` is a single HealthKit sample.
 /// - `heart_rate` buckets carry `Min/Avg/Max`: value = Avg, extremes in `bucketMinimum/Maximum`.
-///   A `heart_rate` datum with only `qty` is one sample.
+///   A `heart_rate` datum with only `qty`, or with Min = Avg = Max, is one sample.
 /// - Day buckets of wrist temperature move to the next local midnight (see `wristTemperatureInstant`).
 /// - Aggregated sleep becomes a `SleepSummary` dated by `sleepEnd`; segments become category samples.
 ///
@@ -89,7 +89,11 @@ final class HAEDatumMapper {
                 value = avg
                 minimum = shape.canonical(d.min)
                 maximum = shape.canonical(d.max)
-                bucket = true
+                // HAE writes Min/Avg/Max even for single samples (seconds grouping, the default for
+                // heart rate): Min = Avg = Max there. Such a datum is taken as one sample, so a
+                // per-sample export keeps its day count; any real bucket on the day still makes
+                // the day book leave the count out.
+                bucket = !(d.min == avg && d.max == avg)
             } else {
                 bucket = false // one heart-rate sample, even when dated by `date`
             }

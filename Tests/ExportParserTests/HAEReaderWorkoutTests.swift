@@ -70,7 +70,7 @@ final class HAEReaderWorkoutTests: XCTestCase {
         XCTAssertEqual(run["intensity"], "9.5 kcal/hr\u{00B7}kg")
         XCTAssertEqual(run["temperature"], "17.25 degC")
         XCTAssertEqual(run["humidity"], "54.0 %")
-        XCTAssertEqual(run["indoor"], "false") // from the workout's metadata object
+        XCTAssertEqual(run["metadata.indoor"], "false") // from the workout's metadata object
         let walk = Dictionary(sink.workouts[3].metadata.map { ($0.key, $0.value) }, uniquingKeysWith: { a, _ in a })
         XCTAssertEqual(walk["elevationAscent"], "18.8 ft")
         XCTAssertEqual(walk["elevationDescent"], "0 ft")

@@ -409,7 +409,7 @@ final class HAEDocumentWalker {
         case .workout: workoutScalar(top.key, text: p, n, isString: true)
         case .quantity: if top.key == .units { quantity.units = intern(p, n) }
         case .workoutElevation: if top.key == .units { elevation.units = intern(p, n) }
-        case .workoutMetadata: workout.metadata.append(MetadataEntry(key: keyText, value: decode(p, n)))
+        case .workoutMetadata: workout.metadata.append(MetadataEntry(key: "metadata." + keyText, value: decode(p, n)))
         case .heartRateDatum: if top.key == .units, workout.heartRateDataUnits == nil { workout.heartRateDataUnits = intern(p, n) }
         case .capture: writer.string(p, n)
         case .extraArray:
@@ -437,7 +437,7 @@ final class HAEDocumentWalker {
             case .descent: elevation.descent = decode(p, n)
             default: break
             }
-        case .workoutMetadata: workout.metadata.append(MetadataEntry(key: keyText, value: decode(p, n)))
+        case .workoutMetadata: workout.metadata.append(MetadataEntry(key: "metadata." + keyText, value: decode(p, n)))
         case .heartRateDatum:
             switch top.key {
             case .qty, .avg: heartRateSample.value = HAEDecimalParser.parse(p, n)
@@ -466,8 +466,11 @@ final class HAEDocumentWalker {
             if wantsDetails, top.key == .unknown, !isNull {
                 datum.extras.append(MetadataEntry(key: keyText, value: text.description))
             }
-        case .workout, .workoutMetadata:
+        case .workout:
             if wantsDetails, !isNull { workout.metadata.append(MetadataEntry(key: keyText, value: text.description)) }
+        case .workoutMetadata:
+            // the workout's own `metadata` object, kept apart from HAE's fields by the prefix
+            if wantsDetails, !isNull { workout.metadata.append(MetadataEntry(key: "metadata." + keyText, value: text.description)) }
         case .capture: writer.literal(text)
         case .extraArray:
             if wantsDetails, index != nil {

@@ -22,10 +22,15 @@ final class HAEDayBookTests: XCTestCase {
         XCTAssertEqual(hr.maximum, 120)
         XCTAssertEqual(hr.average, (70.5 + 65 + 66) / 3, accuracy: 1e-9)
         XCTAssertNil(hr.count)
-        // wrist temperature: 98.6 degF dated 03-29 → night ending 03-30 → 37 degC,
-        // averaged with the 03:00 reading of 95 degF = 35 degC → 36
-        XCTAssertEqual(day.value("apple_sleeping_wrist_temperature") ?? 0, 36, accuracy: 1e-9)
+        // wrist temperature day buckets: 98.6 degF dated 03-29 → night ending 03-30 → 37 degC;
+        // 95 degF dated 03-30 → night ending 03-31 → 35 degC
+        XCTAssertEqual(day.value("apple_sleeping_wrist_temperature") ?? 0, 37, accuracy: 1e-9)
+        XCTAssertEqual(d["2026-03-31"]?.value("apple_sleeping_wrist_temperature") ?? 0, 35, accuracy: 1e-9)
         XCTAssertNil(d["2026-03-29"]?.value("apple_sleeping_wrist_temperature"))
+        // hourly buckets stay: 04-01 00:00 (96.8 degF = 36) is in the night ending 04-01,
+        // 04-02 01:00 (97.7 degF = 36.5) in the night ending 04-02
+        XCTAssertEqual(d["2026-04-01"]?.value("apple_sleeping_wrist_temperature") ?? 0, 36, accuracy: 1e-9)
+        XCTAssertEqual(d["2026-04-02"]?.value("apple_sleeping_wrist_temperature") ?? 0, 36.5, accuracy: 1e-9)
         // 418.4 kJ = 100 kcal; 2 mi = 3.218688 km
         XCTAssertEqual(day.value("active_calories") ?? 0, 100, accuracy: 1e-9)
         XCTAssertEqual(day.value("distance_km") ?? 0, 3.218688, accuracy: 1e-9)

@@ -9,9 +9,10 @@ final class HAEReaderMetricTests: XCTestCase {
     func testEmitsEveryReadableDatumOnce() throws {
         let (sink, report) = try HAEFixtures.read(path)
         // step 2 (+2 skipped) + energy 1 + distance 2 + weight 1 + SpO2 1 + body fat 1 + resp 2
-        // + heart rate 3 + 2 + wrist temp 2 + cholesterol 1 + 1 + stair speed 1 + basal 1 + walking speed 1 = 22
-        XCTAssertEqual(sink.samples.count, 22)
-        XCTAssertEqual(report.recordsByType.values.reduce(0, +), 22)
+        // + heart rate 3 + 2 + wrist temp 2 + cholesterol 1 + 1 + stair speed 1 + basal 1 + walking speed 1
+        // + wrist temp (hourly) 2 = 24
+        XCTAssertEqual(sink.samples.count, 24)
+        XCTAssertEqual(report.recordsByType.values.reduce(0, +), 24)
         XCTAssertEqual(sink.inputs.first?.format, .hae)
         XCTAssertEqual(sink.exportDates.count, 1)
         XCTAssertEqual(sink.exportDates.first?.offset, 0)
@@ -111,13 +112,19 @@ final class HAEReaderMetricTests: XCTestCase {
     func testWristTemperatureDayBucketMovesToTheNightItEnds() throws {
         let (sink, _) = try HAEFixtures.read(path)
         let t = sink.samples(field: "apple_sleeping_wrist_temperature")
+        XCTAssertEqual(t.count, 4)
+        // day buckets (every datum of the metric at local midnight):
         // 98.6 degF = 37 degC, dated 03-29 (the evening) → 03-30 00:00 local, inside the night ending 03-30
         XCTAssertEqual(t[0].canonicalValue ?? 0, 37, accuracy: 1e-9)
         XCTAssertEqual(t[0].start, ts("2026-03-30 00:00:00 -0600"))
         XCTAssertEqual(t[0].end, ts("2026-03-30 00:00:00 -0600"))
-        // a 03:00 bucket is not a day bucket: stays. (95 − 32) × 5/9 = 35 degC
-        XCTAssertEqual(t[1].start, ts("2026-03-30 03:00:00 -0600"))
+        // (95 − 32) × 5/9 = 35 degC, dated 03-30 → 03-31
+        XCTAssertEqual(t[1].start, ts("2026-03-31 00:00:00 -0600"))
         XCTAssertEqual(t[1].canonicalValue ?? 0, 35, accuracy: 1e-9)
+        // hourly buckets (one at 01:00): none moves, not even the one at 00:00. 96.8 degF = 36 degC
+        XCTAssertEqual(t[2].start, ts("2026-04-01 00:00:00 -0600"))
+        XCTAssertEqual(t[2].canonicalValue ?? 0, 36, accuracy: 1e-9)
+        XCTAssertEqual(t[3].start, ts("2026-04-02 01:00:00 -0600"))
     }
 
     func testUnknownMetricPassesThroughAndIsCounted() throws {

@@ -6,7 +6,7 @@
 ///   one with `startDate`/`endDate` is a single HealthKit sample.
 /// - `heart_rate` buckets carry `Min/Avg/Max`: value = Avg, extremes in `bucketMinimum/Maximum`.
 ///   A `heart_rate` datum with only `qty`, or with Min = Avg = Max, is one sample.
-/// - Day buckets of wrist temperature move to the next local midnight (see `wristTemperatureInstant`).
+/// - Day buckets of wrist temperature move to the next local midnight (see `emitWristTemperature`).
 /// - Aggregated sleep becomes a `SleepSummary` dated by `sleepEnd`; segments become category samples.
 ///
 /// One mapper serves one metric object. It is a class so the walker holds it by reference (no
@@ -23,6 +23,13 @@ final class HAEDatumMapper {
     private var unaggregatedExamples: [InputLocation] = []
     private let unaggregatedReason: String?
 
+    /// Whether this metric's wrist-temperature buckets are day buckets (see `emitWristTemperature`).
+    private enum BucketSize { case undecided, days, finer }
+    private var wristBuckets = BucketSize.undecided
+    /// Wrist-temperature buckets held while undecided: one per night, so few; capped.
+    private var heldWristTemperatures: [Sample] = []
+    static let wristHoldLimit = 4096
+
     init(shape: HAEMetricShape, wantsDetails: Bool) {
         self.shape = shape
         self.wantsDetails = wantsDetails
@@ -35,8 +42,9 @@ final class HAEDatumMapper {
         }
     }
 
-    /// Adds this metric's counts to the report (once, when the metric object ends).
-    func flush(into report: inout ReadReport) {
+    /// Ends the metric: emits held wrist temperatures and adds this metric's counts to the report.
+    func finish(into sink: SampleSink, report: inout ReadReport) {
+        if wristBuckets == .undecided, !heldWristTemperatures.isEmpty { decideWristBuckets(.days, sink) }
         if samples > 0 { report.recordsByType[shape.type, default: 0] += samples }
         if nights > 0 { report.recordsByType["hae:" + HAEMetricShape.sleepName, default: 0] += nights }
         if let reason = unaggregatedReason, unaggregated > 0 {
@@ -81,7 +89,7 @@ final class HAEDatumMapper {
     }
 
     private func emitQuantity(_ d: HAEDatumFields, _ sink: SampleSink, _ report: inout ReadReport) {
-        guard var (start, end, bucket) = instants(d, &report) else { return }
+        guard case (let start, let end, var bucket)? = instants(d, &report) else { return }
         var value = d.qty
         var minimum: Double? = nil, maximum: Double? = nil
         if shape.kind == .heartRate {
@@ -104,33 +112,61 @@ final class HAEDatumMapper {
             report.skip("HAE datum without a value", at: location(d, shape.kind == .heartRate ? "Avg" : "qty"))
             return
         }
-        var details = wantsDetails ? d.extras : []
-        if shape.kind == .wristTemperature, bucket, let shifted = Self.wristTemperatureInstant(start) {
-            if wantsDetails { details.append(MetadataEntry(key: "HAEDate", value: CivilDate.isoTimestamp(seconds: start.seconds, offset: start.offset))) }
-            start = shifted
-            end = shifted
-        }
         if unaggregatedReason != nil {
             unaggregated += 1
             if unaggregatedExamples.count < 3 { unaggregatedExamples.append(location(d)) }
         }
         var s = Sample(
             type: shape.type, metric: shape.metric, source: d.source ?? "", unit: shape.units, value: value,
-            canonicalValue: shape.canonical(value), start: start, end: end, metadata: details)
+            canonicalValue: shape.canonical(value), start: start, end: end, metadata: wantsDetails ? d.extras : [])
         s.isBucket = bucket
         s.bucketMinimum = minimum
         s.bucketMaximum = maximum
         samples += 1
-        sink.sample(s)
+        if shape.kind == .wristTemperature, bucket { emitWristTemperature(s, sink) } else { sink.sample(s) }
+    }
+
+    /// Day buckets of wrist temperature are moved to the night they belong to
+    /// (`wristTemperatureInstant`); finer buckets are not. A bucket at local midnight alone does
+    /// not tell which (an hourly bucket of a sleep that began at 00:20 is at 00:00 too), so the
+    /// metric's buckets are held until one is not at midnight (then none is a day bucket) or the
+    /// metric ends with all at midnight (day buckets). They are one per night, so few.
+    private func emitWristTemperature(_ s: Sample, _ sink: SampleSink) {
+        switch wristBuckets {
+        case .finer: sink.sample(s)
+        case .days: sink.sample(movedToItsNight(s))
+        case .undecided:
+            if Self.wristTemperatureInstant(s.start) == nil {
+                decideWristBuckets(.finer, sink)
+                sink.sample(s)
+            } else {
+                heldWristTemperatures.append(s)
+                if heldWristTemperatures.count >= Self.wristHoldLimit { decideWristBuckets(.days, sink) }
+            }
+        }
+    }
+
+    private func decideWristBuckets(_ size: BucketSize, _ sink: SampleSink) {
+        wristBuckets = size
+        for s in heldWristTemperatures { sink.sample(size == .days ? movedToItsNight(s) : s) }
+        heldWristTemperatures = []
+    }
+
+    private func movedToItsNight(_ s: Sample) -> Sample {
+        guard let shifted = Self.wristTemperatureInstant(s.start) else { return s }
+        var moved = s
+        if wantsDetails { moved.metadata.append(MetadataEntry(key: "HAEDate", value: CivilDate.isoTimestamp(seconds: s.start.seconds, offset: s.start.offset))) }
+        moved.start = shifted
+        moved.end = shifted
+        return moved
     }
 
     /// HAE dates a day bucket of sleeping wrist temperature by the evening the night began
     /// (hae-format.md §5: the value for the night ending 03-30 is dated 03-29 00:00). The day book
     /// assigns a night-avg sample to night D when it ends after 12:00 on D−1 and no later than
     /// 12:00 on D, so the bucket instant moves to the next local midnight (date + 24 h, same
-    /// offset), which falls inside the night that ends that morning. Only day buckets are
-    /// shifted: an instant at local midnight is taken as one; hour or minute buckets of a
-    /// nightly reading fall at other times and stay where they are.
+    /// offset), which falls inside the night that ends that morning. Nil when `t` is not at local
+    /// midnight (not a day bucket).
     static func wristTemperatureInstant(_ t: Timestamp) -> Timestamp? {
         let local = t.seconds + Int64(t.offset)
         guard local % 86_400 == 0 else { return nil }

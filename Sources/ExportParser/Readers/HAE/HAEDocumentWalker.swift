@@ -369,7 +369,7 @@ final class HAEDocumentWalker {
     /// Ends a metric object; false (with `fatalMessage`) only when a replay could not re-read the file.
     private func finishMetric() -> Bool {
         resolveMetricIfReady(force: true)
-        mapper?.flush(into: &report)
+        mapper?.finish(into: sink, report: &report)
         mapper = nil
         if metricOverflow {
             metricOverflow = false

@@ -1,3 +1,4 @@
+import Foundation
 import XCTest
 @testable import ExportParser
 
@@ -16,6 +17,9 @@ final class HAEReaderMetricTests: XCTestCase {
         XCTAssertEqual(sink.inputs.first?.format, .hae)
         XCTAssertEqual(sink.exportDates.count, 1)
         XCTAssertEqual(sink.exportDates.first?.offset, 0)
+        // the export date is the file's modification time
+        let modified = try XCTUnwrap(FileManager.default.attributesOfItem(atPath: path)[.modificationDate] as? Date)
+        XCTAssertEqual(sink.exportDates.first?.seconds, Int64(modified.timeIntervalSince1970))
         XCTAssertEqual(sink.finished.count, 1)
         XCTAssertGreaterThan(report.bytesRead, 0)
     }

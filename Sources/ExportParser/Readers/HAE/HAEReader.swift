@@ -9,8 +9,9 @@ import Darwin
 ///
 /// The file streams through yajl in 256 KiB chunks; `HAEDocumentWalker` turns the events into
 /// samples, sleep nights, workouts and extra items a datum at a time, so memory stays flat
-/// whatever the file size (one exception, documented on `HAEDatumFields`: datums of a metric
-/// whose `name`/`units` come after its `data` wait, decoded, until the metric ends).
+/// whatever the file size. Datums of a metric whose `name`/`units` come after its `data` wait,
+/// decoded, until the metric ends; past `pendingLimit` the metric's bytes are parsed again
+/// instead (`HAEDatumFields`).
 ///
 /// Accepted shapes: `{"data": {…}}`, the bare inner object `{metrics, workouts, …}`, and a
 /// top-level array of either. Record-level problems (a datum without a date, an unknown unit,
@@ -49,7 +50,12 @@ public struct HAEReader {
 
         let input = InputDescription(path: path, format: .hae, byteCount: size)
         sink.begin(input)
-        sink.exportDate(Timestamp(seconds: Int64(st.st_mtim.tv_sec), offset: 0))
+        #if os(Linux)
+        let modified = Int64(st.st_mtim.tv_sec)
+        #else
+        let modified = Int64(st.st_mtimespec.tv_sec)
+        #endif
+        sink.exportDate(Timestamp(seconds: modified, offset: 0))
 
         let buffer = UnsafeMutablePointer<UInt8>.allocate(capacity: Self.chunkSize)
         defer { buffer.deallocate() }

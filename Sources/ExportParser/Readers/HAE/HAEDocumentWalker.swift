@@ -58,7 +58,7 @@ final class HAEDocumentWalker {
     private var datum = HAEDatumFields(index: 0, byteOffset: 0)
 
     // The workout being read.
-    private var workout = HAEWorkoutFields(index: 0, byteOffset: 0)
+    private var workout = HAEWorkoutFields(byteOffset: 0)
     private var workoutPath = ""
     private var quantity = HAEWorkoutFields.Quantity()
     private var elevation: (ascent: String?, descent: String?, units: String?) = (nil, nil, nil)
@@ -218,7 +218,7 @@ final class HAEDocumentWalker {
         case .datum:
             datum = HAEDatumFields(index: index ?? 0, byteOffset: currentOffset - 1)
         case .workout:
-            workout = HAEWorkoutFields(index: index ?? 0, byteOffset: currentOffset - 1)
+            workout = HAEWorkoutFields(byteOffset: currentOffset - 1)
             workoutPath = currentPath(includingKey: false)
         case .quantity:
             quantity = HAEWorkoutFields.Quantity()

@@ -33,11 +33,10 @@ struct HAEWorkoutFields {
     var heartRateDataUnits: String?
     /// Scalar extras as text (details only).
     var metadata: [MetadataEntry] = []
-    var index: Int
+    /// Byte offset of the workout's `{`, for skip messages.
     var byteOffset: Int64
 
-    init(index: Int, byteOffset: Int64) {
-        self.index = index
+    init(byteOffset: Int64) {
         self.byteOffset = byteOffset
     }
 

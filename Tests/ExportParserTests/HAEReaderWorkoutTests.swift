@@ -24,6 +24,7 @@ final class HAEReaderWorkoutTests: XCTestCase {
         XCTAssertEqual(run.statedMaximumHeartRate, 171)
         XCTAssertEqual(run.source, "Health Auto Export") // HAE writes no workout source
         XCTAssertTrue(run.metadata.isEmpty) // details off
+        XCTAssertEqual(run.routes.map(\.inlineLocationCount), [1]) // one route point, counted
     }
 
     func testVersion2HeartRateObjectAndUnknownName() throws {

@@ -251,7 +251,12 @@ final class HAEDocumentWalker {
             }
         case .bodies: role = .bodies
         case .metric: role = parentKey == .data ? .datums : .skip
-        case .workout: role = parentKey == .heartRateData ? .heartRateData : .skip
+        case .workout:
+            switch parentKey {
+            case .heartRateData: role = .heartRateData
+            case .route: role = .workoutRoute
+            default: role = .skip
+            }
         case .extraArray, .capture:
             if wantsDetails {
                 if parentRole == .extraArray { writer.reset() }
@@ -298,9 +303,14 @@ final class HAEDocumentWalker {
 
     func endArray() -> Bool {
         guard depth > 0 else { return true }
-        if pop().role == .capture {
+        let closed = pop()
+        switch closed.role {
+        case .capture:
             writer.close(UInt8(ascii: "]"))
             emitCapturedIfComplete()
+        case .workoutRoute:
+            workout.routePoints += closed.count
+        default: break
         }
         return true
     }

@@ -22,6 +22,8 @@ struct HAEFrame {
         case workoutElevation
         /// A workout's `metadata` object (details only).
         case workoutMetadata
+        /// A workout's `route` array: only its points are counted.
+        case workoutRoute
         /// A workout's `heartRateData` array and its items.
         case heartRateData
         case heartRateDatum

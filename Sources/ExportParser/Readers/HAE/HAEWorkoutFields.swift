@@ -31,6 +31,8 @@ struct HAEWorkoutFields {
     var heartRateDataCount = 0
     var heartRateDataMax: Double?
     var heartRateDataUnits: String?
+    /// Points in the workout's `route` array (counted, not kept).
+    var routePoints = 0
     /// Scalar extras as text (details only).
     var metadata: [MetadataEntry] = []
     /// Byte offset of the workout's `{`, for skip messages.

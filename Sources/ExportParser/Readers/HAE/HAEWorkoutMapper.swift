@@ -41,6 +41,7 @@ enum HAEWorkoutMapper {
         w.statedAverageHeartRate = bpm(f.avgHeartRate ?? f.heartRateAvg)
             ?? (f.heartRateDataCount > 0 ? bpm(.init(qty: f.heartRateDataSum / Double(f.heartRateDataCount), units: f.heartRateDataUnits)) : nil)
         w.statedMaximumHeartRate = bpm(f.maxHeartRate ?? f.heartRateMax) ?? bpm(.init(qty: f.heartRateDataMax, units: f.heartRateDataUnits))
+        if f.routePoints > 0 { w.routes = [WorkoutRoute(start: start, end: end, inlineLocationCount: f.routePoints)] }
         report.workouts += 1
         report.recordsByType["HKWorkoutTypeIdentifier", default: 0] += 1
         return w

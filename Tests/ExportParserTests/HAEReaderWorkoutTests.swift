@@ -95,6 +95,13 @@ final class HAEReaderWorkoutTests: XCTestCase {
         XCTAssertTrue(report.skips.keys.allSatisfy { !$0.contains("medications") })
     }
 
+    func testExtraItemsKeepControlEscapesNumbersAndEmptyContainers() throws {
+        let (sink, _) = try HAEFixtures.read(HAEFixtures.path("extras-escapes-and-nesting.json"), details: true)
+        // control characters come back as escapes; numbers keep their written form (2.50, -3e2)
+        XCTAssertEqual(sink.extras.map(\.kind), ["symptoms"])
+        XCTAssertEqual(sink.extras.first?.json, #"{"note":"tab\there \u0001 ctl \u001f end","x":[1,2.50,-3e2,true,false,null,{},[]]}"#)
+    }
+
     func testExtraArraysAreNotSerialisedWithoutDetails() throws {
         let (sink, report) = try HAEFixtures.read(path)
         XCTAssertTrue(sink.extras.isEmpty)

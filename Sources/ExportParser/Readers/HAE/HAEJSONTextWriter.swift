@@ -58,7 +58,7 @@ struct HAEJSONTextWriter {
     mutating func string(_ p: UnsafePointer<UInt8>, _ n: Int, separated: Bool = false) {
         if !separated { separate() }
         bytes.append(UInt8(ascii: "\""))
-        let hex: [UInt8] = Array("0123456789abcdef".utf8)
+        @inline(__always) func hex(_ d: UInt8) -> UInt8 { d < 10 ? 0x30 + d : 0x57 + d }
         for i in 0..<n {
             let c = p[i]
             switch c {
@@ -67,7 +67,7 @@ struct HAEJSONTextWriter {
             case 0x0A: bytes.append(contentsOf: [0x5C, UInt8(ascii: "n")])
             case 0x0D: bytes.append(contentsOf: [0x5C, UInt8(ascii: "r")])
             case 0x09: bytes.append(contentsOf: [0x5C, UInt8(ascii: "t")])
-            case 0..<0x20: bytes.append(contentsOf: [0x5C, UInt8(ascii: "u"), 0x30, 0x30, hex[Int(c >> 4)], hex[Int(c & 15)]])
+            case 0..<0x20: bytes.append(contentsOf: [0x5C, UInt8(ascii: "u"), 0x30, 0x30, hex(c >> 4), hex(c & 15)])
             default: bytes.append(c)
             }
         }

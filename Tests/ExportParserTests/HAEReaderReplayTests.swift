@@ -40,4 +40,16 @@ final class HAEReaderReplayTests: XCTestCase {
         XCTAssertEqual(report.skipExamples[reason]?.first?.byteOffset,
                        HAEFixtures.offset(of: #"{"date" : "2026-03-31", "asleep" : 7"#, in: path))
     }
+
+    func testMetricWithoutNameIsSkippedEitherWay() throws {
+        let path = HAEFixtures.path("metric-without-name.json")
+        for limit in [1, 2, 50_000] {
+            let sink = HAECollectingSink()
+            let report = try HAEReader(path: path, pendingLimit: limit).read(into: sink)
+            // the three nameless datums are skipped; the next metric is read as usual
+            XCTAssertEqual(report.skips["HAE metric without a name"], 3, "limit \(limit)")
+            XCTAssertEqual(report.skipExamples["HAE metric without a name"]?.first?.path?.hasPrefix("data.metrics[0]"), true)
+            XCTAssertEqual(sink.samples.map(\.canonicalValue), [4], "limit \(limit)")
+        }
+    }
 }

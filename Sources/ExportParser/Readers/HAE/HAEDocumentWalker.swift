@@ -172,7 +172,8 @@ final class HAEDocumentWalker {
         case .bodies: role = .body
         case .body: role = parentKey == .data ? .body : .skip
         case .metrics: role = .metric
-        case .datums: role = .datum
+        // After an overflow the datums are left to the replay: not even decoded here.
+        case .datums: role = metricOverflow && mapper == nil ? .skip : .datum
         case .workouts: role = .workout
         case .workout:
             switch parentKey {
@@ -310,6 +311,8 @@ final class HAEDocumentWalker {
             emitCapturedIfComplete()
         case .workoutRoute:
             workout.routePoints += closed.count
+        case .datums:
+            if metricOverflow { metricDroppedDatums = closed.count }
         default: break
         }
         return true
@@ -364,10 +367,6 @@ final class HAEDocumentWalker {
     }
 
     private func wait(_ d: HAEDatumFields) {
-        if metricOverflow {
-            metricDroppedDatums += 1
-            return
-        }
         pending.append(d)
         if pending.count >= pendingLimit {
             metricOverflow = true

@@ -11,7 +11,7 @@
 ///
 /// One mapper serves one metric object. It is a class so the walker holds it by reference (no
 /// copy of the shape's strings per datum), and it tallies what it did per metric, handing the
-/// totals to the report once in `flush` instead of a dictionary update per datum.
+/// totals to the report once in `finish` instead of a dictionary update per datum.
 final class HAEDatumMapper {
     let shape: HAEMetricShape
     let wantsDetails: Bool

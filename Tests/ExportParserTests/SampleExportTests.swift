@@ -115,3 +115,21 @@ enum SchemaValidator {
         return p.terminationStatus
     }
 }
+
+/// Every public HAE file through the whole convert command: no fatal error, payloads valid
+/// against the project's schema (whose heart-rate `count` is optional for HAE buckets).
+final class PublicHAEConvertTests: XCTestCase {
+    func testEveryPublicHAEFileConvertsToValidPayloads() throws {
+        let files = try FileManager.default.contentsOfDirectory(atPath: TestPaths.publicHAE.path).filter { $0.hasSuffix(".json") }.sorted()
+        XCTAssertEqual(files.count, 5)
+        let schema = TestPaths.repoRoot.appendingPathComponent("docs/payload.schema.json").path
+        for name in files {
+            let out = try TestPaths.temporaryDirectory()
+            let outcome = try ConvertJob(ConvertRequest(inputs: [TestPaths.publicHAE.appendingPathComponent(name).path], outDir: out.path)).run()
+            XCTAssertGreaterThan(outcome.daysWritten, 0, name)
+            let dir = out.appendingPathComponent("payloads")
+            let payloads = try FileManager.default.contentsOfDirectory(atPath: dir.path).map { dir.appendingPathComponent($0).path }
+            XCTAssertEqual(try SchemaValidator.validate(payloads, schema: schema), 0, name)
+        }
+    }
+}

@@ -43,7 +43,6 @@ enum HAEWorkoutMapper {
         w.statedMaximumHeartRate = bpm(f.maxHeartRate ?? f.heartRateMax) ?? bpm(.init(qty: f.heartRateDataMax, units: f.heartRateDataUnits))
         if f.routePoints > 0 { w.routes = [WorkoutRoute(start: start, end: end, inlineLocationCount: f.routePoints)] }
         report.workouts += 1
-        report.recordsByType["HKWorkoutTypeIdentifier", default: 0] += 1
         return w
     }
 

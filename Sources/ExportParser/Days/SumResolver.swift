@@ -22,19 +22,36 @@ enum SumResolver {
     /// `sources[i]` names source id i; `priority` orders them.
     static func resolve(_ pieces: [SumPiece], sources: [String], priority: SourcePriority) -> Double {
         guard !pieces.isEmpty else { return 0 }
-        var bySource: [Int32: [SumPiece]] = [:]
-        for p in pieces { bySource[p.source, default: []].append(p) }
-        if bySource.count == 1 { return dedupedTotal(bySource.first!.value) }
-        let ordered = priority.order(bySource.keys.map { sources[Int($0)] })
-        let idByName = Dictionary(bySource.keys.map { (sources[Int($0)], $0) }, uniquingKeysWith: { a, _ in a })
+        // Sorted by source, then interval and value: duplicates become neighbours, and each
+        // source's pieces a contiguous run.
+        let sorted = pieces.sorted { a, b in
+            if a.source != b.source { return a.source < b.source }
+            if a.start != b.start { return a.start < b.start }
+            if a.length != b.length { return a.length < b.length }
+            return a.value < b.value
+        }
+        var runs: [(source: Int32, range: Range<Int>)] = []
+        var unique: [SumPiece] = []
+        unique.reserveCapacity(sorted.count)
+        for p in sorted {
+            if let last = unique.last, last.source == p.source, last.start == p.start, last.length == p.length, last.value == p.value {
+                continue // an exact duplicate (re-sync): counted once
+            }
+            if runs.last?.source != p.source { runs.append((p.source, unique.count..<unique.count)) }
+            unique.append(p)
+            runs[runs.count - 1].range = runs[runs.count - 1].range.lowerBound..<unique.count
+        }
+        if runs.count == 1 { return unique.reduce(0) { $0 + $1.value } }
+        let rank = Dictionary(uniqueKeysWithValues: priority.order(runs.map { sources[Int($0.source)] }).enumerated().map { ($1, $0) })
+        runs.sort { rank[sources[Int($0.source)]]! < rank[sources[Int($1.source)]]! }
         var covered = IntervalSet()
         var total = 0.0
-        for name in ordered {
-            let group = dedupe(bySource[idByName[name]!]!)
+        for run in runs {
+            let group = unique[run.range]
             for p in group {
-                if p.end > p.start {
-                    let free = (p.end - p.start) - covered.covered(p.start, p.end)
-                    total += p.value * Double(free) / Double(p.end - p.start)
+                if p.length > 0 {
+                    let free = Int64(p.length) - covered.covered(p.start, p.end)
+                    total += p.value * Double(free) / Double(p.length)
                 } else if !covered.contains(p.start) {
                     total += p.value
                 }
@@ -42,26 +59,5 @@ enum SumResolver {
             covered.formUnion(group.map { ($0.start, $0.end) })
         }
         return total
-    }
-
-    private static func dedupedTotal(_ pieces: [SumPiece]) -> Double {
-        dedupe(pieces).reduce(0) { $0 + $1.value }
-    }
-
-    private static func dedupe(_ pieces: [SumPiece]) -> [SumPiece] {
-        var seen = Set<Key>()
-        var out: [SumPiece] = []
-        out.reserveCapacity(pieces.count)
-        for p in pieces where seen.insert(Key(p)).inserted { out.append(p) }
-        return out
-    }
-
-    private struct Key: Hashable {
-        let start: Int64, end: Int64, value: UInt64
-        init(_ p: SumPiece) {
-            start = p.start
-            end = p.end
-            value = p.value.bitPattern
-        }
     }
 }

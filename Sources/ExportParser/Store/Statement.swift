@@ -27,7 +27,7 @@ final class Statement {
     }
     @inline(__always) func bind(_ i: Int32, _ v: String?) {
         guard var s = v else { sqlite3_bind_null(stmt, i); return }
-        s.withUTF8 { buf in
+        _ = s.withUTF8 { buf in
             // A zero-length buffer may have a nil base address; SQLite needs a pointer for "".
             if buf.count == 0 {
                 sqlite3_bind_text(stmt, i, "", 0, sqliteTransient)
@@ -76,6 +76,7 @@ final class Statement {
 
     func clearBindings() { sqlite3_clear_bindings(stmt) }
 
+    var columnCount: Int32 { sqlite3_column_count(stmt) }
     func int(_ col: Int32) -> Int64 { sqlite3_column_int64(stmt, col) }
     func double(_ col: Int32) -> Double? {
         sqlite3_column_type(stmt, col) == SQLITE_NULL ? nil : sqlite3_column_double(stmt, col)

@@ -131,7 +131,9 @@ final class StoreWriter {
         upsertMe.bind(4, importID)
     }
 
-    @inline(__always) private func added(_ table: String, _ n: Int = 1) { rowsAdded[table, default: 0] += n }
+    @inline(__always) private func added(_ table: String, _ n: Int = 1) {
+        if n > 0 { rowsAdded[table, default: 0] += n }
+    }
 
     /// Steps an insert; true when it added a row (false for a duplicate an OR IGNORE skipped).
     @inline(__always) private func insert(_ s: Statement) throws -> Bool {

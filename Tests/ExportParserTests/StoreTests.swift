@@ -121,6 +121,7 @@ final class StoreTests: XCTestCase {
         XCTAssertEqual(result.rowsAdded["activity_summaries"], 1)
         XCTAssertEqual(result.rowsAdded["me"], 2)
         XCTAssertEqual(result.rowsAdded["extra_items"], 1)
+        XCTAssertEqual(result.rowsAdded["devices"], 2)
         XCTAssertEqual(result.rowsAdded["sleep_summaries"], 1)
         // timezone, 4 heart rate, step_count, distance_km, workouts_count
         XCTAssertEqual(result.rowsAdded["day_values"], 8)
@@ -140,16 +141,17 @@ final class StoreTests: XCTestCase {
                        [["unit not convertible", "2", "line 7, column 3; line 9, column 3"]])
 
         XCTAssertEqual(try T.rows(path, """
-            SELECT person, import_id, type, source_name, source_version, device, unit, value, value_text, payload_value, payload_unit,
+            SELECT person, import_id, type, source_name, source_version, (SELECT description FROM devices d WHERE d.id = device_id),
+              unit, value, value_text, payload_value, payload_unit,
               created_at, created_epoch, start_at, start_epoch, end_at, end_epoch, time_zone, is_bucket FROM samples ORDER BY start_epoch
             """), [
             ["me", id, "HKCategoryTypeIdentifierSleepAnalysis", "Ann’s Apple Watch", "NULL", "NULL", "NULL", "NULL",
              "HKCategoryValueSleepAnalysisAsleepCore", "NULL", "NULL", "NULL", "NULL",
              "2024-01-02T01:00:00+01:00", "1704153600", "2024-01-02T01:30:30+01:00", "1704155430", "NULL", "0"],
-            ["me", id, "HKQuantityTypeIdentifierHeartRateVariabilitySDNN", "Ann’s Apple Watch", "10.2", "<<HKDevice: 0x1>, name:Apple Watch>",
-             "ms", "48.2", "48.2", "48.2", "ms", "2024-01-02T01:12:00+01:00", "1704154320",
+            ["me", id, "HKQuantityTypeIdentifierHeartRateVariabilitySDNN", "Ann’s Apple Watch", "10.2", "<<HKDevice>, name:Apple Watch>",
+             "ms", "48.2", "NULL", "48.2", "ms", "2024-01-02T01:12:00+01:00", "1704154320",
              "2024-01-02T01:10:00+01:00", "1704154200", "2024-01-02T01:11:00+01:00", "1704154260", "Europe/Amsterdam", "0"],
-            ["me", id, "HKQuantityTypeIdentifierBloodPressureSystolic", "Omron", "NULL", "NULL", "mmHg", "128.0", "128", "NULL", "NULL",
+            ["me", id, "HKQuantityTypeIdentifierBloodPressureSystolic", "Omron", "NULL", "NULL", "mmHg", "128.0", "NULL", "NULL", "NULL",
              "NULL", "NULL", "2024-01-02T08:00:00+01:00", "1704178800", "2024-01-02T08:00:00+01:00", "1704178800", "NULL", "0"],
         ])
         XCTAssertEqual(try T.rows(path, "SELECT s.type, m.key, m.value FROM sample_metadata m JOIN samples s ON s.id = m.sample_id ORDER BY m.rowid"), [
@@ -169,13 +171,13 @@ final class StoreTests: XCTestCase {
             SELECT position, type, source_name, unit, value, value_text, start_at, end_epoch, metadata_json,
               json_extract(metadata_json, '$.Meal') FROM correlation_members ORDER BY position
             """), [
-            ["0", "HKQuantityTypeIdentifierBloodPressureSystolic", "Omron", "mmHg", "128.0", "128", "2024-01-02T08:00:00+01:00", "1704178800", "NULL", "NULL"],
-            ["1", "HKQuantityTypeIdentifierBloodPressureDiastolic", "Omron", "mmHg", "84.0", "84", "2024-01-02T08:00:00+01:00", "1704178800",
+            ["0", "HKQuantityTypeIdentifierBloodPressureSystolic", "Omron", "mmHg", "128.0", "NULL", "2024-01-02T08:00:00+01:00", "1704178800", "NULL", "NULL"],
+            ["1", "HKQuantityTypeIdentifierBloodPressureDiastolic", "Omron", "mmHg", "84.0", "NULL", "2024-01-02T08:00:00+01:00", "1704178800",
              #"{"Meal":"before \"breakfast\""}"#, "before \"breakfast\""],
         ])
 
         XCTAssertEqual(try T.rows(path, """
-            SELECT person, import_id, activity_type, source_name, source_version, device, created_at, start_at, start_epoch, end_at, end_epoch,
+            SELECT person, import_id, activity_type, source_name, source_version, (SELECT description FROM devices d WHERE d.id = device_id), created_at, start_at, start_epoch, end_at, end_epoch,
               duration, duration_unit, total_distance, total_distance_unit, total_energy_burned, total_energy_burned_unit,
               stated_average_heart_rate, time_zone FROM workouts
             """), [["me", id, "HKWorkoutActivityTypeRunning", "Ann’s Apple Watch", "10.2", "Watch", "2024-01-02T18:41:00+01:00",

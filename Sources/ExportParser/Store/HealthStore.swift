@@ -38,9 +38,17 @@ public struct StoredImport: Sendable, Equatable {
 public struct StoreImportResult: Sendable {
     public var importID: Int64
     public var rowsAdded: [String: Int]
+    /// Day values of earlier imports removed because this import covers their dates.
+    public var dayValuesReplaced: Int
     /// Top-level samples the input held (the sink saw), and those that were new to the store.
     public var samplesRead: Int
     public var samplesAdded: Int
+    /// Time the writer thread spent writing rows (it overlaps the parsing), and time `complete`
+    /// spent after the reader was done (day values, indexes, commit, checkpoint).
+    public var writerSeconds: Double
+    /// CPU time of the writer thread (steadier than wall time on a shared machine).
+    public var writerCPUSeconds: Double
+    public var finishSeconds: Double
     public var duplicateSamples: Int { samplesRead - samplesAdded }
 }
 

@@ -24,6 +24,8 @@ public final class StoreImportSession: SampleSink, @unchecked Sendable {
     /// The writer's first error; later items are discarded. Written by the writer thread before
     /// it signals `done`, read after waiting on it.
     private var writerError: Error?
+    private var writerNanoseconds: UInt64 = 0
+    private var writerCPUNanoseconds: UInt64 = 0
     private var state: State = .open
     private enum State { case open, completed, abandoned }
 
@@ -43,13 +45,20 @@ public final class StoreImportSession: SampleSink, @unchecked Sendable {
     }
 
     private func runWriter() {
+        defer {
+            var t = timespec()
+            clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t)
+            writerCPUNanoseconds = UInt64(t.tv_sec) * 1_000_000_000 + UInt64(t.tv_nsec)
+        }
         while let items = queue.pop() {
             if writerError != nil { continue }
+            let t0 = DispatchTime.now().uptimeNanoseconds
             do {
                 for item in items { try writer.write(item) }
             } catch {
                 writerError = error
             }
+            writerNanoseconds &+= DispatchTime.now().uptimeNanoseconds &- t0
         }
         done.signal()
     }
@@ -96,6 +105,7 @@ public final class StoreImportSession: SampleSink, @unchecked Sendable {
         do {
             try drainWriter()
             var rows = writer.rowsAdded
+            let finishStarted = DispatchTime.now().uptimeNanoseconds
             let (added, replaced) = try writeDays(days)
             rows["day_values", default: 0] += added
             try writeCounts(report)
@@ -120,8 +130,10 @@ public final class StoreImportSession: SampleSink, @unchecked Sendable {
             store.importInProgress = false
             // Fold the WAL back into the file now rather than on some later reader's connection.
             sqlite3_wal_checkpoint_v2(db.handle, nil, SQLITE_CHECKPOINT_PASSIVE, nil, nil)
-            _ = replaced
-            return StoreImportResult(importID: importID, rowsAdded: rows, samplesRead: writer.samplesRead, samplesAdded: writer.samplesAdded)
+            return StoreImportResult(
+                importID: importID, rowsAdded: rows, dayValuesReplaced: replaced, samplesRead: writer.samplesRead, samplesAdded: writer.samplesAdded,
+                writerSeconds: Double(writerNanoseconds) / 1e9, writerCPUSeconds: Double(writerCPUNanoseconds) / 1e9,
+                finishSeconds: Double(DispatchTime.now().uptimeNanoseconds - finishStarted) / 1e9)
         } catch {
             rollback()
             throw error

@@ -8,9 +8,15 @@ enum StoreSchema {
     /// The newest schema version this build knows.
     static var currentVersion: Int { migrations.count }
 
-    /// Version 1: imports, samples and their children, correlations, workouts and their parts,
+    /// Version 1: imports, devices, samples and their children, correlations, workouts and their parts,
     /// activity summaries, Me, extra items, sleep summaries and the day values (long form).
     /// Secondary indexes are in `secondaryIndexes`, built after each import's load.
+    ///
+    /// `samples.device_id` points into `devices`, whose `description` is the HKDevice text as
+    /// written with its per-record memory address removed (`<<HKDevice: 0x282a45810>, name:…>`
+    /// becomes `<<HKDevice>, name:…>`): stored once, not 150 bytes a row. `value_text` holds
+    /// the value of records that have no numeric value (categories); numeric values are in
+    /// `value` at full precision.
     static let v1 = """
     CREATE TABLE imports (
         id INTEGER PRIMARY KEY,
@@ -45,6 +51,10 @@ enum StoreSchema {
         PRIMARY KEY (import_id, reason)
     ) WITHOUT ROWID;
 
+    CREATE TABLE devices (
+        id INTEGER PRIMARY KEY,
+        description TEXT NOT NULL UNIQUE
+    );
     CREATE TABLE samples (
         id INTEGER PRIMARY KEY,
         person TEXT NOT NULL,
@@ -52,7 +62,7 @@ enum StoreSchema {
         type TEXT NOT NULL,
         source_name TEXT NOT NULL,
         source_version TEXT,
-        device TEXT,
+        device_id INTEGER REFERENCES devices(id),
         unit TEXT,
         value REAL,
         value_text TEXT,
@@ -70,7 +80,7 @@ enum StoreSchema {
         is_bucket INTEGER NOT NULL DEFAULT 0
     );
     CREATE UNIQUE INDEX samples_natural_key ON samples (
-        person, type, source_name, start_epoch, end_epoch, ifnull(value, ''), ifnull(value_text, ''), ifnull(unit, '')
+        person, type, start_epoch, end_epoch, source_name, ifnull(value, ''), ifnull(value_text, ''), ifnull(unit, '')
     );
     CREATE TABLE sample_metadata (
         sample_id INTEGER NOT NULL REFERENCES samples(id),
@@ -92,7 +102,7 @@ enum StoreSchema {
         type TEXT NOT NULL,
         source_name TEXT NOT NULL,
         source_version TEXT,
-        device TEXT,
+        device_id INTEGER REFERENCES devices(id),
         created_at TEXT,
         created_epoch INTEGER,
         start_at TEXT NOT NULL,
@@ -100,7 +110,7 @@ enum StoreSchema {
         end_at TEXT NOT NULL,
         end_epoch INTEGER NOT NULL
     );
-    CREATE UNIQUE INDEX correlations_natural_key ON correlations (person, type, source_name, start_epoch, end_epoch);
+    CREATE UNIQUE INDEX correlations_natural_key ON correlations (person, type, start_epoch, end_epoch, source_name);
     CREATE TABLE correlation_metadata (
         correlation_id INTEGER NOT NULL REFERENCES correlations(id),
         key TEXT NOT NULL,
@@ -112,7 +122,7 @@ enum StoreSchema {
         type TEXT NOT NULL,
         source_name TEXT NOT NULL,
         source_version TEXT,
-        device TEXT,
+        device_id INTEGER REFERENCES devices(id),
         unit TEXT,
         value REAL,
         value_text TEXT,
@@ -133,7 +143,7 @@ enum StoreSchema {
         activity_type TEXT NOT NULL,
         source_name TEXT NOT NULL,
         source_version TEXT,
-        device TEXT,
+        device_id INTEGER REFERENCES devices(id),
         created_at TEXT,
         created_epoch INTEGER,
         start_at TEXT NOT NULL,
@@ -150,7 +160,7 @@ enum StoreSchema {
         stated_maximum_heart_rate REAL,
         time_zone TEXT
     );
-    CREATE UNIQUE INDEX workouts_natural_key ON workouts (person, activity_type, source_name, start_epoch, end_epoch);
+    CREATE UNIQUE INDEX workouts_natural_key ON workouts (person, activity_type, start_epoch, end_epoch, source_name);
     CREATE TABLE workout_activities (
         id INTEGER PRIMARY KEY,
         workout_id INTEGER NOT NULL REFERENCES workouts(id),
@@ -276,11 +286,11 @@ enum StoreSchema {
     ) WITHOUT ROWID;
     """
 
+    /// The samples' natural key (person, type, start, end, source, value, unit) is their unique
+    /// index, in that column order, so it also serves range queries by person, type and time.
     /// Non-unique indexes for reading, created (if missing) at the end of every import, after
     /// the load, so bulk inserts do not maintain them row by row on a first import.
     static let secondaryIndexes = """
-    CREATE INDEX IF NOT EXISTS samples_by_person_type_start ON samples (person, type, start_epoch);
-    CREATE INDEX IF NOT EXISTS samples_by_import ON samples (import_id);
     CREATE INDEX IF NOT EXISTS sample_metadata_by_sample ON sample_metadata (sample_id);
     CREATE INDEX IF NOT EXISTS correlations_by_person_start ON correlations (person, start_epoch);
     CREATE INDEX IF NOT EXISTS correlation_metadata_by_correlation ON correlation_metadata (correlation_id);

@@ -43,13 +43,16 @@ final class StoreWriter {
     private let upsertMe: Statement
     private let insertExtra: Statement
     private let insertSleepSummary: Statement
+    private let findDevice: Statement
+    private let insertDevice: Statement
+    private var deviceIDs: [String: Int64] = [:]
 
     init(db: SQLiteConnection, person: String, importID: Int64) throws {
         self.db = db
         self.person = person
         self.importID = importID
         insertSample = try db.prepare("""
-            INSERT OR IGNORE INTO samples (person, import_id, type, source_name, source_version, device, unit, value,
+            INSERT OR IGNORE INTO samples (person, import_id, type, source_name, source_version, device_id, unit, value,
               value_text, payload_value, payload_unit, created_at, created_epoch, start_at, start_epoch, end_at, end_epoch,
               time_zone, bucket_minimum, bucket_maximum, is_bucket)
             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21)
@@ -57,18 +60,18 @@ final class StoreWriter {
         insertSampleMetadata = try db.prepare("INSERT INTO sample_metadata (sample_id, key, value) VALUES (?1, ?2, ?3)")
         insertBeat = try db.prepare("INSERT INTO hrv_beats (sample_id, position, bpm, time) VALUES (?1, ?2, ?3, ?4)")
         insertCorrelation = try db.prepare("""
-            INSERT OR IGNORE INTO correlations (person, import_id, type, source_name, source_version, device,
+            INSERT OR IGNORE INTO correlations (person, import_id, type, source_name, source_version, device_id,
               created_at, created_epoch, start_at, start_epoch, end_at, end_epoch)
             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)
             """)
         insertCorrelationMetadata = try db.prepare("INSERT INTO correlation_metadata (correlation_id, key, value) VALUES (?1, ?2, ?3)")
         insertCorrelationMember = try db.prepare("""
-            INSERT INTO correlation_members (correlation_id, position, type, source_name, source_version, device, unit, value,
+            INSERT INTO correlation_members (correlation_id, position, type, source_name, source_version, device_id, unit, value,
               value_text, created_at, created_epoch, start_at, start_epoch, end_at, end_epoch, metadata_json)
             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16)
             """)
         insertWorkout = try db.prepare("""
-            INSERT OR IGNORE INTO workouts (person, import_id, activity_type, source_name, source_version, device,
+            INSERT OR IGNORE INTO workouts (person, import_id, activity_type, source_name, source_version, device_id,
               created_at, created_epoch, start_at, start_epoch, end_at, end_epoch, duration, duration_unit,
               total_distance, total_distance_unit, total_energy_burned, total_energy_burned_unit,
               stated_average_heart_rate, stated_maximum_heart_rate, time_zone)
@@ -120,6 +123,8 @@ final class StoreWriter {
               in_bed_hours, in_bed_start_at, in_bed_start_epoch, in_bed_end_at, in_bed_end_epoch)
             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18)
             """)
+        findDevice = try db.prepare("SELECT id FROM devices WHERE description = ?1")
+        insertDevice = try db.prepare("INSERT INTO devices (description) VALUES (?1)")
         // Person and import are the same for every row: bound once (reset keeps bindings).
         for s in [insertSample, insertCorrelation, insertWorkout, insertExtra, insertSleepSummary] {
             s.bind(1, person)
@@ -141,6 +146,35 @@ final class StoreWriter {
         sqlite3_reset(s.stmt)
         guard rc == SQLITE_DONE else { throw db.error("cannot write to the store", rc) }
         return sqlite3_changes(db.handle) > 0
+    }
+
+    /// The `devices` row of an HKDevice description (address removed), added when new.
+    @inline(__always) private func deviceID(_ raw: String?) throws -> Int64? {
+        guard let raw else { return nil }
+        let description = Self.deviceDescription(raw)
+        if let id = deviceIDs[description] { return id }
+        findDevice.bind(1, description)
+        let id: Int64
+        if try findDevice.step() {
+            id = findDevice.int(0)
+            findDevice.reset()
+        } else {
+            findDevice.reset()
+            insertDevice.bind(1, description)
+            _ = try insert(insertDevice)
+            id = db.lastInsertRowID
+            added("devices")
+        }
+        deviceIDs[description] = id
+        return id
+    }
+
+    /// `<<HKDevice: 0x282a45810>, name:Apple Watch, …>` → `<<HKDevice>, name:Apple Watch, …>`: the
+    /// memory address differs on every record and means nothing. Other text is kept as written.
+    static func deviceDescription(_ raw: String) -> String {
+        let u = raw.utf8
+        guard u.starts(with: "<<HKDevice: 0x".utf8), let close = u.firstIndex(of: UInt8(ascii: ">")) else { return raw }
+        return "<<HKDevice" + raw[close...]
     }
 
     func write(_ item: StoreItem) throws {
@@ -166,10 +200,10 @@ final class StoreWriter {
         st.bind(3, s.type)
         st.bind(4, s.source)
         st.bind(5, s.sourceVersion)
-        st.bind(6, s.device)
+        st.bind(6, try deviceID(s.device))
         st.bind(7, s.unit)
         st.bind(8, s.value)
-        st.bind(9, s.valueText)
+        st.bind(9, s.value == nil ? s.valueText : nil)
         st.bind(10, s.canonicalValue)
         st.bind(11, s.canonicalValue == nil ? nil : s.metric?.unit.rawValue)
         st.bindInstant(12, s.created)
@@ -211,7 +245,7 @@ final class StoreWriter {
         st.bind(3, c.type)
         st.bind(4, c.source)
         st.bind(5, c.sourceVersion)
-        st.bind(6, c.device)
+        st.bind(6, try deviceID(c.device))
         st.bindInstant(7, c.created)
         st.bindInstant(9, c.start)
         st.bindInstant(11, c.end)
@@ -232,10 +266,10 @@ final class StoreWriter {
             mt.bind(3, s.type)
             mt.bind(4, s.source)
             mt.bind(5, s.sourceVersion)
-            mt.bind(6, s.device)
+            mt.bind(6, try deviceID(s.device))
             mt.bind(7, s.unit)
             mt.bind(8, s.value)
-            mt.bind(9, s.valueText)
+            mt.bind(9, s.value == nil ? s.valueText : nil)
             mt.bindInstant(10, s.created)
             mt.bindInstant(12, s.start)
             mt.bindInstant(14, s.end)
@@ -250,7 +284,7 @@ final class StoreWriter {
         st.bind(3, w.activityType)
         st.bind(4, w.source)
         st.bind(5, w.sourceVersion)
-        st.bind(6, w.device)
+        st.bind(6, try deviceID(w.device))
         st.bindInstant(7, w.created)
         st.bindInstant(9, w.start)
         st.bindInstant(11, w.end)

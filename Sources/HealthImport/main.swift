@@ -1,2 +1,3 @@
-import ExportParser
-print("health-import")
+import ArgumentParser
+
+HealthImport.main()

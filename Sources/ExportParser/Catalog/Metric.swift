@@ -1,6 +1,7 @@
-/// One row of the metric catalog (reference/metrics.md): a HealthKit type, where its value goes
+/// One row of the metric catalog (a class: samples carry it, and one reference is cheaper to
+/// copy than its strings) (reference/metrics.md): a HealthKit type, where its value goes
 /// in the payload, the rule that folds a day of samples, the unit, and how the CSV and HAE name it.
-public struct Metric: Sendable, Hashable {
+public final class Metric: Sendable, Hashable {
     /// Position in `Catalog.metrics`; dense, so accumulators can be arrays.
     public let index: Int
     /// The full HealthKit identifier as export.xml writes it.
@@ -15,6 +16,17 @@ public struct Metric: Sendable, Hashable {
     /// Health Auto Export metric names that carry this type (several spellings where public
     /// ingesters disagree).
     public let haeNames: [String]
+
+    init(index: Int, healthKitType: String, section: PayloadSection, field: String, rule: Rule, unit: CanonicalUnit, decimals: Int, haeNames: [String]) {
+        self.index = index
+        self.healthKitType = healthKitType
+        self.section = section
+        self.field = field
+        self.rule = rule
+        self.unit = unit
+        self.decimals = decimals
+        self.haeNames = haeNames
+    }
 
     public static func == (a: Metric, b: Metric) -> Bool { a.index == b.index }
     public func hash(into h: inout Hasher) { h.combine(index) }

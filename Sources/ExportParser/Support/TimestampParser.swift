@@ -9,7 +9,7 @@ public enum TimestampParser {
     /// Parses a timestamp from `count` bytes at `p`; nil when the layout, a digit or a range is wrong.
     @inline(__always)
     public static func parse(_ p: UnsafePointer<UInt8>, _ count: Int) -> Timestamp? {
-        if count == 25 { return parseFixed(p) }
+        if count == 25, p[10] == 0x20, let t = parseFixed(p) { return t }
         return parseLenient(p, count)
     }
 

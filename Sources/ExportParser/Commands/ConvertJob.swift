@@ -1,0 +1,103 @@
+import Foundation
+
+/// The `convert` command: every input streamed through its reader into a day book (and the
+/// store, when one is asked for), then the finished days written as payloads and CSV.
+///
+/// Nothing in `--out` is touched until every input has been read without a fatal error, and
+/// then every file is replaced atomically.
+public final class ConvertJob {
+    public let request: ConvertRequest
+    public let options: DayOptions
+    let fromDay: Int?
+    let toDay: Int?
+    /// Called about every 16 MB on the parsing thread.
+    public var progress: ((ConvertProgress) -> Void)?
+
+    public init(_ request: ConvertRequest) throws {
+        self.request = request
+        guard !request.inputs.isEmpty else { throw InputError(file: "convert", message: "no input file given") }
+        options = try DayOptions(timeZoneName: request.timeZoneName, sourcePriority: request.sourcePriority)
+        fromDay = try request.from.map { try Self.day($0, option: "--from") }
+        toDay = try request.to.map { try Self.day($0, option: "--to") }
+        if let f = fromDay, let t = toDay, f > t {
+            throw InputError(file: "--from/--to", message: "--from \(request.from!) is after --to \(request.to!)")
+        }
+    }
+
+    static func day(_ text: String, option: String) throws -> Int {
+        guard let d = CivilDate.parseISODate(text) else {
+            throw InputError(file: option, message: "\"\(text)\" is not a date in the form YYYY-MM-DD")
+        }
+        return d
+    }
+
+    public func run() throws -> ConvertOutcome {
+        let started = Date()
+        var outcome = ConvertOutcome()
+        outcome.outDir = request.outDir
+        var perInput: [[FinishedDay]] = []
+        for path in request.inputs {
+            let (input, days) = try read(path)
+            outcome.inputs.append(input)
+            perInput.append(days)
+        }
+        var days = DayMerge.merge(perInput)
+        days = days.filter { d in (fromDay.map { d.dayNumber >= $0 } ?? true) && (toDay.map { d.dayNumber <= $0 } ?? true) }
+        try write(days)
+        outcome.daysWritten = days.count
+        outcome.firstDate = days.first?.date
+        outcome.lastDate = days.last?.date
+        outcome.elapsed = Date().timeIntervalSince(started)
+        return outcome
+    }
+
+    /// Reads one input into its own day book.
+    private func read(_ path: String) throws -> (ConvertOutcome.Input, [FinishedDay]) {
+        let started = Date()
+        let format = try InputDetector.detect(path: path)
+        var dayOptions = options
+        dayOptions.fallbackExportDate = Self.modificationTime(path)
+        let book = DayBook(options: dayOptions)
+        let sink: SampleSink = book
+        let report: ReadReport
+        let onProgress: (Int64, Int64?) -> Void = { [weak self] done, total in
+            self?.progress?(ConvertProgress(input: path, bytesDone: done, bytesTotal: total, records: book.samplesSeen,
+                                            elapsed: Date().timeIntervalSince(started)))
+        }
+        switch format {
+        case .appleXML, .appleZip:
+            var reader = AppleExportReader(path: path)
+            reader.progress = onProgress
+            report = try reader.read(into: sink)
+        case .hae:
+            report = try Self.readHAE(path: path, into: sink, progress: onProgress)
+        }
+        let days = book.finish()
+        var input = ConvertOutcome.Input(path: path, format: format, report: report, elapsed: Date().timeIntervalSince(started))
+        input.lateSumPieces = book.lateSumPieces
+        return (input, days)
+    }
+
+    static func readHAE(path: String, into sink: SampleSink, progress: @escaping (Int64, Int64?) -> Void) throws -> ReadReport {
+        throw InputError(file: path, message: "Health Auto Export JSON is not supported by this build yet")
+    }
+
+    private func write(_ days: [FinishedDay]) throws {
+        let out = request.outDir
+        try OutputFiles.makeDirectory(out)
+        // Render everything first, so a failure leaves the old outputs in place.
+        let files = days.map { ("\($0.date).json", PayloadEncoder.payload($0).render() + "\n") }
+        let batch = PayloadEncoder.batch(days).render() + "\n"
+        let csv = CSVWriter.csv(days)
+        try OutputFiles.replaceDirectory(out + "/payloads") { dir in
+            for (name, text) in files { try OutputFiles.writeNew(text, to: dir + "/" + name) }
+        }
+        try OutputFiles.write(batch, to: out + "/payloads.json")
+        try OutputFiles.write(csv, to: out + "/daily.csv")
+    }
+
+    static func modificationTime(_ path: String) -> Timestamp? {
+        guard let date = (try? FileManager.default.attributesOfItem(atPath: path))?[.modificationDate] as? Date else { return nil }
+        return Timestamp(seconds: Int64(date.timeIntervalSince1970), offset: 0)
+    }
+}

@@ -1,0 +1,88 @@
+import Foundation
+
+/// What a run did, for the summary a person reads at the end. Holds counts, never values.
+public struct ConvertOutcome: Sendable {
+    public struct Input: Sendable {
+        public var path: String
+        public var format: InputFormat
+        public var report: ReadReport?
+        /// The store already held this exact file for this person.
+        public var alreadyImported = false
+        public var elapsed: Double = 0
+        /// Sum samples that came after their day had been resolved to save memory (see
+        /// `DayOptions.sumPieceBudget`); their day's total did not get source resolution.
+        public var lateSumPieces = 0
+    }
+    public var inputs: [Input] = []
+    public var daysWritten = 0
+    public var firstDate: String?
+    public var lastDate: String?
+    public var elapsed: Double = 0
+    public var outDir = ""
+    public var storePath: String?
+    public var storeRowsAdded: [String: Int] = [:]
+
+    public var bytesRead: Int64 { inputs.reduce(0) { $0 + ($1.report?.bytesRead ?? 0) } }
+
+    /// The summary: records by type, days written, skips with reasons, time and MB/s.
+    public func summaryLines(maxTypes: Int = 12) -> [String] {
+        var lines: [String] = []
+        var total = ReadReport()
+        for i in inputs {
+            if i.alreadyImported {
+                lines.append("\(i.path): already imported for this person (same sha256); the store is unchanged")
+            }
+            if let r = i.report { total.merge(r) }
+            if i.lateSumPieces > 0 {
+                lines.append("Note: \(i.path) is not grouped by type and date like Health app exports; \(Self.count(i.lateSumPieces)) summed samples reached a day already closed and were added without resolving overlapping sources")
+            }
+        }
+        let types = total.recordsByType.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }
+        lines.append("Read \(Self.count(total.totalRecords)) records of \(types.count) types, \(Self.count(total.workouts)) workouts, \(Self.count(total.correlations)) correlations, \(Self.count(total.activitySummaries)) activity summaries")
+        for (t, n) in types.prefix(maxTypes) { lines.append("  \(Self.count(n).leftPad(11))  \(Self.shortType(t))") }
+        if types.count > maxTypes {
+            lines.append("  \(Self.count(types.dropFirst(maxTypes).reduce(0) { $0 + $1.value }).leftPad(11))  (\(types.count - maxTypes) other types)")
+        }
+        if daysWritten > 0, let f = firstDate, let l = lastDate {
+            lines.append("Wrote \(Self.count(daysWritten)) days (\(f) … \(l)) to \(outDir)/payloads, \(outDir)/payloads.json and \(outDir)/daily.csv")
+        } else {
+            lines.append("Wrote no days (nothing in the date window); \(outDir)/payloads.json and daily.csv hold an empty set")
+        }
+        if let s = storePath {
+            let added = storeRowsAdded.values.reduce(0, +)
+            lines.append("Store \(s): \(Self.count(added)) rows added")
+        }
+        if total.totalSkips > 0 {
+            lines.append("Skipped \(Self.count(total.totalSkips)) items:")
+            for (reason, n) in total.skips.sorted(by: { $0.value > $1.value }) {
+                let at = (total.skipExamples[reason] ?? []).map(\.description).filter { !$0.isEmpty }.prefix(2).joined(separator: "; ")
+                lines.append("  \(Self.count(n).leftPad(11))  \(reason)" + (at.isEmpty ? "" : " (first at \(at))"))
+            }
+        } else {
+            lines.append("Skipped nothing")
+        }
+        let mb = Double(bytesRead) / 1_000_000
+        lines.append(String(format: "%.1f MB in %.2f s (%.0f MB/s)", mb, elapsed, elapsed > 0 ? mb / elapsed : 0))
+        return lines
+    }
+
+    /// `2,340,833`.
+    public static func count(_ n: Int) -> String {
+        let s = String(n)
+        var out = ""
+        for (i, c) in s.reversed().enumerated() {
+            if i > 0, i % 3 == 0 { out.append(",") }
+            out.append(c)
+        }
+        return String(out.reversed())
+    }
+
+    static func shortType(_ t: String) -> String {
+        for p in ["HKQuantityTypeIdentifier", "HKCategoryTypeIdentifier", "HKDataType"] where t.hasPrefix(p) { return String(t.dropFirst(p.count)) }
+        return t
+    }
+}
+
+extension String {
+    func leftPad(_ n: Int) -> String { count >= n ? self : String(repeating: " ", count: n - count) + self }
+}

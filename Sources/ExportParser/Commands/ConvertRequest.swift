@@ -1,0 +1,36 @@
+/// What a `convert` run was asked to do (the CLI's options, validated by `ConvertJob`).
+public struct ConvertRequest: Sendable {
+    public var inputs: [String]
+    public var outDir: String
+    /// IANA zone for day attribution; nil: each sample's recorded offset.
+    public var timeZoneName: String?
+    /// `YYYY-MM-DD` bounds of the dates written (inclusive); the whole input is still read.
+    public var from: String?
+    public var to: String?
+    /// Source name fragments, highest priority first; nil: Apple Watch, iPhone, others.
+    public var sourcePriority: [String]?
+    /// The SQLite store to write; nil: no store.
+    public var storePath: String?
+    public var person: String
+
+    public init(inputs: [String], outDir: String = "out", timeZoneName: String? = nil, from: String? = nil, to: String? = nil,
+                sourcePriority: [String]? = nil, storePath: String? = nil, person: String = "me") {
+        self.inputs = inputs
+        self.outDir = outDir
+        self.timeZoneName = timeZoneName
+        self.from = from
+        self.to = to
+        self.sourcePriority = sourcePriority
+        self.storePath = storePath
+        self.person = person
+    }
+}
+
+/// Progress of a run, for a terminal display.
+public struct ConvertProgress: Sendable {
+    public var input: String
+    public var bytesDone: Int64
+    public var bytesTotal: Int64?
+    public var records: Int
+    public var elapsed: Double
+}

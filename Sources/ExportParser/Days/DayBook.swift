@@ -1,0 +1,316 @@
+import Foundation
+
+/// Folds the sample stream into days, one small accumulator per rule (reference/metrics.md).
+///
+/// What it keeps is bounded by days and sources, except where a rule needs intervals: sum-rule
+/// samples are kept compactly (32 bytes) per day until the end of the input so overlapping
+/// sources can be resolved exactly whatever the file order; heart-rate samples (12 bytes) for
+/// workouts that state no heart rate; sleep and running samples, which are few.
+public final class DayBook: SampleSink {
+    public private(set) var options: DayOptions
+    let clock: LocalClock
+    private var days: [Int: DayState] = [:]
+    private var nights: [Int: NightState] = [:]
+    private var sources: [String] = []
+    private var sourceIDs: [String: Int32] = [:]
+    private var exportDate: Timestamp?
+    /// Running-mechanics samples by metric index: (start seconds, value).
+    private var running: [Int: [(Int64, Double)]] = [:]
+    /// Heart-rate samples for workouts without their own heart-rate statistics, 8 bytes each:
+    /// seconds since 2001-01-01 (Int32 reaches 2069) and the rate.
+    private var heartRateTimes: [Int32] = []
+    private var heartRateValues: [Float] = []
+    static let heartRateEpoch: Int64 = 978_307_200
+    private var workouts: [Workout] = []
+    /// Samples received (for progress displays).
+    public private(set) var samplesSeen = 0
+    private var lastDay = Int.min
+    private var lastState: DayState?
+    /// Pieces waiting for resolution, and per sum metric the latest day its stream reached.
+    private var bufferedPieces = 0
+    private var sumWatermark: [Int: Int] = [:]
+    /// Sum samples that arrived for a day already resolved (a file not grouped by type and
+    /// date, larger than the budget): added without source resolution, and reported.
+    public private(set) var lateSumPieces = 0
+
+    public init(options: DayOptions = DayOptions()) {
+        self.options = options
+        self.clock = LocalClock(zone: options.timeZone)
+    }
+
+    final class DayState {
+        var sumPieces: [Int: [SumPiece]] = [:]
+        /// Sums already resolved (their pieces freed) when memory ran over budget.
+        var resolvedSums: [Int: Double] = [:]
+        var avgSum: [Int: Double] = [:]
+        var avgCount: [Int: Int] = [:]
+        var latest: [Int: (end: Int64, value: Double)] = [:]
+        var hrSum = 0.0, hrCount = 0, hrMin = Double.infinity, hrMax = -Double.infinity, hrBuckets = false
+        var zoneName: String?
+        var offset: Int32?
+    }
+
+    final class NightState {
+        var segments: [SleepSegment] = []
+        var summaries: [SleepSummary] = []
+        var nightSum: [Int: Double] = [:]
+        var nightCount: [Int: Int] = [:]
+    }
+
+    @inline(__always)
+    private func state(_ day: Int) -> DayState {
+        if day == lastDay, let s = lastState { return s }
+        let s: DayState
+        if let existing = days[day] {
+            s = existing
+        } else {
+            s = DayState()
+            days[day] = s
+        }
+        lastDay = day
+        lastState = s
+        return s
+    }
+
+    private func night(_ day: Int) -> NightState {
+        if let s = nights[day] { return s }
+        let s = NightState()
+        nights[day] = s
+        return s
+    }
+
+    private var lastSource: (String, Int32)?
+
+    @inline(__always)
+    private func sourceID(_ name: String) -> Int32 {
+        if let (n, id) = lastSource, n == name { return id } // interned: usually the same string
+        let id = lookupSource(name)
+        lastSource = (name, id)
+        return id
+    }
+
+    private func lookupSource(_ name: String) -> Int32 {
+        if let id = sourceIDs[name] { return id }
+        let id = Int32(sources.count)
+        sources.append(name)
+        sourceIDs[name] = id
+        return id
+    }
+
+    // MARK: - SampleSink
+
+    public func exportDate(_ date: Timestamp) { exportDate = date }
+
+    public func sample(_ s: Sample) {
+        samplesSeen += 1
+        guard let metric = s.metric else {
+            if s.type == Catalog.sleepType, let text = s.valueText, let stage = SleepSegment.stage(for: text) {
+                night(clock.night(endingAt: s.end)).segments.append(SleepSegment(start: s.start, end: s.end, stage: stage, source: s.source))
+                noteZone(s)
+            }
+            return
+        }
+        guard let value = s.canonicalValue else { return }
+        if metric.rule == .workoutAvg {
+            running[metric.index, default: []].append((s.start.seconds, value))
+            return
+        }
+        let day = clock.day(s.start)
+        let d = state(day)
+        if d.offset == nil { d.offset = s.start.offset }
+        if d.zoneName == nil, let z = s.timeZoneName { d.zoneName = z }
+        switch metric.rule {
+        case .sum:
+            addSum(metric, s, value, firstDay: day)
+        case .avg:
+            d.avgSum[metric.index, default: 0] += value
+            d.avgCount[metric.index, default: 0] += 1
+        case .minMaxAvg:
+            d.hrSum += value
+            d.hrCount += 1
+            d.hrMin = min(d.hrMin, s.bucketMinimum ?? value)
+            d.hrMax = max(d.hrMax, s.bucketMaximum ?? value)
+            if s.isBucket { d.hrBuckets = true }
+            heartRateTimes.append(Int32(clamping: s.start.seconds - Self.heartRateEpoch))
+            heartRateValues.append(Float(value))
+        case .latest:
+            if let cur = d.latest[metric.index], cur.end > s.end.seconds {
+            } else {
+                d.latest[metric.index] = (s.end.seconds, value)
+            }
+        case .nightAvg:
+            let n = night(clock.night(endingAt: s.end))
+            n.nightSum[metric.index, default: 0] += value
+            n.nightCount[metric.index, default: 0] += 1
+        case .workoutAvg:
+            break
+        }
+    }
+
+    public func workout(_ w: Workout) {
+        workouts.append(w)
+        let d = state(clock.day(w.start))
+        if d.zoneName == nil { d.zoneName = w.timeZoneName }
+        if d.offset == nil { d.offset = w.start.offset }
+    }
+
+    public func sleepSummary(_ night: SleepSummary) {
+        self.night(clock.day(night.sleepEnd)).summaries.append(night)
+    }
+
+    private func noteZone(_ s: Sample) {
+        let d = state(clock.day(s.start))
+        if d.zoneName == nil, let z = s.timeZoneName { d.zoneName = z }
+        if d.offset == nil { d.offset = s.start.offset }
+    }
+
+    /// Splits a sum sample at local midnights in proportion to time, then keeps the pieces.
+    private func addSum(_ metric: Metric, _ s: Sample, _ value: Double, firstDay: Int) {
+        let source = sourceID(s.source)
+        if firstDay > sumWatermark[metric.index, default: Int.min] { sumWatermark[metric.index] = firstDay }
+        let lastDay = clock.day(s.end)
+        defer { if bufferedPieces > options.sumPieceBudget { resolveLeftBehindDays() } }
+        if clock.day(s.end) == firstDay || s.end.seconds <= s.start.seconds {
+            keep(SumPiece(start: s.start.seconds, end: s.end.seconds, value: value, source: source), metric: metric.index, day: firstDay)
+            return
+        }
+        let length = Double(s.end.seconds - s.start.seconds)
+        var pieceStart = s.start.seconds
+        for day in firstDay...lastDay {
+            let pieceEnd = day == lastDay ? s.end.seconds : clock.midnight(day: day + 1, recordedOffset: s.start.offset)
+            if pieceEnd > pieceStart {
+                let share = value * Double(pieceEnd - pieceStart) / length
+                keep(SumPiece(start: pieceStart, end: pieceEnd, value: share, source: source), metric: metric.index, day: day)
+            }
+            pieceStart = max(pieceStart, pieceEnd)
+        }
+    }
+
+    private func keep(_ piece: SumPiece, metric: Int, day: Int) {
+        let d = state(day)
+        if d.resolvedSums[metric] != nil, d.sumPieces[metric] == nil { lateSumPieces += 1 }
+        d.sumPieces[metric, default: []].append(piece)
+        bufferedPieces += 1
+    }
+
+    /// Resolves, for each sum metric, the days its stream has left at least two days behind, and
+    /// frees their pieces. Exports list records grouped by type and in date order within a type,
+    /// so such days are complete; a piece that still comes later is counted in `lateSumPieces`.
+    private func resolveLeftBehindDays() {
+        for (n, d) in days {
+            for (metric, pieces) in d.sumPieces {
+                guard let mark = sumWatermark[metric], n <= mark - 2 else { continue }
+                let value = SumResolver.resolve(pieces, sources: sources, priority: options.sourcePriority)
+                d.resolvedSums[metric, default: 0] += value
+                d.sumPieces[metric] = nil
+                bufferedPieces -= pieces.count
+            }
+        }
+        // Still over budget with nothing left behind (one enormous day?): raise the bar.
+        if bufferedPieces > options.sumPieceBudget / 2 { options.sumPieceBudget = bufferedPieces * 2 }
+    }
+
+    // MARK: - Finishing
+
+    /// Runs every rule and returns the days in date order. Call once, after the last input.
+    public func finish() -> [FinishedDay] {
+        let syncDate = exportDate ?? options.fallbackExportDate
+        let syncText = syncDate.map { clock.iso($0) } ?? "1970-01-01T00:00:00+00:00"
+        var out: [Int: FinishedDay] = [:]
+
+        func day(_ n: Int) -> FinishedDay {
+            if let d = out[n] { return d }
+            let st = days[n]
+            let zone: String
+            if let tz = options.timeZone { zone = tz.identifier }
+            else if let name = st?.zoneName { zone = name }
+            else if let off = st?.offset { zone = CivilDate.offsetString(off) }
+            else if let tz = nights[n]?.segments.first?.start.offset { zone = CivilDate.offsetString(tz) }
+            else { zone = CivilDate.offsetString(syncDate?.offset ?? 0) }
+            return FinishedDay(dayNumber: n, timezone: zone, deviceSyncTimestamp: syncText)
+        }
+
+        for (n, st) in days {
+            var d = day(n)
+            for (i, pieces) in st.sumPieces {
+                d.values[i] = SumResolver.resolve(pieces, sources: sources, priority: options.sourcePriority)
+            }
+            for (i, v) in st.resolvedSums { d.values[i] = (d.values[i] ?? 0) + v }
+            for (i, sum) in st.avgSum { d.values[i] = sum / Double(st.avgCount[i]!) }
+            for (i, l) in st.latest { d.values[i] = l.value }
+            if st.hrCount > 0 {
+                d.heartRate = HeartRateSummary(average: st.hrSum / Double(st.hrCount), minimum: st.hrMin, maximum: st.hrMax,
+                                               count: st.hrBuckets ? nil : st.hrCount)
+            }
+            out[n] = d
+        }
+        for (n, ns) in nights {
+            var d = day(n)
+            for (i, sum) in ns.nightSum { d.values[i] = sum / Double(ns.nightCount[i]!) }
+            if let r = SleepNight.resolve(ns.segments, priority: options.sourcePriority, clock: clock) {
+                d.sleep = r
+            } else if !ns.summaries.isEmpty {
+                d.sleep = summarize(ns.summaries)
+            }
+            out[n] = d
+        }
+        finishWorkouts(into: &out, day: day)
+        return out.values.filter { $0.hasContent }.sorted { $0.dayNumber < $1.dayNumber }
+    }
+
+    private func summarize(_ list: [SleepSummary]) -> SleepResult {
+        func total(_ k: KeyPath<SleepSummary, Double?>) -> Double? {
+            let v = list.compactMap { $0[keyPath: k] }
+            return v.isEmpty ? nil : v.reduce(0, +)
+        }
+        var r = SleepResult(totalHours: list.reduce(0) { $0 + $1.totalHours })
+        r.coreHours = total(\.coreHours)
+        r.deepHours = total(\.deepHours)
+        r.remHours = total(\.remHours)
+        r.awakeHours = total(\.awakeHours)
+        let starts = list.compactMap { $0.inBedStart ?? $0.sleepStart }
+        let ends = list.compactMap { $0.inBedEnd ?? $0.sleepEnd }
+        if let s = starts.min() { r.inBedStart = clock.iso(s) }
+        if let e = ends.max() { r.inBedEnd = clock.iso(e) }
+        r.source = list.compactMap(\.source).first
+        return r
+    }
+
+    private func finishWorkouts(into out: inout [Int: FinishedDay], day: (Int) -> FinishedDay) {
+        guard !workouts.isEmpty else { return }
+        // Heart-rate samples sorted once, for workouts that state no heart rate of their own.
+        let order = heartRateTimes.indices.sorted { heartRateTimes[$0] < heartRateTimes[$1] }
+        let hrTimes = order.map { Int64(heartRateTimes[$0]) + Self.heartRateEpoch }
+        let hrValues = order.map { Double(heartRateValues[$0]) }
+        let runningSorted = running.mapValues { $0.sorted { $0.0 < $1.0 } }
+        var runIntervals: [Int: [(Int64, Int64)]] = [:]
+
+        for w in workouts.sorted(by: { $0.start.seconds < $1.start.seconds }) {
+            let n = clock.day(w.start)
+            var d = out[n] ?? day(n)
+            d.workouts.append(WorkoutFigures.summary(of: w, clock: clock, heartRate: (hrTimes, hrValues)))
+            if w.activityType == "HKWorkoutActivityTypeRunning" { runIntervals[n, default: []].append((w.start.seconds, w.end.seconds)) }
+            out[n] = d
+        }
+        for (n, intervals) in runIntervals {
+            guard var d = out[n] else { continue }
+            for metric in Catalog.metrics where metric.rule == .workoutAvg {
+                guard let samples = runningSorted[metric.index] else { continue }
+                var sum = 0.0, count = 0
+                for (t, v) in samples where intervals.contains(where: { $0.0 <= t && t <= $0.1 }) {
+                    sum += v
+                    count += 1
+                }
+                if count > 0 { d.values[metric.index] = sum / Double(count) }
+            }
+            out[n] = d
+        }
+    }
+}
+
+extension FinishedDay {
+    /// A day is written when any rule produced something for it.
+    var hasContent: Bool {
+        heartRate != nil || sleep != nil || !workouts.isEmpty || values.contains { $0 != nil }
+    }
+}

@@ -1,0 +1,82 @@
+import Foundation
+
+/// Turns instants into local calendar days and local timestamps: in the run's IANA zone when
+/// `--timezone` is given, else in each instant's own recorded offset (the file's view).
+///
+/// Zone offsets are looked up through a cache of constant-offset intervals, since Foundation's
+/// `TimeZone` calls are far too slow for millions of samples.
+public final class LocalClock {
+    public let zone: TimeZone?
+    private var intervals: [(start: Int64, end: Int64, offset: Int32)] = []
+    private var last = 0
+
+    public init(zone: TimeZone?) { self.zone = zone }
+
+    /// The offset in force at `t` (run zone) or `t`'s recorded one.
+    @inline(__always)
+    public func offset(_ t: Timestamp) -> Int32 {
+        zone == nil ? t.offset : zoneOffset(t.seconds)
+    }
+
+    public func zoneOffset(_ seconds: Int64) -> Int32 {
+        guard let zone else { return 0 }
+        if last < intervals.count, intervals[last].start <= seconds, seconds < intervals[last].end { return intervals[last].offset }
+        for (i, iv) in intervals.enumerated() where iv.start <= seconds && seconds < iv.end {
+            last = i
+            return iv.offset
+        }
+        // Compute the constant-offset interval around `seconds` (bounded to a year each way).
+        let date = Date(timeIntervalSince1970: TimeInterval(seconds))
+        let off = Int32(zone.secondsFromGMT(for: date))
+        let year: Int64 = 366 * 86_400
+        let next = zone.nextDaylightSavingTimeTransition(after: date).map { Int64($0.timeIntervalSince1970) } ?? seconds + year
+        var start = seconds - year
+        // Find the previous transition by stepping back from `seconds`.
+        if let prev = zone.nextDaylightSavingTimeTransition(after: Date(timeIntervalSince1970: TimeInterval(seconds - year))) {
+            var p = Int64(prev.timeIntervalSince1970)
+            while p <= seconds {
+                start = p
+                guard let n = zone.nextDaylightSavingTimeTransition(after: Date(timeIntervalSince1970: TimeInterval(p))) else { break }
+                let nn = Int64(n.timeIntervalSince1970)
+                if nn <= p { break }
+                p = nn
+            }
+        }
+        intervals.append((start, max(next, seconds + 1), off))
+        last = intervals.count - 1
+        return off
+    }
+
+    /// Local day number (days since 1970-01-01) of an instant.
+    @inline(__always)
+    public func day(_ t: Timestamp) -> Int {
+        Self.floorDiv(t.seconds + Int64(offset(t)), 86_400)
+    }
+
+    /// The instant of local midnight starting `day`, for a sample recorded at `offset` (used
+    /// when no zone is set) .
+    public func midnight(day: Int, recordedOffset: Int32) -> Int64 {
+        let local = Int64(day) * 86_400
+        guard zone != nil else { return local - Int64(recordedOffset) }
+        var guess = local - Int64(zoneOffset(local))
+        guess = local - Int64(zoneOffset(guess))
+        return guess
+    }
+
+    /// The night a sleep sample belongs to: it ends after 12:00 on D−1 and no later than 12:00 on D.
+    @inline(__always)
+    public func night(endingAt t: Timestamp) -> Int {
+        let local = t.seconds + Int64(offset(t)) - 43_200
+        return Self.floorDiv(local - 1, 86_400) + 1
+    }
+
+    /// ISO 8601 with the local offset.
+    public func iso(_ t: Timestamp) -> String {
+        CivilDate.isoTimestamp(seconds: t.seconds, offset: offset(t))
+    }
+
+    @inline(__always)
+    static func floorDiv(_ a: Int64, _ b: Int64) -> Int {
+        Int(a >= 0 ? a / b : (a - b + 1) / b)
+    }
+}

@@ -1,0 +1,84 @@
+/// The sleep rule for one night (reference/metrics.md, "Sleep").
+///
+/// Stages come from one choice of source: every Apple Watch source when any has stage data that
+/// night, otherwise the highest-priority source with asleep samples. Within the choice each stage
+/// is the union of its intervals, so overlapping samples are not counted twice. Total asleep =
+/// core + deep + rem + unspecified; InBed only frames the night (earliest start, latest end),
+/// and stands in for the total on legacy nights that have nothing else.
+struct SleepSegment {
+    enum Stage: UInt8 { case inBed, unspecified, awake, core, deep, rem }
+    var start: Timestamp
+    var end: Timestamp
+    var stage: Stage
+    var source: String
+
+    static func stage(for value: String) -> Stage? {
+        switch value {
+        case "HKCategoryValueSleepAnalysisInBed": return .inBed
+        case "HKCategoryValueSleepAnalysisAsleep", "HKCategoryValueSleepAnalysisAsleepUnspecified": return .unspecified
+        case "HKCategoryValueSleepAnalysisAwake": return .awake
+        case "HKCategoryValueSleepAnalysisAsleepCore": return .core
+        case "HKCategoryValueSleepAnalysisAsleepDeep": return .deep
+        case "HKCategoryValueSleepAnalysisAsleepREM": return .rem
+        default: return nil
+        }
+    }
+}
+
+enum SleepNight {
+    static func resolve(_ segments: [SleepSegment], priority: SourcePriority, clock: LocalClock) -> SleepResult? {
+        guard !segments.isEmpty else { return nil }
+        let staged = segments.filter { $0.stage != .inBed }
+        let inBed = segments.filter { $0.stage == .inBed }
+        let asleepStages: Set<SleepSegment.Stage> = [.unspecified, .core, .deep, .rem]
+
+        var chosen: [SleepSegment] = []
+        var sourceName: String?
+        let watch = staged.filter { SourcePriority.isAppleWatch($0.source) }
+        if !watch.isEmpty {
+            chosen = watch
+            sourceName = priority.order(Array(Set(watch.map(\.source)))).first
+        } else {
+            let asleepSources = Set(staged.filter { asleepStages.contains($0.stage) }.map(\.source))
+            if let best = priority.order(Array(asleepSources)).first {
+                chosen = staged.filter { $0.source == best }
+                sourceName = best
+            }
+        }
+
+        func hours(_ stage: SleepSegment.Stage) -> Double? {
+            let items = chosen.filter { $0.stage == stage }
+            guard !items.isEmpty else { return nil }
+            return Double(IntervalSet(items.map { ($0.start.seconds, $0.end.seconds) }).total) / 3600
+        }
+
+        var result: SleepResult
+        let asleep = chosen.filter { asleepStages.contains($0.stage) }
+        if !asleep.isEmpty {
+            let core = hours(.core), deep = hours(.deep), rem = hours(.rem), unspecified = hours(.unspecified)
+            result = SleepResult(totalHours: (core ?? 0) + (deep ?? 0) + (rem ?? 0) + (unspecified ?? 0))
+            result.coreHours = core
+            result.deepHours = deep
+            result.remHours = rem
+            result.awakeHours = hours(.awake)
+        } else if !inBed.isEmpty {
+            // Legacy nights (iPhone bedtime only): the in-bed window is all there is.
+            let best = priority.order(Array(Set(inBed.map(\.source)))).first!
+            let own = inBed.filter { $0.source == best }
+            result = SleepResult(totalHours: Double(IntervalSet(own.map { ($0.start.seconds, $0.end.seconds) }).total) / 3600)
+            sourceName = best
+        } else if !chosen.isEmpty {
+            // Only awake samples: no sleep that night.
+            return nil
+        } else {
+            return nil
+        }
+        result.source = sourceName
+        let frame = inBed.isEmpty ? asleep : inBed
+        if let first = frame.min(by: { $0.start < $1.start }), let last = frame.max(by: { $0.end < $1.end }) {
+            result.inBedStart = clock.iso(first.start)
+            result.inBedEnd = clock.iso(last.end)
+        }
+        return result
+    }
+}

@@ -1,0 +1,64 @@
+/// The payload's figures for one workout (reference/payload.md): totals from `WorkoutStatistics`
+/// first and the old total attributes as fallback; the statistics of `WorkoutActivity` parts are
+/// never added (they repeat the workout's own). Heart rate from the workout's statistics, else from
+/// the heart-rate samples inside its interval.
+enum WorkoutFigures {
+    static let prefix = "HKWorkoutActivityType"
+
+    static func summary(of w: Workout, clock: LocalClock, heartRate: ([Int64], [Double])) -> WorkoutSummary {
+        let type = w.activityType.hasPrefix(prefix) ? String(w.activityType.dropFirst(prefix.count)) : w.activityType
+        var duration = Double(w.end.seconds - w.start.seconds)
+        if let d = w.duration {
+            switch w.durationUnit ?? "min" {
+            case "min": duration = d * 60
+            case "s", "sec": duration = d
+            case "hr", "h": duration = d * 3600
+            default: break
+            }
+        }
+        var energy: Double?
+        if let s = w.statistics.first(where: { $0.type == "HKQuantityTypeIdentifierActiveEnergyBurned" }), let sum = s.sum {
+            energy = CanonicalUnit.kilocalories.convert(sum, from: s.unit ?? "kcal")
+        }
+        if energy == nil, let e = w.totalEnergyBurned {
+            energy = CanonicalUnit.kilocalories.convert(e, from: w.totalEnergyBurnedUnit ?? "kcal")
+        }
+        var distance: Double?
+        if let s = w.statistics.first(where: { $0.type.hasPrefix("HKQuantityTypeIdentifierDistance") && $0.sum != nil }) {
+            distance = CanonicalUnit.metres.convert(s.sum!, from: s.unit ?? "km")
+        }
+        if distance == nil, let t = w.totalDistance {
+            distance = CanonicalUnit.metres.convert(t, from: w.totalDistanceUnit ?? "km")
+        }
+        var avg = w.statedAverageHeartRate
+        var max = w.statedMaximumHeartRate
+        if let s = w.statistics.first(where: { $0.type == "HKQuantityTypeIdentifierHeartRate" }) {
+            let unit = s.unit ?? "count/min"
+            if avg == nil { avg = s.average.flatMap { CanonicalUnit.countPerMinute.convert($0, from: unit) } }
+            if max == nil { max = s.maximum.flatMap { CanonicalUnit.countPerMinute.convert($0, from: unit) } }
+        }
+        if avg == nil || max == nil {
+            let (times, values) = heartRate
+            var lo = 0, hi = times.count
+            while lo < hi {
+                let mid = (lo + hi) / 2
+                if times[mid] < w.start.seconds { lo = mid + 1 } else { hi = mid }
+            }
+            var sum = 0.0, count = 0, top = -Double.infinity
+            var i = lo
+            while i < times.count, times[i] <= w.end.seconds {
+                sum += values[i]
+                count += 1
+                top = Swift.max(top, values[i])
+                i += 1
+            }
+            if count > 0 {
+                if avg == nil { avg = sum / Double(count) }
+                if max == nil { max = top }
+            }
+        }
+        return WorkoutSummary(type: type, start: clock.iso(w.start), end: clock.iso(w.end), durationSeconds: duration,
+                              energyKcal: energy, averageHeartRate: avg, maximumHeartRate: max, distanceMetres: distance,
+                              source: w.source, startSeconds: w.start.seconds)
+    }
+}

@@ -1,0 +1,454 @@
+import CLibXML2
+
+/// The element state machine of export.xml: turns SAX start/end tags into `Sample`, `Workout`,
+/// `Correlation`, `ActivitySummary` and `Me` values for a `SampleSink`.
+///
+/// Only top-level `Record`s are samples; records inside a `Correlation` repeat top-level ones
+/// (the DTD says so) and become the correlation's members, never samples. The hot path (a
+/// top-level Record) compares names as bytes, interns repeated strings and parses numbers and
+/// dates from the attribute bytes, so it builds no String per record unless the sink wants details.
+final class ExportElementHandler {
+    enum Element: UInt8 {
+        case healthData, record, correlation, workout, workoutActivity, workoutStatistics, workoutEvent
+        case workoutRoute, fileReference, location, metadataEntry, hrvList, beat, activitySummary, exportDate, me, other
+    }
+
+    let sink: SampleSink
+    let details: Bool
+    var report = ReadReport()
+    /// Set by the handler when the document cannot be an export; the driver stops the parser.
+    private(set) var fatalProblem: String?
+    private(set) var sawRoot = false
+    /// The parser's position, provided by the driver (for skip reports).
+    var locate: () -> InputLocation = { InputLocation() }
+
+    private var stack: [Element] = []
+    private var interner = ByteInterner(makeString: XMLText.string)
+    /// What is known about an interned type name, by id: its catalog row and the conversion of
+    /// the unit it last came with (a type keeps its unit throughout a file, nearly always).
+    private struct TypeInfo {
+        var resolved = false
+        var metric: Metric?
+        var count = 0
+        var unitID = Int.min
+        var conversion: (Double, Double)?
+    }
+    private var types: [TypeInfo] = []
+    private var hintType = -1, hintSource = -1, hintUnit = -1
+
+    // The record being read (top level or inside a correlation).
+    private var rec = PendingRecord()
+    private var correlation: Correlation?
+    private var workout: Workout?
+    private var activity: WorkoutActivity?
+    private var event: WorkoutEvent?
+    private var route: WorkoutRoute?
+
+    init(sink: SampleSink) {
+        self.sink = sink
+        self.details = sink.wantsDetails
+    }
+
+    // MARK: - Names
+
+    @inline(__always)
+    static func equals(_ p: UnsafePointer<UInt8>, _ literal: StaticString) -> Bool {
+        let n = literal.utf8CodeUnitCount
+        let l = literal.utf8Start
+        for i in 0..<n where p[i] != l[i] { return false }
+        return p[n] == 0
+    }
+
+    private func classify(_ name: UnsafePointer<UInt8>) -> Element {
+        switch name[0] {
+        case UInt8(ascii: "R"): if Self.equals(name, "Record") { return .record }
+        case UInt8(ascii: "M"):
+            if Self.equals(name, "MetadataEntry") { return .metadataEntry }
+            if Self.equals(name, "Me") { return .me }
+        case UInt8(ascii: "I"): if Self.equals(name, "InstantaneousBeatsPerMinute") { return .beat }
+        case UInt8(ascii: "H"):
+            if Self.equals(name, "HeartRateVariabilityMetadataList") { return .hrvList }
+            if Self.equals(name, "HealthData") { return .healthData }
+        case UInt8(ascii: "W"):
+            if Self.equals(name, "Workout") { return .workout }
+            if Self.equals(name, "WorkoutStatistics") { return .workoutStatistics }
+            if Self.equals(name, "WorkoutEvent") { return .workoutEvent }
+            if Self.equals(name, "WorkoutActivity") { return .workoutActivity }
+            if Self.equals(name, "WorkoutRoute") { return .workoutRoute }
+        case UInt8(ascii: "C"): if Self.equals(name, "Correlation") { return .correlation }
+        case UInt8(ascii: "A"): if Self.equals(name, "ActivitySummary") { return .activitySummary }
+        case UInt8(ascii: "E"): if Self.equals(name, "ExportDate") { return .exportDate }
+        case UInt8(ascii: "F"): if Self.equals(name, "FileReference") { return .fileReference }
+        case UInt8(ascii: "L"): if Self.equals(name, "Location") { return .location }
+        default: break
+        }
+        return .other
+    }
+
+    // MARK: - SAX events
+
+    func start(name: UnsafePointer<UInt8>, attributeCount: Int, attributes: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?) {
+        let attrs = AttributeList(count: attributeCount, raw: attributes)
+        let element = classify(name)
+        let depth = stack.count
+        stack.append(element)
+        if depth == 0 {
+            sawRoot = true
+            if element != .healthData {
+                fatalProblem = "not an Apple Health export: the root element is <\(String(cString: name))>, expected <HealthData>"
+            }
+            return
+        }
+        let parent = stack[depth - 1]
+        switch element {
+        case .record:
+            if depth == 1 {
+                beginRecord(attrs)
+            } else if parent == .correlation, details {
+                beginRecord(attrs)
+            }
+        case .metadataEntry:
+            metadata(attrs, parent: parent, depth: depth)
+        case .beat:
+            if details, parent == .hrvList, rec.active {
+                var bpm: Double?
+                var time = ""
+                for i in 0..<attrs.count {
+                    if attrs.nameIs(i, "bpm") { bpm = NumberParser.parse(attrs.valueStart(i), attrs.valueCount(i)) }
+                    else if attrs.nameIs(i, "time") { time = attrs.string(i) }
+                }
+                rec.beats.append(InstantaneousBeat(bpm: bpm, time: time))
+            }
+        case .workout where depth == 1:
+            beginWorkout(attrs)
+        case .workoutStatistics:
+            if let s = statistic(attrs) {
+                if parent == .workoutActivity, activity != nil { activity!.statistics.append(s) }
+                else if parent == .workout, workout != nil { workout!.statistics.append(s) }
+            }
+        case .workoutActivity where parent == .workout:
+            let d = attrs.dictionary()
+            activity = WorkoutActivity(uuid: d["uuid"], start: d["startDate"].flatMap(TimestampParser.parse),
+                                       end: d["endDate"].flatMap(TimestampParser.parse), duration: d["duration"].flatMap(NumberParser.parse),
+                                       durationUnit: d["durationUnit"])
+        case .workoutEvent where parent == .workout || parent == .workoutActivity:
+            let d = attrs.dictionary()
+            event = WorkoutEvent(type: d["type"] ?? "", date: d["date"].flatMap(TimestampParser.parse),
+                                 duration: d["duration"].flatMap(NumberParser.parse), durationUnit: d["durationUnit"])
+        case .workoutRoute where parent == .workout || parent == .workoutActivity:
+            let d = attrs.dictionary()
+            route = WorkoutRoute(source: d["sourceName"], start: d["startDate"].flatMap(TimestampParser.parse),
+                                 end: d["endDate"].flatMap(TimestampParser.parse))
+        case .fileReference where parent == .workoutRoute:
+            if let p = attrs.value(named: "path") { route?.filePaths.append(p) }
+        case .location where parent == .workoutRoute:
+            route?.inlineLocationCount += 1
+        case .correlation where depth == 1:
+            let d = attrs.dictionary()
+            guard let start = d["startDate"].flatMap(TimestampParser.parse), let end = d["endDate"].flatMap(TimestampParser.parse) else {
+                report.skip("correlation with a missing or unparseable date", at: locate())
+                correlation = nil
+                return
+            }
+            var c = Correlation(type: d["type"] ?? "", source: d["sourceName"] ?? "", start: start, end: end)
+            c.sourceVersion = d["sourceVersion"]
+            c.device = d["device"]
+            c.created = d["creationDate"].flatMap(TimestampParser.parse)
+            correlation = c
+        case .activitySummary where depth == 1:
+            let entries = attrs.entries()
+            let date = entries.first { $0.key == "dateComponents" }?.value ?? ""
+            report.activitySummaries += 1
+            sink.activitySummary(ActivitySummary(date: date, attributes: entries.filter { $0.key != "dateComponents" }))
+        case .exportDate where depth == 1:
+            if let v = attrs.value(named: "value") {
+                if let t = TimestampParser.parse(v) { sink.exportDate(t) } else { report.skip("unparseable ExportDate", at: locate()) }
+            }
+        case .me where depth == 1:
+            sink.me(Me(attributes: attrs.entries()))
+        case .other where depth == 1:
+            report.skip("element not aggregated: <\(String(cString: name))> (kept in the store)", at: locate())
+            if details { sink.extra(ExtraItem(kind: String(cString: name), json: JSONText.object(attrs.entries()))) }
+        default:
+            break
+        }
+    }
+
+    func end(name: UnsafePointer<UInt8>) {
+        guard let element = stack.popLast() else { return }
+        let depth = stack.count
+        switch element {
+        case .record where rec.active:
+            if depth == 1 { finishTopLevelRecord() } else { finishMemberRecord() }
+        case .correlation where depth == 1:
+            if let c = correlation {
+                report.correlations += 1
+                sink.correlation(c)
+            }
+            correlation = nil
+        case .workout where depth == 1:
+            if let w = workout {
+                report.workouts += 1
+                sink.workout(w)
+            }
+            workout = nil
+        case .workoutActivity:
+            if let a = activity { workout?.activities.append(a) }
+            activity = nil
+        case .workoutEvent:
+            if let e = event {
+                if activity != nil { activity!.events.append(e) } else { workout?.events.append(e) }
+            }
+            event = nil
+        case .workoutRoute:
+            if let r = route { workout?.routes.append(r) }
+            route = nil
+        default:
+            break
+        }
+    }
+
+    // MARK: - Records
+
+    private struct PendingRecord {
+        var active = false
+        var typeID = -1
+        var sourceID = -1
+        var unitID = -1
+        var versionID = -1
+        var value: Double?
+        var valueText: String?
+        var valueWasText = false
+        var start: Timestamp?
+        var end: Timestamp?
+        var created: Timestamp?
+        var device: String?
+        var timeZoneName: String?
+        var metadata: [MetadataEntry] = []
+        var beats: [InstantaneousBeat] = []
+        var location = InputLocation()
+        var problem: String?
+    }
+
+    private func beginRecord(_ attrs: AttributeList) {
+        rec.active = true
+        rec.typeID = -1; rec.sourceID = -1; rec.unitID = -1; rec.versionID = -1
+        rec.value = nil; rec.valueText = nil; rec.valueWasText = false
+        rec.start = nil; rec.end = nil; rec.created = nil; rec.device = nil; rec.timeZoneName = nil
+        rec.problem = nil
+        if !rec.metadata.isEmpty { rec.metadata.removeAll(keepingCapacity: true) }
+        if !rec.beats.isEmpty { rec.beats.removeAll(keepingCapacity: true) }
+        for i in 0..<attrs.count {
+            let n = attrs.name(i), v = attrs.valueStart(i), c = attrs.valueCount(i)
+            switch n[0] {
+            case UInt8(ascii: "t") where Self.equals(n, "type"):
+                rec.typeID = interner.intern(v, c, hint: hintType)
+                hintType = rec.typeID
+            case UInt8(ascii: "s"):
+                if Self.equals(n, "startDate") {
+                    rec.start = TimestampParser.parse(v, c)
+                    if rec.start == nil, rec.problem == nil { rec.problem = "unparseable startDate" }
+                } else if Self.equals(n, "sourceName") {
+                    rec.sourceID = interner.intern(v, c, hint: hintSource)
+                    hintSource = rec.sourceID
+                } else if details, Self.equals(n, "sourceVersion") {
+                    rec.versionID = interner.intern(v, c)
+                }
+            case UInt8(ascii: "e") where Self.equals(n, "endDate"):
+                rec.end = TimestampParser.parse(v, c)
+                if rec.end == nil, rec.problem == nil { rec.problem = "unparseable endDate" }
+            case UInt8(ascii: "v") where Self.equals(n, "value"):
+                rec.value = NumberParser.parse(v, c)
+                if rec.value == nil {
+                    rec.valueWasText = true
+                    rec.valueText = internedString(v, c)
+                } else if details {
+                    rec.valueText = XMLText.string(v, c)
+                }
+            case UInt8(ascii: "u") where Self.equals(n, "unit"):
+                rec.unitID = interner.intern(v, c, hint: hintUnit)
+                hintUnit = rec.unitID
+            case UInt8(ascii: "c") where details && Self.equals(n, "creationDate"):
+                rec.created = TimestampParser.parse(v, c)
+            case UInt8(ascii: "d") where details && Self.equals(n, "device"):
+                rec.device = XMLText.string(v, c)
+            default:
+                break
+            }
+        }
+        rec.location = locate()
+    }
+
+    private func metadata(_ attrs: AttributeList, parent: Element, depth: Int) {
+        var keyIndex = -1, valueIndex = -1
+        for i in 0..<attrs.count {
+            if attrs.nameIs(i, "key") { keyIndex = i } else if attrs.nameIs(i, "value") { valueIndex = i }
+        }
+        guard keyIndex >= 0 else { return }
+        let isTimeZone = attrs.valueCount(keyIndex) == 10 && memcmp(attrs.valueStart(keyIndex), "HKTimeZone", 10) == 0
+        switch parent {
+        case .record where rec.active:
+            if isTimeZone, valueIndex >= 0 { rec.timeZoneName = internedString(attrs.valueStart(valueIndex), attrs.valueCount(valueIndex)) }
+            if details { rec.metadata.append(entry(attrs, keyIndex, valueIndex)) }
+        case .correlation:
+            if details { correlation?.metadata.append(entry(attrs, keyIndex, valueIndex)) }
+        case .workout:
+            let e = entry(attrs, keyIndex, valueIndex)
+            if isTimeZone { workout?.timeZoneName = e.value }
+            workout?.metadata.append(e)
+        case .workoutActivity:
+            activity?.metadata.append(entry(attrs, keyIndex, valueIndex))
+        case .workoutEvent:
+            event?.metadata.append(entry(attrs, keyIndex, valueIndex))
+        default:
+            break
+        }
+    }
+
+    private func entry(_ attrs: AttributeList, _ k: Int, _ v: Int) -> MetadataEntry {
+        MetadataEntry(key: attrs.string(k), value: v >= 0 ? attrs.string(v) : "")
+    }
+
+    /// Interns and returns the shared String (two steps: the subscript must see the updated table).
+    @inline(__always)
+    private func internedString(_ p: UnsafePointer<UInt8>, _ count: Int) -> String {
+        let id = interner.intern(p, count)
+        return interner[id]
+    }
+
+    @inline(__always)
+    private func typeInfo(_ id: Int) -> Metric? {
+        if id >= types.count { types.append(contentsOf: repeatElement(TypeInfo(), count: id - types.count + 1)) }
+        if !types[id].resolved {
+            types[id].resolved = true
+            types[id].metric = Catalog.metric(forType: interner[id])
+        }
+        return types[id].metric
+    }
+
+    /// Builds the sample, or reports why it cannot be one. Returns nil when skipped.
+    private func buildSample() -> Sample? {
+        guard rec.typeID >= 0 else {
+            report.skip("record without a type", at: rec.location)
+            return nil
+        }
+        if let problem = rec.problem {
+            report.skip("\(problem) (\(shortType(interner[rec.typeID])))", at: rec.location)
+            return nil
+        }
+        guard let start = rec.start, let end = rec.end else {
+            report.skip("record without startDate or endDate (\(shortType(interner[rec.typeID])))", at: rec.location)
+            return nil
+        }
+        if end < start {
+            report.skip("endDate before startDate (\(shortType(interner[rec.typeID])))", at: rec.location)
+            return nil
+        }
+        let metric = typeInfo(rec.typeID)
+        var canonical: Double?
+        if let metric {
+            if let value = rec.value {
+                let unitID = rec.unitID
+                if types[rec.typeID].unitID != unitID {
+                    let unit = unitID >= 0 ? interner[unitID] : ""
+                    types[rec.typeID].unitID = unitID
+                    types[rec.typeID].conversion = metric.unit.convert(1, from: unit).map { one in
+                        let zero = metric.unit.convert(0, from: unit) ?? 0
+                        return (one - zero, zero)
+                    }
+                }
+                let conversion = types[rec.typeID].conversion
+                if let (scale, offset) = conversion {
+                    canonical = value * scale + offset
+                } else {
+                    if unitID >= 0 {
+                        report.skip("unknown unit \"\(interner[unitID])\" for \(shortType(metric.healthKitType))", at: rec.location)
+                    } else {
+                        report.skip("no unit given for \(shortType(metric.healthKitType)), so its value cannot be converted", at: rec.location)
+                    }
+                }
+            } else if rec.valueWasText {
+                report.skip("unparseable value for \(shortType(metric.healthKitType))", at: rec.location)
+            } else {
+                report.skip("record without a value (\(shortType(metric.healthKitType)))", at: rec.location)
+            }
+        }
+        return Sample(
+            type: interner[rec.typeID], metric: metric, source: rec.sourceID >= 0 ? interner[rec.sourceID] : "",
+            sourceVersion: rec.versionID >= 0 ? interner[rec.versionID] : nil, device: rec.device,
+            unit: rec.unitID >= 0 ? interner[rec.unitID] : nil, valueText: rec.valueText, value: rec.value,
+            canonicalValue: canonical, start: start, end: end, created: rec.created, timeZoneName: rec.timeZoneName,
+            metadata: details ? rec.metadata : [], beats: details ? rec.beats : [])
+    }
+
+    private func finishTopLevelRecord() {
+        rec.active = false
+        if rec.typeID >= 0 {
+            _ = typeInfo(rec.typeID)
+            types[rec.typeID].count += 1
+        }
+        if let s = buildSample() { sink.sample(s) }
+    }
+
+    private func finishMemberRecord() {
+        rec.active = false
+        guard correlation != nil, let typeID = Optional(rec.typeID), typeID >= 0,
+              let start = rec.start, let end = rec.end else { return }
+        let s = Sample(type: interner[typeID], source: rec.sourceID >= 0 ? interner[rec.sourceID] : "",
+                       sourceVersion: rec.versionID >= 0 ? interner[rec.versionID] : nil, device: rec.device,
+                       unit: rec.unitID >= 0 ? interner[rec.unitID] : nil, valueText: rec.valueText, value: rec.value,
+                       start: start, end: end, created: rec.created, timeZoneName: rec.timeZoneName, metadata: rec.metadata, beats: rec.beats)
+        correlation?.members.append(s)
+    }
+
+    // MARK: - Workouts
+
+    private func beginWorkout(_ attrs: AttributeList) {
+        let d = attrs.dictionary()
+        guard let start = d["startDate"].flatMap(TimestampParser.parse), let end = d["endDate"].flatMap(TimestampParser.parse) else {
+            report.skip("workout with a missing or unparseable date", at: locate())
+            workout = nil
+            return
+        }
+        var w = Workout(activityType: d["workoutActivityType"] ?? "HKWorkoutActivityTypeOther", source: d["sourceName"] ?? "", start: start, end: end)
+        w.sourceVersion = d["sourceVersion"]
+        w.device = d["device"]
+        w.created = d["creationDate"].flatMap(TimestampParser.parse)
+        w.duration = d["duration"].flatMap(NumberParser.parse)
+        w.durationUnit = d["durationUnit"]
+        w.totalDistance = d["totalDistance"].flatMap(NumberParser.parse)
+        w.totalDistanceUnit = d["totalDistanceUnit"]
+        w.totalEnergyBurned = d["totalEnergyBurned"].flatMap(NumberParser.parse)
+        w.totalEnergyBurnedUnit = d["totalEnergyBurnedUnit"]
+        workout = w
+    }
+
+    private func statistic(_ attrs: AttributeList) -> WorkoutStatistic? {
+        let d = attrs.dictionary()
+        guard let type = d["type"] else { return nil }
+        return WorkoutStatistic(type: type, start: d["startDate"].flatMap(TimestampParser.parse), end: d["endDate"].flatMap(TimestampParser.parse),
+                                average: d["average"].flatMap(NumberParser.parse), minimum: d["minimum"].flatMap(NumberParser.parse),
+                                maximum: d["maximum"].flatMap(NumberParser.parse), sum: d["sum"].flatMap(NumberParser.parse), unit: d["unit"])
+    }
+
+    // MARK: - End
+
+    /// Moves the per-type counters into the report.
+    func finalizeReport() -> ReadReport {
+        for (id, t) in types.enumerated() where t.count > 0 { report.recordsByType[interner[id], default: 0] += t.count }
+        for i in types.indices { types[i].count = 0 }
+        return report
+    }
+
+    private func shortType(_ t: String) -> String {
+        for p in ["HKQuantityTypeIdentifier", "HKCategoryTypeIdentifier"] where t.hasPrefix(p) { return String(t.dropFirst(p.count)) }
+        return t
+    }
+}
+
+@inline(__always)
+private func memcmp(_ a: UnsafePointer<UInt8>, _ b: StaticString, _ n: Int) -> Int32 {
+    let l = b.utf8Start
+    for i in 0..<n where a[i] != l[i] { return 1 }
+    return 0
+}

@@ -1,0 +1,154 @@
+/// Sits between the bytes of export.xml and libxml2, doing the two things a conforming parser
+/// cannot be asked to do:
+///
+/// 1. It removes the inline `<!DOCTYPE HealthData [ … ]>` subset before the parser sees it. The
+///    reader never needs the DTD (it declares no entities), iOS 16 exports carry a malformed one
+///    that stops libxml2 (reference/export-xml-format.md §8.1), and v13 data does not even
+///    validate against its own. The subset is replaced by as many newlines as it spanned, so the
+///    parser's line numbers still match the file.
+/// 2. It drops C0 control characters other than TAB, LF and CR (not allowed in XML 1.0; real
+///    exports carry a stray U+000B in source names), counting them.
+struct PrologFilter {
+    private enum State { case prolog, body }
+    private var state = State.prolog
+    /// Bytes of the prolog held until the DOCTYPE (if any) has been seen whole.
+    private var pending: [UInt8] = []
+    private(set) var controlCharactersDropped = 0
+    /// Set when the prolog held a DOCTYPE that was removed.
+    private(set) var removedDoctype = false
+    /// The prolog may not grow past this without a root element: a file that is not XML at all.
+    static let prologLimit = 16 << 20
+
+    enum Failure: Error { case unterminatedDoctype, prologTooLong }
+
+    /// Filters one chunk and passes what is ready to `emit` (possibly nothing, possibly more than
+    /// the chunk when held prolog bytes are released).
+    mutating func filter(_ chunk: UnsafeRawBufferPointer, emit: (UnsafeRawBufferPointer) throws -> Void) throws {
+        switch state {
+        case .body:
+            try dropControls(chunk, emit: emit)
+        case .prolog:
+            pending.append(contentsOf: chunk)
+            if let ready = try resolveProlog() {
+                state = .body
+                pending = []
+                try ready.withUnsafeBytes { try dropControls($0, emit: emit) }
+            } else if pending.count > Self.prologLimit {
+                throw Failure.prologTooLong
+            }
+        }
+    }
+
+    /// Flushes held bytes at the end of input (a document that is only a prolog).
+    mutating func finish(emit: (UnsafeRawBufferPointer) throws -> Void) throws {
+        guard state == .prolog else { return }
+        if let ready = try resolveProlog(atEnd: true) {
+            try ready.withUnsafeBytes { try dropControls($0, emit: emit) }
+        }
+        state = .body
+        pending = []
+    }
+
+    /// Returns the prolog with its DOCTYPE replaced, once it is known whole; nil while more bytes are needed.
+    private mutating func resolveProlog(atEnd: Bool = false) throws -> [UInt8]? {
+        let b = pending
+        var i = 0
+        let n = b.count
+        // Walk markup in the prolog: XML declaration, comments, processing instructions, white space, DOCTYPE.
+        while i < n {
+            let c = b[i]
+            if c == 0x20 || c == 0x0A || c == 0x0D || c == 0x09 || (i == 0 && n >= 3 && b[0] == 0xEF && b[1] == 0xBB && b[2] == 0xBF) {
+                i += (i == 0 && c == 0xEF) ? 3 : 1
+                continue
+            }
+            guard c == UInt8(ascii: "<") else { return b } // not markup: let the parser report it
+            guard i + 1 < n else { return atEnd ? b : nil }
+            let next = b[i + 1]
+            if next == UInt8(ascii: "?") { // <? … ?>
+                guard let e = find(b, [0x3F, 0x3E], from: i + 2) else { return atEnd ? b : nil }
+                i = e + 2
+            } else if next == UInt8(ascii: "!") {
+                guard i + 9 <= n else { return atEnd ? b : nil }
+                if b[i + 2] == 0x2D, b[i + 3] == 0x2D { // <!-- … -->
+                    guard let e = find(b, [0x2D, 0x2D, 0x3E], from: i + 4) else { return atEnd ? b : nil }
+                    i = e + 3
+                } else if Array(b[(i + 2)..<(i + 9)]) == Array("DOCTYPE".utf8) {
+                    // The subset ends at the first "]>" after its "["; without "[" the DOCTYPE ends at ">".
+                    var j = i + 9
+                    while j < n, b[j] != 0x5B, b[j] != 0x3E { j += 1 }
+                    guard j < n else { if atEnd { throw Failure.unterminatedDoctype }; return nil }
+                    let end: Int
+                    if b[j] == 0x5B {
+                        guard let e = find(b, [0x5D, 0x3E], from: j + 1) else {
+                            if atEnd { throw Failure.unterminatedDoctype }
+                            return nil
+                        }
+                        end = e + 2
+                    } else {
+                        end = j + 1
+                    }
+                    removedDoctype = true
+                    let newlines = b[i..<end].reduce(0) { $0 + ($1 == 0x0A ? 1 : 0) }
+                    var out = Array(b[0..<i])
+                    out.append(contentsOf: repeatElement(0x0A, count: newlines))
+                    out.append(contentsOf: b[end...])
+                    return out
+                } else {
+                    return b
+                }
+            } else {
+                return b // the root element: the prolog is complete and had no DOCTYPE
+            }
+        }
+        return atEnd ? b : nil
+    }
+
+    private func find(_ b: [UInt8], _ needle: [UInt8], from: Int) -> Int? {
+        guard needle.count <= b.count else { return nil }
+        var i = from
+        while i + needle.count <= b.count {
+            if b[i] == needle[0] {
+                var ok = true
+                for k in 1..<needle.count where b[i + k] != needle[k] { ok = false; break }
+                if ok { return i }
+            }
+            i += 1
+        }
+        return nil
+    }
+
+    /// Passes the chunk on, without the forbidden control bytes. Scans eight bytes at a time for a
+    /// byte below 0x20 (only line ends, normally) and copies only when one must go.
+    private mutating func dropControls(_ chunk: UnsafeRawBufferPointer, emit: (UnsafeRawBufferPointer) throws -> Void) throws {
+        let n = chunk.count
+        guard n > 0, let base = chunk.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return }
+        var firstBad = -1
+        var i = 0
+        while i + 8 <= n {
+            let w = UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self)
+            // High bit set in a byte lane iff that byte is < 0x20 (for bytes < 0x80).
+            if (w &- 0x2020_2020_2020_2020) & ~w & 0x8080_8080_8080_8080 != 0 {
+                for k in i..<(i + 8) where isForbidden(base[k]) { firstBad = k; break }
+                if firstBad >= 0 { break }
+            }
+            i += 8
+        }
+        if firstBad < 0 {
+            while i < n { if isForbidden(base[i]) { firstBad = i; break }; i += 1 }
+        }
+        if firstBad < 0 {
+            try emit(chunk)
+            return
+        }
+        var out = [UInt8]()
+        out.reserveCapacity(n)
+        out.append(contentsOf: UnsafeBufferPointer(start: base, count: firstBad))
+        for k in firstBad..<n {
+            if isForbidden(base[k]) { controlCharactersDropped += 1 } else { out.append(base[k]) }
+        }
+        try out.withUnsafeBytes { try emit($0) }
+    }
+
+    @inline(__always)
+    private func isForbidden(_ c: UInt8) -> Bool { c < 0x20 && c != 0x09 && c != 0x0A && c != 0x0D }
+}

@@ -1,0 +1,54 @@
+/// Turns repeated byte strings (type names, source names, units) into one shared `String` and a
+/// dense id, so the hot path creates no String for a name it has seen before.
+public struct ByteInterner {
+    private struct Entry {
+        var bytes: [UInt8]
+        var id: Int
+    }
+    private var table: [UInt64: [Entry]] = [:]
+    public private(set) var strings: [String] = []
+    /// Makes the String for bytes seen the first time (the XML reader decodes `&#38;` there).
+    let makeString: (UnsafePointer<UInt8>, Int) -> String
+
+    public init() { makeString = { String(decoding: UnsafeBufferPointer(start: $0, count: $1), as: UTF8.self) } }
+    init(makeString: @escaping (UnsafePointer<UInt8>, Int) -> String) { self.makeString = makeString }
+
+    private var entryBytes: [[UInt8]] = []
+
+    /// The id of the bytes, trying `hint` (the id this slot had last time) before hashing:
+    /// consecutive records mostly repeat their type, unit and source.
+    @inline(__always)
+    public mutating func intern(_ p: UnsafePointer<UInt8>, _ count: Int, hint: Int) -> Int {
+        if hint >= 0 {
+            let same = entryBytes[hint].withUnsafeBufferPointer { b in b.count == count && memcmp(b.baseAddress!, p, count) == 0 }
+            if same { return hint }
+        }
+        return intern(p, count)
+    }
+
+    /// The id of the bytes, adding them on first sight.
+    @inline(__always)
+    public mutating func intern(_ p: UnsafePointer<UInt8>, _ count: Int) -> Int {
+        var h: UInt64 = 0xcbf2_9ce4_8422_2325
+        for i in 0..<count { h = (h ^ UInt64(p[i])) &* 0x0000_0100_0000_01B3 }
+        if let bucket = table[h] {
+            for e in bucket where e.bytes.count == count {
+                if e.bytes.withUnsafeBufferPointer({ memcmp($0.baseAddress!, p, count) == 0 }) { return e.id }
+            }
+        }
+        let id = strings.count
+        let bytes = Array(UnsafeBufferPointer(start: p, count: count))
+        strings.append(makeString(p, count))
+        table[h, default: []].append(Entry(bytes: bytes, id: id))
+        entryBytes.append(bytes)
+        return id
+    }
+
+    public subscript(id: Int) -> String { strings[id] }
+}
+
+@inline(__always)
+func memcmp(_ a: UnsafePointer<UInt8>, _ b: UnsafePointer<UInt8>, _ n: Int) -> Int32 {
+    for i in 0..<n where a[i] != b[i] { return a[i] < b[i] ? -1 : 1 }
+    return 0
+}

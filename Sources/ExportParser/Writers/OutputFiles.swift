@@ -1,0 +1,79 @@
+import Foundation
+
+/// Writes outputs so that a failed or interrupted run never leaves a half-written file: every
+/// file goes to a temporary name in the same directory, is flushed, then renamed over the old one.
+/// Files are created 0600 and directories 0700: this is health data.
+public enum OutputFiles {
+    public static func makeDirectory(_ path: String) throws {
+        var isDir: ObjCBool = false
+        if FileManager.default.fileExists(atPath: path, isDirectory: &isDir) {
+            guard isDir.boolValue else { throw InputError(file: path, message: "exists and is not a directory") }
+            return
+        }
+        do {
+            try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        } catch {
+            throw InputError(file: path, message: "cannot create the directory: \(error.localizedDescription)")
+        }
+    }
+
+    /// Writes `text` to `path` atomically, mode 0600.
+    public static func write(_ text: String, to path: String) throws {
+        let tmp = temporaryName(for: path)
+        try writeNew(text, to: tmp)
+        guard rename(tmp, path) == 0 else {
+            let message = String(cString: strerror(errno))
+            unlink(tmp)
+            throw InputError(file: path, message: "cannot replace the file: \(message)")
+        }
+    }
+
+    /// Creates `path` (which must not exist) with mode 0600 and writes `text`, flushed to disk.
+    static func writeNew(_ text: String, to path: String) throws {
+        let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { throw InputError(file: path, message: "cannot create: \(String(cString: strerror(errno)))") }
+        defer { close(fd) }
+        fchmod(fd, 0o600)
+        var text = text
+        try text.withUTF8 { buf in
+            var off = 0
+            while off < buf.count {
+                let n = Foundation.write(fd, buf.baseAddress! + off, buf.count - off)
+                if n < 0 {
+                    if errno == EINTR { continue }
+                    let message = String(cString: strerror(errno))
+                    unlink(path)
+                    throw InputError(file: path, message: "write failed: \(message)")
+                }
+                off += n
+            }
+        }
+        fsync(fd)
+    }
+
+    /// Replaces the directory `path` with a complete new one written by `fill` (into a temporary
+    /// sibling), so readers see either the old set of files or the new one.
+    public static func replaceDirectory(_ path: String, fill: (String) throws -> Void) throws {
+        let tmp = temporaryName(for: path)
+        try FileManager.default.createDirectory(atPath: tmp, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
+        do {
+            try fill(tmp)
+        } catch {
+            try? FileManager.default.removeItem(atPath: tmp)
+            throw error
+        }
+        let old = path + ".old-\(getpid())"
+        let hadOld = FileManager.default.fileExists(atPath: path)
+        if hadOld { guard rename(path, old) == 0 else { throw InputError(file: path, message: "cannot replace: \(String(cString: strerror(errno)))") } }
+        guard rename(tmp, path) == 0 else {
+            if hadOld { rename(old, path) }
+            throw InputError(file: path, message: "cannot replace: \(String(cString: strerror(errno)))")
+        }
+        if hadOld { try? FileManager.default.removeItem(atPath: old) }
+    }
+
+    static func temporaryName(for path: String) -> String {
+        let url = URL(fileURLWithPath: path)
+        return url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).tmp-\(getpid())").path
+    }
+}

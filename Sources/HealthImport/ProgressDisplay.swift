@@ -1,0 +1,27 @@
+import ExportParser
+import Foundation
+
+/// One line of progress on stderr, only when stderr is a terminal: bytes of total and records/s.
+final class ProgressDisplay: @unchecked Sendable {
+    let enabled: Bool
+
+    init(enabled: Bool) {
+        self.enabled = enabled && isatty(STDERR_FILENO) == 1
+    }
+
+    func show(_ p: ConvertProgress) {
+        guard enabled else { return }
+        let mb = Double(p.bytesDone) / 1_000_000
+        var line = String(format: "%@: %.0f MB", (p.input as NSString).lastPathComponent, mb)
+        if let total = p.bytesTotal, total > 0 {
+            line += String(format: " of %.0f MB (%.0f%%)", Double(total) / 1_000_000, 100 * Double(p.bytesDone) / Double(total))
+        }
+        if p.elapsed > 0 { line += ", " + ConvertOutcome.count(Int(Double(p.records) / p.elapsed)) + " records/s" }
+        FileHandle.standardError.write(Data(("\r\u{1B}[K" + line).utf8))
+    }
+
+    func clear() {
+        guard enabled else { return }
+        FileHandle.standardError.write(Data("\r\u{1B}[K".utf8))
+    }
+}

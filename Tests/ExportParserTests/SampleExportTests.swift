@@ -1,0 +1,136 @@
+import ExportParser
+import Foundation
+import XCTest
+
+/// The checked-in sample (samples/export.xml and the zip holding it) through the whole convert
+/// command, against the payloads worked out by hand in samples/expected (arithmetic in
+/// samples/EXPECTED.md); and every file written validated against the project's schema copy.
+final class SampleExportTests: XCTestCase {
+    private func convert(_ input: String) throws -> (URL, ConvertOutcome) {
+        let out = try TestPaths.temporaryDirectory()
+        let job = try ConvertJob(ConvertRequest(inputs: [TestPaths.samples.appendingPathComponent(input).path], outDir: out.path))
+        return (out, try job.run())
+    }
+
+    private func json(_ url: URL) throws -> Any { try JSONSerialization.jsonObject(with: Data(contentsOf: url)) }
+
+    func testSampleExportGivesTheHandComputedPayloads() throws {
+        for input in ["export.xml", "export.zip"] {
+            let (out, outcome) = try convert(input)
+            let expectedDir = TestPaths.samples.appendingPathComponent("expected")
+            let expected = try FileManager.default.contentsOfDirectory(atPath: expectedDir.path).filter { $0.hasSuffix(".json") }.sorted()
+            let written = try FileManager.default.contentsOfDirectory(atPath: out.appendingPathComponent("payloads").path).sorted()
+            XCTAssertEqual(written, expected, input)
+            XCTAssertEqual(outcome.daysWritten, expected.count)
+            for name in expected {
+                let got = try json(out.appendingPathComponent("payloads/" + name))
+                let want = try json(expectedDir.appendingPathComponent(name))
+                assertSameJSON(got, want, "\(input) \(name)")
+            }
+            let skips = outcome.inputs[0].report?.skips ?? [:]
+            XCTAssertEqual(skips.filter { $0.key.contains("unknown unit") }.values.reduce(0, +), 1, "\(skips)")
+            // payloads.json holds the same objects in date order.
+            let batch = try XCTUnwrap(try json(out.appendingPathComponent("payloads.json")) as? [String: Any])
+            let data = try XCTUnwrap(batch["data"] as? [[String: Any]])
+            XCTAssertEqual(data.map { $0["date"] as? String }, expected.map { String($0.dropLast(5)) })
+        }
+    }
+
+    func testCSVHasTheCatalogColumnsAndOneRowADate() throws {
+        let (out, _) = try convert("export.xml")
+        let text = try String(contentsOf: out.appendingPathComponent("daily.csv"), encoding: .utf8)
+        let rows = text.components(separatedBy: "\r\n").filter { !$0.isEmpty }
+        XCTAssertEqual(rows.first, DayColumns.all.map(\.name).joined(separator: ","))
+        XCTAssertEqual(rows.count, 4)
+        // Payload and CSV agree: step_count of 2026-03-21 (4705 by hand, EXPECTED.md).
+        let header = rows[0].components(separatedBy: ",")
+        let first = rows[1].components(separatedBy: ",")
+        XCTAssertEqual(first[header.firstIndex(of: "date")!], "2026-03-21")
+        XCTAssertEqual(first[header.firstIndex(of: "step_count")!], "4705")
+        XCTAssertEqual(first.count, header.count)
+    }
+
+    func testOutputsAreOwnerOnly() throws {
+        let (out, _) = try convert("export.xml")
+        for rel in ["payloads.json", "daily.csv", "payloads/2026-03-21.json"] {
+            let mode = try XCTUnwrap(FileManager.default.attributesOfItem(atPath: out.appendingPathComponent(rel).path)[.posixPermissions] as? NSNumber)
+            XCTAssertEqual(mode.intValue & 0o777, 0o600, rel)
+        }
+    }
+
+    func testWrittenPayloadsValidateAgainstTheSchema() throws {
+        let (out, _) = try convert("export.xml")
+        let schema = TestPaths.repoRoot.appendingPathComponent("docs/payload.schema.json").path
+        let files = try FileManager.default.contentsOfDirectory(atPath: out.appendingPathComponent("payloads").path).map { out.appendingPathComponent("payloads/" + $0).path }
+        let status = try SchemaValidator.validate(files, schema: schema)
+        XCTAssertEqual(status, 0, "a payload does not validate against docs/payload.schema.json")
+    }
+
+    func testAFailedRunLeavesEarlierOutputsUntouched() throws {
+        let (out, _) = try convert("export.xml")
+        let before = try Data(contentsOf: out.appendingPathComponent("payloads.json"))
+        let bad = out.appendingPathComponent("bad.xml")
+        try Data("<?xml version=\"1.0\"?>\n<HealthData>\n<Record type=\"x\"".utf8).write(to: bad)
+        let job = try ConvertJob(ConvertRequest(inputs: [TestPaths.samples.appendingPathComponent("export.xml").path, bad.path], outDir: out.path))
+        XCTAssertThrowsError(try job.run())
+        XCTAssertEqual(try Data(contentsOf: out.appendingPathComponent("payloads.json")), before)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: out.appendingPathComponent("payloads").path).count, 3)
+    }
+
+    func testFromAndToLimitTheDatesWritten() throws {
+        let out = try TestPaths.temporaryDirectory()
+        let job = try ConvertJob(ConvertRequest(inputs: [TestPaths.samples.appendingPathComponent("export.xml").path], outDir: out.path, from: "2026-03-22", to: "2026-03-22"))
+        let outcome = try job.run()
+        XCTAssertEqual(outcome.daysWritten, 1)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: out.appendingPathComponent("payloads").path), ["2026-03-22.json"])
+        XCTAssertThrowsError(try ConvertJob(ConvertRequest(inputs: ["x"], from: "2026-03-32")))
+        XCTAssertThrowsError(try ConvertJob(ConvertRequest(inputs: ["x"], from: "2026-03-22", to: "2026-03-21")))
+        XCTAssertThrowsError(try ConvertJob(ConvertRequest(inputs: ["x"], timeZoneName: "Mars/Olympus")))
+    }
+
+    private func assertSameJSON(_ got: Any, _ want: Any, _ what: String) {
+        switch (got, want) {
+        case let (g as NSNumber, w as NSNumber):
+            XCTAssertEqual(g.doubleValue, w.doubleValue, accuracy: 1e-9, what)
+        case let (g as String, w as String):
+            XCTAssertEqual(g, w, what)
+        case let (g as [Any], w as [Any]):
+            XCTAssertEqual(g.count, w.count, "\(what): count")
+            for (i, (a, b)) in zip(g, w).enumerated() { assertSameJSON(a, b, "\(what)[\(i)]") }
+        case let (g as [String: Any], w as [String: Any]):
+            XCTAssertEqual(Set(g.keys), Set(w.keys), "\(what): keys")
+            for (k, v) in w { if let gv = g[k] { assertSameJSON(gv, v, "\(what).\(k)") } }
+        case (is NSNull, is NSNull):
+            break
+        default:
+            XCTFail("\(what): got \(got), want \(want)")
+        }
+    }
+}
+
+/// Runs Python's `jsonschema` (a real JSON Schema draft 2020-12 validator; `.ci/run` installs it).
+enum SchemaValidator {
+    static func validate(_ files: [String], schema: String) throws -> Int32 {
+        let script = """
+        import json, sys
+        try:
+            import jsonschema
+        except ImportError:
+            print("python3 -m pip install jsonschema is needed for this test", file=sys.stderr); sys.exit(3)
+        schema = json.load(open(sys.argv[1]))
+        v = jsonschema.Draft202012Validator(schema)
+        bad = 0
+        for f in sys.argv[2:]:
+            for e in v.iter_errors(json.load(open(f))):
+                bad += 1
+                print(f, e.json_path, e.message, file=sys.stderr)
+        sys.exit(1 if bad else 0)
+        """
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        p.arguments = ["python3", "-c", script, schema] + files
+        try p.run()
+        p.waitUntilExit()
+        return p.terminationStatus
+    }
+}

@@ -1,0 +1,88 @@
+import ExportParser
+import Foundation
+import XCTest
+
+/// Paths the tests read from: the repository and `../shared` beside it.
+enum TestPaths {
+    static let repoRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let shared = repoRoot.deletingLastPathComponent().appendingPathComponent("shared")
+    static let publicExports = shared.appendingPathComponent("samples-public/export")
+    static let publicHAE = shared.appendingPathComponent("samples-public/hae")
+    static let fixtures = repoRoot.appendingPathComponent("Tests/ExportParserTests/Fixtures")
+    static let samples = repoRoot.appendingPathComponent("samples")
+
+    static func temporaryDirectory(_ name: String = #function) throws -> URL {
+        let safe = name.filter { $0.isLetter || $0.isNumber }
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("hi-tests-\(safe)-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }
+}
+
+/// Keeps everything a reader sends, for assertions.
+final class CollectingSink: SampleSink {
+    let wantsDetails: Bool
+    var inputs: [InputDescription] = []
+    var exportDates: [Timestamp] = []
+    var samples: [Sample] = []
+    var workouts: [Workout] = []
+    var correlations: [Correlation] = []
+    var summaries: [ActivitySummary] = []
+    var mes: [Me] = []
+    var extras: [ExtraItem] = []
+    var sleepSummaries: [SleepSummary] = []
+    var finished: [ReadReport] = []
+
+    init(details: Bool = true) { wantsDetails = details }
+
+    func begin(_ input: InputDescription) { inputs.append(input) }
+    func exportDate(_ date: Timestamp) { exportDates.append(date) }
+    func me(_ me: Me) { mes.append(me) }
+    func sample(_ sample: Sample) { samples.append(sample) }
+    func correlation(_ c: Correlation) { correlations.append(c) }
+    func workout(_ w: Workout) { workouts.append(w) }
+    func activitySummary(_ a: ActivitySummary) { summaries.append(a) }
+    func extra(_ item: ExtraItem) { extras.append(item) }
+    func sleepSummary(_ night: SleepSummary) { sleepSummaries.append(night) }
+    func finish(_ input: InputDescription, report: ReadReport) { finished.append(report) }
+}
+
+/// The payloads an export in memory produces, by date, as parsed JSON objects.
+struct Converted {
+    let days: [FinishedDay]
+    let report: ReadReport
+    let payloads: [String: [String: Any]]
+
+    init(xml: String, timezone: String? = nil, priority: [String]? = nil, file: StaticString = #filePath, line: UInt = #line) throws {
+        let book = DayBook(options: try DayOptions(timeZoneName: timezone, sourcePriority: priority))
+        report = try AppleExportReader.read(data: Data(xml.utf8), name: "test.xml", into: book)
+        days = book.finish()
+        var p: [String: [String: Any]] = [:]
+        for d in days {
+            let text = PayloadEncoder.payload(d).render()
+            p[d.date] = try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any]
+        }
+        payloads = p
+    }
+
+    func metric(_ date: String, _ field: String) -> Double? {
+        (payloads[date]?["metrics"] as? [String: Any])?[field] as? Double
+    }
+}
+
+/// A minimal export around some body XML.
+func export(_ body: String, exportDate: String = "2024-03-05 08:00:00 +0100") -> String {
+    """
+    <?xml version="1.0" encoding="UTF-8"?>
+    <HealthData locale="en_US">
+     <ExportDate value="\(exportDate)"/>
+    \(body)
+    </HealthData>
+    """
+}
+
+func record(_ type: String, _ value: String, unit: String? = nil, source: String = "Ann’s Apple Watch", start: String, end: String? = nil, children: String = "") -> String {
+    let u = unit.map { " unit=\"\($0)\"" } ?? ""
+    let tail = children.isEmpty ? "/>" : ">\(children)</Record>"
+    return " <Record type=\"\(type)\" sourceName=\"\(source)\"\(u) startDate=\"\(start)\" endDate=\"\(end ?? start)\" value=\"\(value)\"\(tail)\n"
+}

@@ -1,0 +1,255 @@
+#!/usr/bin/env bash
+# health-import benchmark — the documented command:   bash bench/run.sh
+#
+# Installs nothing. .ci/run installs the build dependencies (libxml2-dev, libyajl-dev,
+# libsqlite3-dev, zlib1g-dev); sqlite3 (the CLI) is optional and only used for row counts.
+#
+# Environment:
+#   BENCH_SIZE_MB  size of the generated export.xml in MB (10^6 bytes), default 1000
+#   BENCH_HAE_MB   size of the generated HAE JSON in MB, default 300
+#   BENCH_RUNS     timed runs per row (the median is reported), default 3
+#   BENCH_STRICT   1 = exit with status 1 when any row FAILs (default 0: report only)
+#   BENCH_TIMEOUT  seconds before one timed run is killed and its row FAILs, default 900
+#   BENCH_SKIP_BUILD  1 = use the existing release build of health-import
+#   BENCH_HEALTH_IMPORT  path of a health-import binary to time instead of building one
+#   BENCH_DATA_DIR path of the data directory, default bench/data (e.g. bench/data/small
+#                  for a smoke test that leaves the 1 GB set alone)
+#
+# Data is generated once into bench/data/ (export.xml, export.zip, hae.json) and reused
+# while its size parameters are unchanged; programs are built into bench/bin/; temporary
+# outputs live under bench/data/tmp and are removed at the end.
+set -u -o pipefail
+
+BENCH_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+ROOT=$(cd "$BENCH_DIR/.." && pwd)
+SIZE_MB=${BENCH_SIZE_MB:-1000}
+HAE_MB=${BENCH_HAE_MB:-300}
+RUNS=${BENCH_RUNS:-3}
+STRICT=${BENCH_STRICT:-0}
+TIMEOUT=${BENCH_TIMEOUT:-900}
+DATA=${BENCH_DATA_DIR:-$BENCH_DIR/data}
+mkdir -p "$DATA" && DATA=$(cd "$DATA" && pwd)
+BIN=$BENCH_DIR/bin
+TMP=$DATA/tmp
+XML=$DATA/export.xml
+ZIP=$DATA/export.zip
+HAE=$DATA/hae.json
+TIME=/usr/bin/time
+
+# targets
+T_XML=1.5     # xml run  <= 1.5 x C SAX floor
+T_ZIP=1.3     # zip run  <= 1.3 x xml run
+T_STORE=2.0   # xml + SQLite store <= 2.0 x C SAX floor
+T_HAE=2.0     # HAE run  <= 2.0 x yajl floor
+T_RSS=150     # every peak RSS < 150 MB
+
+log() { printf '%s\n' "$*" >&2; }
+die() { log "bench: $*"; exit 2; }
+
+[ -x "$TIME" ] || die "$TIME not found (Debian package 'time')"
+mkdir -p "$DATA" "$BIN"
+rm -rf "$TMP"
+mkdir -p "$TMP"
+trap 'rm -rf "$TMP"' EXIT
+
+# ---------------------------------------------------------------------------- build
+log "== building C floors into bench/bin"
+cc -O2 -o "$BIN/sax_floor" "$BENCH_DIR/sax_floor.c" $(pkg-config --cflags --libs libxml-2.0) \
+    || die "cannot build sax_floor (needs libxml2-dev)"
+cc -O2 -o "$BIN/yajl_floor" "$BENCH_DIR/yajl_floor.c" $(pkg-config --cflags --libs yajl 2>/dev/null || echo -lyajl) \
+    || die "cannot build yajl_floor (needs libyajl-dev)"
+
+HI=${BENCH_HEALTH_IMPORT:-}
+HI_BUILD_ERR=""
+if [ -n "$HI" ]; then
+    [ -x "$HI" ] || HI_BUILD_ERR="BENCH_HEALTH_IMPORT=$HI is not executable"
+elif [ "${BENCH_SKIP_BUILD:-0}" != 1 ]; then
+    log "== swift build -c release"
+    if ! (cd "$ROOT" && swift build -c release) >"$TMP/swift-build.log" 2>&1; then
+        HI_BUILD_ERR="swift build -c release failed: $( (grep -m1 -E 'error:' "$TMP/swift-build.log" || tail -n 1 "$TMP/swift-build.log") | cut -c1-240)"
+        log "$HI_BUILD_ERR"
+        tail -n 20 "$TMP/swift-build.log" >&2
+    fi
+fi
+if [ -z "$HI" ] && [ -z "$HI_BUILD_ERR" ]; then
+    BINPATH=$(cd "$ROOT" && swift build -c release --show-bin-path 2>/dev/null)
+    if [ -n "$BINPATH" ] && [ -x "$BINPATH/health-import" ]; then
+        HI=$BINPATH/health-import
+    else
+        HI_BUILD_ERR="no release binary health-import found (${BINPATH:-?})"
+    fi
+fi
+
+# ---------------------------------------------------------------------------- data
+# regenerate when missing or when the size parameter changed (stamp files)
+if [ ! -s "$XML" ] || [ ! -s "$ZIP" ] || [ "$(cat "$DATA/export.params" 2>/dev/null)" != "size-mb=$SIZE_MB" ]; then
+    log "== generating export.xml/export.zip (${SIZE_MB} MB)"
+    rm -f "$DATA/export.params"
+    python3 "$BENCH_DIR/generate_export.py" --size-mb "$SIZE_MB" --out "$XML" | tee "$DATA/export.counts" >&2 \
+        || die "generate_export.py failed"
+    echo "size-mb=$SIZE_MB" >"$DATA/export.params"
+fi
+if [ ! -s "$HAE" ] || [ "$(cat "$DATA/hae.params" 2>/dev/null)" != "size-mb=$HAE_MB" ]; then
+    log "== generating hae.json (${HAE_MB} MB)"
+    rm -f "$DATA/hae.params"
+    python3 "$BENCH_DIR/generate_hae.py" --size-mb "$HAE_MB" --out "$HAE" | tee "$DATA/hae.counts" >&2 \
+        || die "generate_hae.py failed"
+    echo "size-mb=$HAE_MB" >"$DATA/hae.params"
+fi
+
+XML_BYTES=$(stat -c %s "$XML")
+ZIP_BYTES=$(stat -c %s "$ZIP")
+HAE_BYTES=$(stat -c %s "$HAE")
+
+# ---------------------------------------------------------------------------- timing
+declare -A SEC RSS CPU ERR
+STORE_KEEP=""
+
+median() { sort -g | awk '{a[NR]=$1} END {if (NR==0) exit; if (NR%2) print a[(NR+1)/2]; else printf "%.2f\n", (a[NR/2]+a[NR/2+1])/2}'; }
+
+# measure NAME KIND INPUT: KIND is floor-xml | floor-json | convert | convert-store
+measure() {
+    local name=$1 kind=$2 input=$3 i secs="" rsss="" cpus="" out cmd
+    cat "$input" >/dev/null   # same page-cache state for every row
+    for ((i = 1; i <= RUNS; i++)); do
+        out=$TMP/run-$name-$i
+        rm -rf "$out"
+        mkdir -p "$out"
+        case $kind in
+            floor-xml)  cmd=("$BIN/sax_floor" "$input") ;;
+            floor-json) cmd=("$BIN/yajl_floor" "$input") ;;
+            convert)    cmd=("$HI" convert "$input" --out "$out/out" --quiet --no-store) ;;
+            convert-store) cmd=("$HI" convert "$input" --out "$out/out" --quiet --store "$out/health.sqlite") ;;
+        esac
+        if [ "$kind" = convert ] || [ "$kind" = convert-store ]; then
+            if [ -z "$HI" ]; then ERR[$name]="health-import not built (see 'build:' above)"; return; fi
+            mkdir -p "$out/out"
+        fi
+        log "   $name run $i/$RUNS: ${cmd[*]}"
+        "$TIME" -f '%e %M %U %S' -o "$out/time" timeout -k 10 "$TIMEOUT" "${cmd[@]}" >"$out/stdout" 2>"$out/stderr"
+        local rc=$?
+        if [ "$rc" -ne 0 ]; then
+            if [ "$rc" -eq 124 ] || [ "$rc" -eq 137 ]; then
+                ERR[$name]="timed out after ${TIMEOUT} s"
+            else
+                ERR[$name]="exit $rc: $(tail -n 3 "$out/stderr" | tr '\n' ' ' | cut -c1-300)"
+            fi
+            log "   FAILED: ${ERR[$name]}"
+            rm -rf "$out"
+            return
+        fi
+        if [ "$kind" = convert ] || [ "$kind" = convert-store ]; then
+            if [ -z "$(ls -A "$out/out")" ]; then
+                ERR[$name]="exit 0 but nothing written to --out ($(head -c 200 "$out/stdout" | tr '\n' ' '))"
+            elif [ "$kind" = convert-store ] && [ ! -s "$out/health.sqlite" ]; then
+                ERR[$name]="exit 0 but no store file written at --store"
+            fi
+            if [ -n "${ERR[$name]:-}" ]; then log "   FAILED: ${ERR[$name]}"; rm -rf "$out"; return; fi
+        fi
+        [ "$kind" = floor-xml ] && [ "$i" = 1 ] && log "   $(cat "$out/stdout")"
+        [ "$kind" = floor-json ] && [ "$i" = 1 ] && log "   $(cat "$out/stdout")"
+        secs+="$(awk 'END{print $1}' "$out/time")"$'\n'
+        rsss+="$(awk 'END{print $2}' "$out/time")"$'\n'
+        cpus+="$(awk 'END{printf "%.2f", $3 + $4}' "$out/time")"$'\n'
+        if [ "$kind" = convert-store ]; then
+            [ -n "$STORE_KEEP" ] && rm -rf "$STORE_KEEP"
+            STORE_KEEP=$out
+        else
+            rm -rf "$out"
+        fi
+    done
+    SEC[$name]=$(printf '%s' "$secs" | median)
+    RSS[$name]=$(printf '%s' "$rsss" | sort -g | tail -n 1)   # worst run
+    CPU[$name]=$(printf '%s' "$cpus" | median)
+}
+
+log "== timing, median of $RUNS runs each"
+measure c-sax-floor floor-xml "$XML"
+measure xml convert "$XML"
+measure zip convert "$ZIP"
+measure xml+store convert-store "$XML"
+measure yajl-floor floor-json "$HAE"
+measure hae convert "$HAE"
+
+# ---------------------------------------------------------------------------- report
+FAILS=0
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "-" }'; }
+le() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(a <= b) }'; }
+
+row() { # name bytes floor-name target [second-ref target2]
+    local name=$1 bytes=$2 ref=$3 target=$4 ref2=${5:-} target2=${6:-}
+    local s=${SEC[$name]:-} r=${RSS[$name]:-} verdict=PASS why="" rat="-" rat2="" mbs="-" rssmb="-"
+    if [ -z "$s" ]; then
+        printf '%-12s %8s %8s %-22s %8s %7s  FAIL  %s\n' "$name" "-" "-" "-" "-" "-" "${ERR[$name]:-not run}"
+        FAILS=$((FAILS + 1))
+        return
+    fi
+    mbs=$(awk -v b="$bytes" -v s="$s" 'BEGIN { printf "%.1f", (s > 0 ? b / 1e6 / s : 0) }')
+    rssmb=$(awk -v k="$r" 'BEGIN { printf "%.1f", k / 1024 }')
+    if [ -n "$ref" ]; then
+        if [ -n "${SEC[$ref]:-}" ]; then
+            rat="$(ratio "$s" "${SEC[$ref]}")x $ref"
+            if [ -n "$target" ] && ! le "$(ratio "$s" "${SEC[$ref]}")" "$target"; then verdict=FAIL; why+=" >${target}x $ref;"; fi
+        else
+            rat="? ($ref missing)"
+            [ -n "$target" ] && { verdict=FAIL; why+=" no $ref;"; }
+        fi
+    else
+        rat="(floor)"
+    fi
+    if [ -n "$ref2" ]; then
+        if [ -n "${SEC[$ref2]:-}" ]; then
+            rat2="$(ratio "$s" "${SEC[$ref2]}")x $ref2"
+            if [ -n "$target2" ] && ! le "$(ratio "$s" "${SEC[$ref2]}")" "$target2"; then verdict=FAIL; why+=" >${target2}x $ref2;"; fi
+        else
+            rat2="? ($ref2 missing)"
+            [ -n "$target2" ] && { verdict=FAIL; why+=" no $ref2;"; }
+        fi
+    fi
+    if ! awk -v m="$rssmb" -v t="$T_RSS" 'BEGIN { exit !(m < t) }'; then verdict=FAIL; why+=" RSS>=${T_RSS}MB;"; fi
+    [ "$verdict" = FAIL ] && FAILS=$((FAILS + 1))
+    printf '%-12s %8s %8s %-22s %8s %7s  %-4s %s%s\n' "$name" "$s" "$mbs" "$rat" "$rssmb" "${CPU[$name]}" "$verdict" \
+        "${rat2:+($rat2) }" "${why:+[${why# }]}"
+}
+
+echo
+echo "health-import benchmark  $(date -u '+%Y-%m-%d %H:%M UTC')  $(nproc) cores  load $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "commit $(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo '?')  libxml2 $(pkg-config --modversion libxml-2.0)  runs=$RUNS (median s; peak RSS = worst run)"
+printf 'export.xml %d bytes (%.1f MB)   export.zip %d bytes (%.1f MB)   hae.json %d bytes (%.1f MB)\n' \
+    "$XML_BYTES" "$(awk -v b="$XML_BYTES" 'BEGIN{print b/1e6}')" "$ZIP_BYTES" "$(awk -v b="$ZIP_BYTES" 'BEGIN{print b/1e6}')" \
+    "$HAE_BYTES" "$(awk -v b="$HAE_BYTES" 'BEGIN{print b/1e6}')"
+[ -n "$HI_BUILD_ERR" ] && echo "build: $HI_BUILD_ERR"
+echo "targets: xml <= ${T_XML}x C SAX floor, zip <= ${T_ZIP}x xml, xml+store <= ${T_STORE}x C SAX floor, hae <= ${T_HAE}x yajl floor, every peak RSS < ${T_RSS} MB"
+echo
+printf '%-12s %8s %8s %-22s %8s %7s  %s\n' run seconds MB/s ratio RSS-MB cpu-s result
+printf '%-12s %8s %8s %-22s %8s %7s  %s\n' ------------ -------- -------- ---------------------- -------- ------- ------
+row c-sax-floor "$XML_BYTES" "" ""
+row xml "$XML_BYTES" c-sax-floor "$T_XML"
+row zip "$XML_BYTES" xml "$T_ZIP" c-sax-floor ""
+row xml+store "$XML_BYTES" c-sax-floor "$T_STORE"
+row yajl-floor "$HAE_BYTES" "" ""
+row hae "$HAE_BYTES" yajl-floor "$T_HAE"
+echo "(seconds: median wall time; cpu-s: median user+sys, informational; MB/s counts uncompressed export.xml bytes for the zip row)"
+
+if [ -n "$STORE_KEEP" ] && [ -f "$STORE_KEEP/health.sqlite" ]; then
+    db=$STORE_KEEP/health.sqlite
+    echo
+    printf 'store: %s bytes (%.1f MB)' "$(stat -c %s "$db")" "$(awk -v b="$(stat -c %s "$db")" 'BEGIN{print b/1e6}')"
+    [ -f "$db-wal" ] && printf ' + WAL %s bytes' "$(stat -c %s "$db-wal")"
+    echo
+    if command -v sqlite3 >/dev/null 2>&1; then
+        for t in $(sqlite3 "$db" "select name from sqlite_master where type='table' and name not like 'sqlite_%' order by name" 2>/dev/null); do
+            printf '  %-24s %12s rows\n' "$t" "$(sqlite3 "$db" "select count(*) from \"$t\"" 2>/dev/null)"
+        done
+    else
+        echo "  (sqlite3 CLI not installed: no row counts)"
+    fi
+elif [ -n "${ERR[xml+store]:-}" ] && [ -n "$HI" ]; then
+    echo
+    echo "store: not produced (${ERR[xml+store]})"
+fi
+
+echo
+if [ "$FAILS" -eq 0 ]; then echo "overall: PASS"; else echo "overall: FAIL ($FAILS of 6 rows)"; fi
+if [ "$STRICT" = 1 ] && [ "$FAILS" -ne 0 ]; then exit 1; fi
+exit 0

@@ -76,6 +76,10 @@ final class StorePublicSampleTests: XCTestCase {
         }
         XCTAssertGreaterThan(checkedRecords, 1000)
         XCTAssertEqual(try T.rows(path, "PRAGMA integrity_check"), [["ok"]])
+        // HEALTH_IMPORT_KEEP_STORE=FILE keeps a copy to try queries on (docs/store.md).
+        if let keep = ProcessInfo.processInfo.environment["HEALTH_IMPORT_KEEP_STORE"] {
+            try store.db.execute("VACUUM INTO '\(keep.replacingOccurrences(of: "'", with: "''"))'")
+        }
         print("public samples: \(files.count) files, \(checkedRecords) top-level records, \(try T.count(path, "SELECT count(*) FROM samples")) sample rows")
     }
 }

@@ -106,7 +106,7 @@ final class StoreTests: XCTestCase {
 
         XCTAssertEqual(result.samplesRead, 3)
         XCTAssertEqual(result.samplesAdded, 3)
-        XCTAssertEqual(result.rowsAdded["samples"], 3)
+        XCTAssertEqual(result.rowsAdded["sample_records"], 3)
         XCTAssertEqual(result.rowsAdded["sample_metadata"], 2)
         XCTAssertEqual(result.rowsAdded["hrv_beats"], 2)
         XCTAssertEqual(result.rowsAdded["correlations"], 1)
@@ -122,6 +122,12 @@ final class StoreTests: XCTestCase {
         XCTAssertEqual(result.rowsAdded["me"], 2)
         XCTAssertEqual(result.rowsAdded["extra_items"], 1)
         XCTAssertEqual(result.rowsAdded["devices"], 2)
+        XCTAssertEqual(result.rowsAdded["sample_types"], 3)
+        XCTAssertEqual(result.rowsAdded["sources"], 2)
+        XCTAssertEqual(try T.rows(path, "SELECT name, payload_unit FROM sample_types ORDER BY id"), [
+            ["HKQuantityTypeIdentifierHeartRateVariabilitySDNN", "ms"], ["HKCategoryTypeIdentifierSleepAnalysis", "NULL"],
+            ["HKQuantityTypeIdentifierBloodPressureSystolic", "NULL"],
+        ])
         XCTAssertEqual(result.rowsAdded["sleep_summaries"], 1)
         // timezone, 4 heart rate, step_count, distance_km, workouts_count
         XCTAssertEqual(result.rowsAdded["day_values"], 8)
@@ -141,8 +147,7 @@ final class StoreTests: XCTestCase {
                        [["unit not convertible", "2", "line 7, column 3; line 9, column 3"]])
 
         XCTAssertEqual(try T.rows(path, """
-            SELECT person, import_id, type, source_name, source_version, (SELECT description FROM devices d WHERE d.id = device_id),
-              unit, value, value_text, payload_value, payload_unit,
+            SELECT person, import_id, type, source_name, source_version, device, unit, value, value_text, payload_value, payload_unit,
               created_at, created_epoch, start_at, start_epoch, end_at, end_epoch, time_zone, is_bucket FROM samples ORDER BY start_epoch
             """), [
             ["me", id, "HKCategoryTypeIdentifierSleepAnalysis", "Ann’s Apple Watch", "NULL", "NULL", "NULL", "NULL",
@@ -233,6 +238,33 @@ final class StoreTests: XCTestCase {
                        [["me", "2024-01-02", "Europe/Amsterdam", "412.0", "0.3049999999", "120.0", "NULL"]])
     }
 
+    func testDevicesAreStoredOnceWithoutTheirAddressAndOffsetsShowAsWritten() throws {
+        let store = try HealthStore(path: path)
+        func sample(_ minute: Int, device: String?, offset: String) -> Sample {
+            var s = T.steps("2024-01-02 08:\(minute < 10 ? "0" : "")\(minute):00 \(offset)", "2024-01-02 08:59:00 \(offset)", Double(minute))
+            s.device = device
+            return s
+        }
+        let watch = "name:Apple Watch, manufacturer:Apple Inc., model:Watch, hardware:Watch6,7, software:10.2>"
+        let r = try T.run(store, T.meta(sha: "d")) { s in
+            s.sample(sample(1, device: "<<HKDevice: 0x282a45810>, " + watch, offset: "+0100"))
+            s.sample(sample(2, device: "<<HKDevice: 0x99>, " + watch, offset: "-0930"))
+            s.sample(sample(3, device: "<<HKDevice: 0x282a45811>, name:iPhone>", offset: "+0545"))
+            s.sample(sample(4, device: "<<HKDevice: 0x77>, " + watch, offset: "+0000"))
+            s.sample(sample(5, device: "Dummy device", offset: "+1400"))
+            s.sample(sample(6, device: nil, offset: "-1200"))
+        }
+        XCTAssertEqual(r.rowsAdded["devices"], 3)
+        XCTAssertEqual(try T.rows(path, "SELECT value, device, start_at, end_at FROM samples ORDER BY value"), [
+            ["1.0", "<<HKDevice>, " + watch, "2024-01-02T08:01:00+01:00", "2024-01-02T08:59:00+01:00"],
+            ["2.0", "<<HKDevice>, " + watch, "2024-01-02T08:02:00-09:30", "2024-01-02T08:59:00-09:30"],
+            ["3.0", "<<HKDevice>, name:iPhone>", "2024-01-02T08:03:00+05:45", "2024-01-02T08:59:00+05:45"],
+            ["4.0", "<<HKDevice>, " + watch, "2024-01-02T08:04:00+00:00", "2024-01-02T08:59:00+00:00"],
+            ["5.0", "Dummy device", "2024-01-02T08:05:00+14:00", "2024-01-02T08:59:00+14:00"],
+            ["6.0", "NULL", "2024-01-02T08:06:00-12:00", "2024-01-02T08:59:00-12:00"],
+        ])
+    }
+
     // MARK: idempotency
 
     func testSameFileTwiceIsRefusedAsAlreadyImportedAndChangesNothing() throws {
@@ -273,7 +305,7 @@ final class StoreTests: XCTestCase {
         }
         XCTAssertEqual(first.samplesRead, 4)
         XCTAssertEqual(first.samplesAdded, 3)
-        XCTAssertEqual(first.rowsAdded["samples"], 3)
+        XCTAssertEqual(first.rowsAdded["sample_records"], 3)
 
         let c = T.steps("2024-01-03 08:00:00 +0100", "2024-01-03 08:05:00 +0100", 300)
         var bChanged = b
@@ -296,7 +328,7 @@ final class StoreTests: XCTestCase {
         }
         XCTAssertEqual(second.samplesRead, 5)
         XCTAssertEqual(second.samplesAdded, 2)
-        XCTAssertEqual(second.rowsAdded["samples"], 2)
+        XCTAssertEqual(second.rowsAdded["sample_records"], 2)
         XCTAssertEqual(second.rowsAdded["workouts"], 1)
         XCTAssertNil(second.rowsAdded["workout_statistics"], "the repeated workout's parts are not added again")
         XCTAssertEqual(try T.count(path, "SELECT count(*) FROM samples"), 5)

@@ -54,6 +54,17 @@ final class Statement {
         sqlite3_bind_int64(stmt, i + 1, t.seconds)
     }
 
+    /// Binds an instant as its epoch seconds at `i` and its recorded UTC offset (seconds) at `i + 1`.
+    @inline(__always) func bindEpochOffset(_ i: Int32, _ t: Timestamp?) {
+        if let t {
+            sqlite3_bind_int64(stmt, i, t.seconds)
+            sqlite3_bind_int64(stmt, i + 1, Int64(t.offset))
+        } else {
+            sqlite3_bind_null(stmt, i)
+            sqlite3_bind_null(stmt, i + 1)
+        }
+    }
+
     /// Steps once: true when a row is ready, false when done. Throws on errors.
     @discardableResult
     @inline(__always) func step() throws -> Bool {

@@ -191,11 +191,12 @@ public final class StoreImportSession: SampleSink, @unchecked Sendable {
         let db = store.db
         let counts = try db.prepare("INSERT INTO import_record_counts (import_id, record_type, records_read, records_added) VALUES (?1, ?2, ?3, ?4)")
         counts.bind(1, importID)
-        let types = Set(report.recordsByType.keys).union(writer.samplesReadByType.keys)
+        let byType = writer.countsByType
+        let types = Set(report.recordsByType.keys).union(byType.keys)
         for t in types.sorted() {
             counts.bind(2, t)
-            counts.bind(3, max(report.recordsByType[t] ?? 0, writer.samplesReadByType[t] ?? 0))
-            counts.bind(4, writer.samplesAddedByType[t] ?? 0)
+            counts.bind(3, max(report.recordsByType[t] ?? 0, byType[t]?.read ?? 0))
+            counts.bind(4, byType[t]?.added ?? 0)
             try counts.run()
         }
         let skips = try db.prepare("INSERT INTO import_skips (import_id, reason, skipped, first_locations) VALUES (?1, ?2, ?3, ?4)")

@@ -1,4 +1,5 @@
 import CSQLite
+import Foundation
 
 /// One thing the reader handed the store, queued for the writer thread.
 enum StoreItem: Sendable {
@@ -22,8 +23,6 @@ final class StoreWriter {
     var rowsAdded: [String: Int] = [:]
     var samplesRead = 0
     var samplesAdded = 0
-    var samplesReadByType: [String: Int] = [:]
-    var samplesAddedByType: [String: Int] = [:]
     var exportDate: Timestamp?
 
     private let insertSample: Statement
@@ -43,6 +42,27 @@ final class StoreWriter {
     private let upsertMe: Statement
     private let insertExtra: Statement
     private let insertSleepSummary: Statement
+    private let findType: Statement
+    private let insertType: Statement
+    private let findSource: Statement
+    private let insertSource: Statement
+    private var sourceIDs: [String: Int64] = [:]
+    private var lastSource: (name: String, id: Int64)?
+    /// The last device's text from its first `>` on (the part after the memory address), to
+    /// recognise the same device without building a string.
+    private var lastDeviceTail: [UInt8] = []
+    private var lastDeviceHadAddress = false
+    private var lastDeviceID: Int64 = -1
+    /// Per-type ids and counters; records come grouped by type, so the last one is kept at hand.
+    private final class TypeEntry {
+        let id: Int64
+        var read = 0
+        var added = 0
+        init(id: Int64) { self.id = id }
+    }
+    private var typeEntries: [String: TypeEntry] = [:]
+    private var lastTypeName = ""
+    private var current = TypeEntry(id: 0)
     private let findDevice: Statement
     private let insertDevice: Statement
     private var deviceIDs: [String: Int64] = [:]
@@ -52,10 +72,10 @@ final class StoreWriter {
         self.person = person
         self.importID = importID
         insertSample = try db.prepare("""
-            INSERT OR IGNORE INTO samples (person, import_id, type, source_name, source_version, device_id, unit, value,
-              value_text, payload_value, payload_unit, created_at, created_epoch, start_at, start_epoch, end_at, end_epoch,
+            INSERT OR IGNORE INTO sample_records (person, import_id, type_id, source_id, source_version, device_id, unit, value,
+              value_text, payload_value, created_epoch, created_offset, start_epoch, start_offset, end_epoch, end_offset,
               time_zone, bucket_minimum, bucket_maximum, is_bucket)
-            VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21)
+            VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20)
             """)
         insertSampleMetadata = try db.prepare("INSERT INTO sample_metadata (sample_id, key, value) VALUES (?1, ?2, ?3)")
         insertBeat = try db.prepare("INSERT INTO hrv_beats (sample_id, position, bpm, time) VALUES (?1, ?2, ?3, ?4)")
@@ -123,6 +143,10 @@ final class StoreWriter {
               in_bed_hours, in_bed_start_at, in_bed_start_epoch, in_bed_end_at, in_bed_end_epoch)
             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18)
             """)
+        findType = try db.prepare("SELECT id FROM sample_types WHERE name = ?1")
+        insertType = try db.prepare("INSERT INTO sample_types (name, payload_unit) VALUES (?1, ?2)")
+        findSource = try db.prepare("SELECT id FROM sources WHERE name = ?1")
+        insertSource = try db.prepare("INSERT INTO sources (name) VALUES (?1)")
         findDevice = try db.prepare("SELECT id FROM devices WHERE description = ?1")
         insertDevice = try db.prepare("INSERT INTO devices (description) VALUES (?1)")
         // Person and import are the same for every row: bound once (reset keeps bindings).
@@ -148,25 +172,95 @@ final class StoreWriter {
         return sqlite3_changes(db.handle) > 0
     }
 
+    /// The id of a name in a lookup table (`sample_types`, `sources`, `devices`), added when new.
+    private func lookup(_ name: String, find: Statement, insert add: Statement, table: String, extra: String? = nil) throws -> Int64 {
+        find.bind(1, name)
+        defer { find.reset() }
+        if try find.step() { return find.int(0) }
+        add.bind(1, name)
+        if add === insertType { add.bind(2, extra) }
+        _ = try insert(add)
+        added(table)
+        return db.lastInsertRowID
+    }
+
+    /// The `sample_types` id of a sample's type; also counts the sample as read for that type.
+    @inline(__always) private func typeID(_ s: Sample) throws -> Int64 {
+        if s.type != lastTypeName {
+            if let e = typeEntries[s.type] {
+                current = e
+            } else {
+                let id = try lookup(s.type, find: findType, insert: insertType, table: "sample_types", extra: s.metric?.unit.rawValue)
+                current = TypeEntry(id: id)
+                typeEntries[s.type] = current
+            }
+            lastTypeName = s.type
+        }
+        current.read += 1
+        return current.id
+    }
+
+    @inline(__always) private func sourceID(_ name: String) throws -> Int64 {
+        if let last = lastSource, last.name == name { return last.id }
+        let id: Int64
+        if let known = sourceIDs[name] {
+            id = known
+        } else {
+            id = try lookup(name, find: findSource, insert: insertSource, table: "sources")
+            sourceIDs[name] = id
+        }
+        lastSource = (name, id)
+        return id
+    }
+
     /// The `devices` row of an HKDevice description (address removed), added when new.
     @inline(__always) private func deviceID(_ raw: String?) throws -> Int64? {
-        guard let raw else { return nil }
-        let description = Self.deviceDescription(raw)
-        if let id = deviceIDs[description] { return id }
-        findDevice.bind(1, description)
-        let id: Int64
-        if try findDevice.step() {
-            id = findDevice.int(0)
-            findDevice.reset()
-        } else {
-            findDevice.reset()
-            insertDevice.bind(1, description)
-            _ = try insert(insertDevice)
-            id = db.lastInsertRowID
-            added("devices")
+        guard var raw else { return nil }
+        let same: Bool = raw.withUTF8 { buf in
+            guard lastDeviceID >= 0, let (hasAddress, tail) = Self.deviceTail(buf) else { return false }
+            return hasAddress == lastDeviceHadAddress && tail.count == lastDeviceTail.count
+                && lastDeviceTail.withUnsafeBytes { memcmp($0.baseAddress!, tail.baseAddress!, tail.count) == 0 }
         }
-        deviceIDs[description] = id
+        if same { return lastDeviceID }
+        let description = Self.deviceDescription(raw)
+        let id: Int64
+        if let known = deviceIDs[description] {
+            id = known
+        } else {
+            id = try lookup(description, find: findDevice, insert: insertDevice, table: "devices")
+            deviceIDs[description] = id
+        }
+        raw.withUTF8 { buf in
+            if let (hasAddress, tail) = Self.deviceTail(buf) {
+                lastDeviceHadAddress = hasAddress
+                lastDeviceTail = Array(tail)
+                lastDeviceID = id
+            } else {
+                lastDeviceID = -1
+            }
+        }
         return id
+    }
+
+    private static let devicePrefix = Array("<<HKDevice: 0x".utf8)
+
+    /// Whether the text starts with an HKDevice address, and the bytes from its first `>` on
+    /// (the whole text when it has no address); nil for an empty text.
+    @inline(__always)
+    static func deviceTail(_ buf: UnsafeBufferPointer<UInt8>) -> (Bool, UnsafeBufferPointer<UInt8>)? {
+        guard let base = buf.baseAddress, buf.count > 0 else { return nil }
+        let n = buf.count
+        if n > devicePrefix.count, devicePrefix.withUnsafeBytes({ memcmp(base, $0.baseAddress!, $0.count) == 0 }),
+           let close = memchr(base, 0x3E, n) {
+            let start = UnsafePointer<UInt8>(close.assumingMemoryBound(to: UInt8.self)) - base
+            return (true, UnsafeBufferPointer(rebasing: buf[start...]))
+        }
+        return (false, buf)
+    }
+
+    /// Samples read and added by type.
+    var countsByType: [String: (read: Int, added: Int)] {
+        typeEntries.mapValues { ($0.read, $0.added) }
     }
 
     /// `<<HKDevice: 0x282a45810>, name:Apple Watch, …>` → `<<HKDevice>, name:Apple Watch, …>`: the
@@ -195,28 +289,26 @@ final class StoreWriter {
 
     func write(_ s: Sample) throws {
         samplesRead += 1
-        samplesReadByType[s.type, default: 0] += 1
         let st = insertSample
-        st.bind(3, s.type)
-        st.bind(4, s.source)
+        st.bind(3, try typeID(s))
+        st.bind(4, try sourceID(s.source))
         st.bind(5, s.sourceVersion)
         st.bind(6, try deviceID(s.device))
         st.bind(7, s.unit)
         st.bind(8, s.value)
         st.bind(9, s.value == nil ? s.valueText : nil)
         st.bind(10, s.canonicalValue)
-        st.bind(11, s.canonicalValue == nil ? nil : s.metric?.unit.rawValue)
-        st.bindInstant(12, s.created)
-        st.bindInstant(14, s.start)
-        st.bindInstant(16, s.end)
-        st.bind(18, s.timeZoneName)
-        st.bind(19, s.bucketMinimum)
-        st.bind(20, s.bucketMaximum)
-        st.bind(21, s.isBucket ? 1 : 0)
+        st.bindEpochOffset(11, s.created)
+        st.bindEpochOffset(13, s.start)
+        st.bindEpochOffset(15, s.end)
+        st.bind(17, s.timeZoneName)
+        st.bind(18, s.bucketMinimum)
+        st.bind(19, s.bucketMaximum)
+        st.bind(20, s.isBucket ? 1 : 0)
         guard try insert(st) else { return }
         samplesAdded += 1
-        samplesAddedByType[s.type, default: 0] += 1
-        added("samples")
+        current.added += 1
+        added("sample_records")
         guard !s.metadata.isEmpty || !s.beats.isEmpty else { return }
         let id = db.lastInsertRowID
         if !s.metadata.isEmpty {

@@ -47,7 +47,6 @@ final class StoreWriter {
     private let findSource: Statement
     private let insertSource: Statement
     private var sourceIDs: [String: Int64] = [:]
-    private var lastSource: (name: String, id: Int64)?
     /// The last device's text from its first `>` on (the part after the memory address), to
     /// recognise the same device without building a string.
     private var lastDeviceTail: [UInt8] = []
@@ -61,6 +60,10 @@ final class StoreWriter {
         init(id: Int64) { self.id = id }
     }
     private var typeEntries: [String: TypeEntry] = [:]
+    /// Catalog types by `Metric.index`: no hashing for the common types.
+    private var catalogTypeEntries: [TypeEntry?] = Array(repeating: nil, count: Catalog.metrics.count)
+    /// The few most recent sources; readers intern names, so comparing them is cheap.
+    private var recentSources: [(name: String, id: Int64)] = []
     private var lastTypeName = ""
     private var current = TypeEntry(id: 0)
     private let findDevice: Statement
@@ -186,6 +189,12 @@ final class StoreWriter {
 
     /// The `sample_types` id of a sample's type; also counts the sample as read for that type.
     @inline(__always) private func typeID(_ s: Sample) throws -> Int64 {
+        if let m = s.metric, m.healthKitType == s.type, let e = catalogTypeEntries[m.index] {
+            e.read += 1
+            current = e
+            lastTypeName = s.type
+            return e.id
+        }
         if s.type != lastTypeName {
             if let e = typeEntries[s.type] {
                 current = e
@@ -193,6 +202,7 @@ final class StoreWriter {
                 let id = try lookup(s.type, find: findType, insert: insertType, table: "sample_types", extra: s.metric?.unit.rawValue)
                 current = TypeEntry(id: id)
                 typeEntries[s.type] = current
+                if let m = s.metric, m.healthKitType == s.type { catalogTypeEntries[m.index] = current }
             }
             lastTypeName = s.type
         }
@@ -201,7 +211,7 @@ final class StoreWriter {
     }
 
     @inline(__always) private func sourceID(_ name: String) throws -> Int64 {
-        if let last = lastSource, last.name == name { return last.id }
+        for r in recentSources where r.name == name { return r.id }
         let id: Int64
         if let known = sourceIDs[name] {
             id = known
@@ -209,7 +219,8 @@ final class StoreWriter {
             id = try lookup(name, find: findSource, insert: insertSource, table: "sources")
             sourceIDs[name] = id
         }
-        lastSource = (name, id)
+        if recentSources.count >= 8 { recentSources.removeFirst() }
+        recentSources.append((name, id))
         return id
     }
 

@@ -424,6 +424,17 @@ final class StoreTests: XCTestCase {
         XCTAssertEqual(r.samplesAdded, 1)
     }
 
+    func testASessionDroppedWithoutCompleteRollsBack() throws {
+        let store = try HealthStore(path: path)
+        do {
+            let session = try store.beginImport(T.meta(sha: "dropped"))
+            for i in 0..<3000 { session.sample(T.steps("2024-01-02 08:00:00 +0100", "2024-01-02 08:05:00 +0100", Double(i))) }
+        }
+        XCTAssertEqual(try T.count(path, "SELECT count(*) FROM imports"), 0)
+        let r = try T.run(store, T.meta(sha: "next")) { $0.sample(T.steps("2024-01-02 08:00:00 +0100", "2024-01-02 08:05:00 +0100", 1)) }
+        XCTAssertEqual(r.samplesAdded, 1)
+    }
+
     // MARK: refusing files
 
     func testNonSQLiteFileIsRefusedAndLeftUntouched() throws {

@@ -23,9 +23,16 @@ public final class StoreImportSession: SampleSink, @unchecked Sendable {
     private let done = DispatchSemaphore(value: 0)
     /// The writer's first error; later items are discarded. Written by the writer thread before
     /// it signals `done`, read after waiting on it.
-    private var writerError: Error?
-    private var writerNanoseconds: UInt64 = 0
-    private var writerCPUNanoseconds: UInt64 = 0
+    private let status = WriterStatus()
+
+    /// What the writer thread reports. Written by that thread before it signals `done`, read
+    /// after waiting on it. The thread holds this, the queue and the writer, never the session,
+    /// so a session dropped without `complete` is deinitialised and rolls back.
+    private final class WriterStatus: @unchecked Sendable {
+        var error: Error?
+        var nanoseconds: UInt64 = 0
+        var cpuNanoseconds: UInt64 = 0
+    }
     private var state: State = .open
     private enum State { case open, completed, abandoned }
 
@@ -35,7 +42,8 @@ public final class StoreImportSession: SampleSink, @unchecked Sendable {
         self.meta = meta
         self.writer = try StoreWriter(db: store.db, person: meta.person, importID: importID)
         batch.reserveCapacity(Self.batchSize)
-        let thread = Thread { [self] in self.runWriter() }
+        let (queue, writer, status, done) = (queue, writer, status, done)
+        let thread = Thread { Self.runWriter(queue: queue, writer: writer, status: status, done: done) }
         thread.name = "health-import store writer"
         thread.start()
     }
@@ -44,23 +52,23 @@ public final class StoreImportSession: SampleSink, @unchecked Sendable {
         if state == .open { abandon() }
     }
 
-    private func runWriter() {
+    private static func runWriter(queue: BoundedBatchQueue<StoreItem>, writer: StoreWriter, status: WriterStatus, done: DispatchSemaphore) {
         defer {
             var t = timespec()
             clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t)
-            writerCPUNanoseconds = UInt64(t.tv_sec) * 1_000_000_000 + UInt64(t.tv_nsec)
+            status.cpuNanoseconds = UInt64(t.tv_sec) * 1_000_000_000 + UInt64(t.tv_nsec)
+            done.signal()
         }
         while let items = queue.pop() {
-            if writerError != nil { continue }
+            if status.error != nil { continue }
             let t0 = DispatchTime.now().uptimeNanoseconds
             do {
                 for item in items { try writer.write(item) }
             } catch {
-                writerError = error
+                status.error = error
             }
-            writerNanoseconds &+= DispatchTime.now().uptimeNanoseconds &- t0
+            status.nanoseconds &+= DispatchTime.now().uptimeNanoseconds &- t0
         }
-        done.signal()
     }
 
     @inline(__always) private func enqueue(_ item: StoreItem) {
@@ -93,7 +101,7 @@ public final class StoreImportSession: SampleSink, @unchecked Sendable {
         flush()
         queue.close()
         done.wait()
-        if let writerError { throw writerError }
+        if let error = status.error { throw error }
     }
 
     /// Writes the per-day values of this input, replacing those of the dates it covers for this
@@ -132,7 +140,7 @@ public final class StoreImportSession: SampleSink, @unchecked Sendable {
             sqlite3_wal_checkpoint_v2(db.handle, nil, SQLITE_CHECKPOINT_PASSIVE, nil, nil)
             return StoreImportResult(
                 importID: importID, rowsAdded: rows, dayValuesReplaced: replaced, samplesRead: writer.samplesRead, samplesAdded: writer.samplesAdded,
-                writerSeconds: Double(writerNanoseconds) / 1e9, writerCPUSeconds: Double(writerCPUNanoseconds) / 1e9,
+                writerSeconds: Double(status.nanoseconds) / 1e9, writerCPUSeconds: Double(status.cpuNanoseconds) / 1e9,
                 finishSeconds: Double(DispatchTime.now().uptimeNanoseconds - finishStarted) / 1e9)
         } catch {
             rollback()

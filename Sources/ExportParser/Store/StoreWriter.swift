@@ -15,7 +15,8 @@ enum StoreItem: Sendable {
 
 /// Writes decoded items of one import with prepared statements and raw binds, inside the
 /// import's open transaction. Runs on the session's writer thread; owns no transaction itself.
-final class StoreWriter {
+/// Used by one thread at a time (the writer thread, then, after it is done, the caller).
+final class StoreWriter: @unchecked Sendable {
     let db: SQLiteConnection
     let person: String
     let importID: Int64

@@ -91,7 +91,7 @@ public final class HealthStore: @unchecked Sendable {
         // From here on the file is a SQLite database whose schema this build can handle.
         chmod(path, 0o600)
         try db.execute("PRAGMA journal_mode = WAL")
-        try db.execute("PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = OFF; PRAGMA cache_size = -32768; PRAGMA temp_store = FILE")
+        try db.execute("PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = OFF; PRAGMA cache_size = -16384; PRAGMA temp_store = FILE")
         try migrate()
         for suffix in ["-wal", "-shm"] where fm.fileExists(atPath: path + suffix) { chmod(path + suffix, 0o600) }
     }

@@ -110,7 +110,9 @@ final class StoreKillTests: XCTestCase {
             let path = dir.appendingPathComponent("kill\(round).sqlite").path
             try FileManager.default.copyItem(atPath: before, toPath: path)
             let p = try runTool(["convert", later, "--out", dir.appendingPathComponent("out\(round)").path, "--store", path, "--quiet"])
-            let delay = Double.random(in: 0.05...max(0.1, duration * 0.9))
+            // Spread over the run, from start-up to about its end, so some kills land in the
+            // commit and some runs finish.
+            let delay = Double.random(in: (duration * 0.2)...(duration * 1.05))
             Thread.sleep(forTimeInterval: delay)
             kill(p.processIdentifier, SIGKILL)
             p.waitUntilExit()
@@ -124,14 +126,31 @@ final class StoreKillTests: XCTestCase {
                 XCTAssertEqual(imports, 2, "round \(round)")
                 XCTAssertEqual(samples, 24000, "round \(round): the later import is complete")
                 XCTAssertEqual(try T.count(path, "SELECT count(*) FROM sample_metadata"), 12000, "round \(round)")
-                outcomes.append("complete")
+                outcomes.append(String(format: "complete (%.2f s)", delay))
             } else {
                 XCTAssertEqual(imports, 1, "round \(round)")
                 XCTAssertEqual(samples, samplesBefore, "round \(round): the store is as before")
                 XCTAssertEqual(try T.count(path, "SELECT count(*) FROM sample_metadata"), 2000, "round \(round)")
-                outcomes.append("before")
+                outcomes.append(String(format: "before (%.2f s)", delay))
             }
             XCTAssertEqual(try T.rows(path, "PRAGMA integrity_check"), [["ok"]], "round \(round)")
+            _ = store
+        }
+        // A first import into a new store: afterwards there is no import at all, or the whole one.
+        for round in 0..<3 {
+            let path = dir.appendingPathComponent("fresh\(round).sqlite").path
+            let p = try runTool(["convert", later, "--out", dir.appendingPathComponent("outN\(round)").path, "--store", path, "--quiet"])
+            Thread.sleep(forTimeInterval: Double.random(in: (duration * 0.2)...(duration * 1.05)))
+            kill(p.processIdentifier, SIGKILL)
+            p.waitUntilExit()
+            guard FileManager.default.fileExists(atPath: path) else { outcomes.append("no store"); continue }
+            let store = try HealthStore(path: path)
+            let imports = try T.count(path, "SELECT count(*) FROM imports")
+            let samples = try T.count(path, "SELECT count(*) FROM samples")
+            XCTAssertTrue((imports == 0 && samples == 0) || (imports == 1 && samples == 24000), "fresh round \(round): \(imports) imports, \(samples) samples")
+            XCTAssertEqual(try T.rows(path, "PRAGMA integrity_check"), [["ok"]], "fresh round \(round)")
+            XCTAssertEqual(try T.mode(path), 0o600)
+            outcomes.append(imports == 0 ? "fresh: empty" : "fresh: complete")
             _ = store
         }
         print("kill -9 rounds (import took \(String(format: "%.2f", duration)) s): \(outcomes)")

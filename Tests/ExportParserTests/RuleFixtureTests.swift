@@ -53,30 +53,11 @@ final class RuleFixtureTests: XCTestCase {
             if let m = want["metrics"] as? [String: Any] {
                 let have = got["metrics"] as? [String: Any] ?? [:]
                 XCTAssertEqual(Set(have.keys), Set(m.keys), "\(name) \(date): metric keys")
-                for (k, v) in m { assertJSON(have[k], v, "\(name) \(date) metrics.\(k)") }
+                for (k, v) in m { assertSameJSON(have[k], v, "\(name) \(date) metrics.\(k)") }
             }
             for section in ["sleep", "workouts", "running_mechanics", "timezone", "device_sync_timestamp"] where want.keys.contains(section) {
-                assertJSON(got[section], want[section], "\(name) \(date) \(section)")
+                assertSameJSON(got[section], want[section], "\(name) \(date) \(section)")
             }
-        }
-    }
-
-    private func assertJSON(_ got: Any?, _ want: Any?, _ what: String) {
-        switch (got, want) {
-        case (nil, nil), (nil, is NSNull), (is NSNull, nil), (is NSNull, is NSNull):
-            return
-        case let (g as NSNumber, w as NSNumber):
-            XCTAssertEqual(g.doubleValue, w.doubleValue, accuracy: 1e-6, what)
-        case let (g as String, w as String):
-            XCTAssertEqual(g, w, what)
-        case let (g as [Any], w as [Any]):
-            XCTAssertEqual(g.count, w.count, "\(what): count")
-            for (i, (a, b)) in zip(g, w).enumerated() { assertJSON(a, b, "\(what)[\(i)]") }
-        case let (g as [String: Any], w as [String: Any]):
-            XCTAssertEqual(Set(g.keys), Set(w.keys.filter { !(w[$0] is NSNull) || g[$0] != nil }), "\(what): keys")
-            for (k, v) in w { assertJSON(g[k], v, "\(what).\(k)") }
-        default:
-            XCTFail("\(what): got \(String(describing: got)), want \(String(describing: want))")
         }
     }
 }

@@ -87,25 +87,6 @@ final class SampleExportTests: XCTestCase {
         XCTAssertThrowsError(try ConvertJob(ConvertRequest(inputs: ["x"], from: "2026-03-22", to: "2026-03-21")))
         XCTAssertThrowsError(try ConvertJob(ConvertRequest(inputs: ["x"], timeZoneName: "Mars/Olympus")))
     }
-
-    private func assertSameJSON(_ got: Any, _ want: Any, _ what: String) {
-        switch (got, want) {
-        case let (g as NSNumber, w as NSNumber):
-            XCTAssertEqual(g.doubleValue, w.doubleValue, accuracy: 1e-9, what)
-        case let (g as String, w as String):
-            XCTAssertEqual(g, w, what)
-        case let (g as [Any], w as [Any]):
-            XCTAssertEqual(g.count, w.count, "\(what): count")
-            for (i, (a, b)) in zip(g, w).enumerated() { assertSameJSON(a, b, "\(what)[\(i)]") }
-        case let (g as [String: Any], w as [String: Any]):
-            XCTAssertEqual(Set(g.keys), Set(w.keys), "\(what): keys")
-            for (k, v) in w { if let gv = g[k] { assertSameJSON(gv, v, "\(what).\(k)") } }
-        case (is NSNull, is NSNull):
-            break
-        default:
-            XCTFail("\(what): got \(got), want \(want)")
-        }
-    }
 }
 
 /// Runs Python's `jsonschema` (a real JSON Schema draft 2020-12 validator; `.ci/run` installs it).
@@ -132,5 +113,23 @@ enum SchemaValidator {
         try p.run()
         p.waitUntilExit()
         return p.terminationStatus
+    }
+}
+
+/// Every public HAE file through the whole convert command: no fatal error, payloads valid
+/// against the project's schema (whose heart-rate `count` is optional for HAE buckets).
+final class PublicHAEConvertTests: XCTestCase {
+    func testEveryPublicHAEFileConvertsToValidPayloads() throws {
+        let files = try FileManager.default.contentsOfDirectory(atPath: TestPaths.publicHAE.path).filter { $0.hasSuffix(".json") }.sorted()
+        XCTAssertEqual(files.count, 5)
+        let schema = TestPaths.repoRoot.appendingPathComponent("docs/payload.schema.json").path
+        for name in files {
+            let out = try TestPaths.temporaryDirectory()
+            let outcome = try ConvertJob(ConvertRequest(inputs: [TestPaths.publicHAE.appendingPathComponent(name).path], outDir: out.path)).run()
+            XCTAssertGreaterThan(outcome.daysWritten, 0, name)
+            let dir = out.appendingPathComponent("payloads")
+            let payloads = try FileManager.default.contentsOfDirectory(atPath: dir.path).map { dir.appendingPathComponent($0).path }
+            XCTAssertEqual(try SchemaValidator.validate(payloads, schema: schema), 0, name)
+        }
     }
 }

@@ -86,3 +86,24 @@ func record(_ type: String, _ value: String, unit: String? = nil, source: String
     let tail = children.isEmpty ? "/>" : ">\(children)</Record>"
     return " <Record type=\"\(type)\" sourceName=\"\(source)\"\(u) startDate=\"\(start)\" endDate=\"\(end ?? start)\" value=\"\(value)\"\(tail)\n"
 }
+
+/// Compares parsed JSON: numbers within 1e-6, strings and nulls exactly, arrays by position,
+/// objects by key (a key whose expected value is null may be absent).
+func assertSameJSON(_ got: Any?, _ want: Any?, _ what: String, file: StaticString = #filePath, line: UInt = #line) {
+    switch (got, want) {
+    case (nil, nil), (nil, is NSNull), (is NSNull, nil), (is NSNull, is NSNull):
+        return
+    case let (g as NSNumber, w as NSNumber):
+        XCTAssertEqual(g.doubleValue, w.doubleValue, accuracy: 1e-6, what, file: file, line: line)
+    case let (g as String, w as String):
+        XCTAssertEqual(g, w, what, file: file, line: line)
+    case let (g as [Any], w as [Any]):
+        XCTAssertEqual(g.count, w.count, "\(what): count", file: file, line: line)
+        for (i, (a, b)) in zip(g, w).enumerated() { assertSameJSON(a, b, "\(what)[\(i)]", file: file, line: line) }
+    case let (g as [String: Any], w as [String: Any]):
+        XCTAssertEqual(Set(g.keys), Set(w.keys.filter { !(w[$0] is NSNull) || g[$0] != nil }), "\(what): keys", file: file, line: line)
+        for (k, v) in w { assertSameJSON(g[k], v, "\(what).\(k)", file: file, line: line) }
+    default:
+        XCTFail("\(what): got \(String(describing: got)), want \(String(describing: want))", file: file, line: line)
+    }
+}

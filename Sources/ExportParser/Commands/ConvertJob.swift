@@ -79,7 +79,9 @@ public final class ConvertJob {
     }
 
     static func readHAE(path: String, into sink: SampleSink, progress: @escaping (Int64, Int64?) -> Void) throws -> ReadReport {
-        throw InputError(file: path, message: "Health Auto Export JSON is not supported by this build yet")
+        var reader = HAEReader(path: path)
+        reader.progress = progress
+        return try reader.read(into: sink)
     }
 
     private func write(_ days: [FinishedDay]) throws {
@@ -90,7 +92,7 @@ public final class ConvertJob {
         let batch = PayloadEncoder.batch(days).render() + "\n"
         let csv = CSVWriter.csv(days)
         try OutputFiles.replaceDirectory(out + "/payloads") { dir in
-            for (name, text) in files { try OutputFiles.writeNew(text, to: dir + "/" + name) }
+            for (name, text) in files { try OutputFiles.writeNew(text, to: dir + "/" + name, durable: false) }
         }
         try OutputFiles.write(batch, to: out + "/payloads.json")
         try OutputFiles.write(csv, to: out + "/daily.csv")

@@ -1,0 +1,220 @@
+/// Turns one decoded datum of a known metric into what the sink receives: a `Sample`, a
+/// `SleepSummary`, or a counted skip with the datum's JSON path and byte offset.
+///
+/// The rules (hae-format.md §4–§5, reference/metrics.md):
+/// - A datum with `date` only is an aggregated bucket (`isBucket`, start = end = bucket start);
+///   one with `startDate`/`endDate` is a single HealthKit sample.
+/// - `heart_rate` buckets carry `Min/Avg/Max`: value = Avg, extremes in `bucketMinimum/Maximum`.
+///   A `heart_rate` datum with only `qty`, or with Min = Avg = Max, is one sample.
+/// - Day buckets of wrist temperature move to the next local midnight (see `emitWristTemperature`).
+/// - Aggregated sleep becomes a `SleepSummary` dated by `sleepEnd`; segments become category samples.
+///
+/// One mapper serves one metric object. It is a class so the walker holds it by reference (no
+/// copy of the shape's strings per datum), and it tallies what it did per metric, handing the
+/// totals to the report once in `finish` instead of a dictionary update per datum.
+final class HAEDatumMapper {
+    let shape: HAEMetricShape
+    let wantsDetails: Bool
+    private var samples = 0
+    private var nights = 0
+    /// Datums that were emitted but cannot feed a payload field: not in the catalog, or a unit
+    /// that does not convert. Counted, with the first few locations.
+    private var unaggregated = 0
+    private var unaggregatedExamples: [InputLocation] = []
+    private let unaggregatedReason: String?
+
+    /// Whether this metric's wrist-temperature buckets are day buckets (see `emitWristTemperature`).
+    private enum BucketSize { case undecided, days, finer }
+    private var wristBuckets = BucketSize.undecided
+    /// Wrist-temperature buckets held while undecided: one per night, so few; capped.
+    private var heldWristTemperatures: [Sample] = []
+    static let wristHoldLimit = 4096
+
+    init(shape: HAEMetricShape, wantsDetails: Bool) {
+        self.shape = shape
+        self.wantsDetails = wantsDetails
+        switch shape.kind {
+        case .uncataloged: unaggregatedReason = "HAE metric not in catalog (kept as hae:\(shape.name))"
+        case .sleep: unaggregatedReason = nil
+        default:
+            unaggregatedReason = shape.unitConverts ? nil
+                : "unknown unit \(shape.units.map { "'\($0)'" } ?? "(none)") for HAE metric \(shape.name)"
+        }
+    }
+
+    /// Ends the metric: emits held wrist temperatures and adds this metric's counts to the report.
+    func finish(into sink: SampleSink, report: inout ReadReport) {
+        if wristBuckets == .undecided, !heldWristTemperatures.isEmpty { decideWristBuckets(.days, sink) }
+        if samples > 0 { report.recordsByType[shape.type, default: 0] += samples }
+        if nights > 0 { report.recordsByType["hae:" + HAEMetricShape.sleepName, default: 0] += nights }
+        if let reason = unaggregatedReason, unaggregated > 0 {
+            report.skips[reason, default: 0] += unaggregated
+            for l in unaggregatedExamples where report.skipExamples[reason, default: []].count < 3 {
+                report.skipExamples[reason, default: []].append(l)
+            }
+        }
+        samples = 0
+        nights = 0
+        unaggregated = 0
+        unaggregatedExamples.removeAll()
+    }
+
+    func emit(_ d: HAEDatumFields, into sink: SampleSink, report: inout ReadReport) {
+        switch shape.kind {
+        case .sleep:
+            if let sleep = d.sleep, d.stage == nil { emitNight(d, sleep, sink, &report) } else { emitSegment(d, sink, &report) }
+        default:
+            emitQuantity(d, sink, &report)
+        }
+    }
+
+    private func location(_ d: HAEDatumFields, _ field: String? = nil) -> InputLocation {
+        InputLocation(byteOffset: d.byteOffset, path: shape.path + ".data[\(d.index)]" + (field.map { "." + $0 } ?? ""))
+    }
+
+    /// The instant(s) of a quantity datum, or nil after reporting the skip.
+    private func instants(_ d: HAEDatumFields, _ report: inout ReadReport) -> (start: Timestamp, end: Timestamp, bucket: Bool)? {
+        if d.hasStartDate || d.startDate != nil {
+            guard let s = d.startDate else {
+                report.skip("HAE datum without a parseable date", at: location(d, "startDate"))
+                return nil
+            }
+            return (s, d.endDate ?? s, false)
+        }
+        guard let t = d.date else {
+            report.skip("HAE datum without a parseable date", at: location(d, "date"))
+            return nil
+        }
+        return (t, t, true)
+    }
+
+    private func emitQuantity(_ d: HAEDatumFields, _ sink: SampleSink, _ report: inout ReadReport) {
+        guard case (let start, let end, var bucket)? = instants(d, &report) else { return }
+        var value = d.qty
+        var minimum: Double? = nil, maximum: Double? = nil
+        if shape.kind == .heartRate {
+            if let avg = d.avg {
+                value = avg
+                minimum = shape.canonical(d.min)
+                maximum = shape.canonical(d.max)
+                // HAE writes Min/Avg/Max even for single samples (seconds grouping, the default for
+                // heart rate): Min = Avg = Max there. Such a datum is taken as one sample, so a
+                // per-sample export keeps its day count; any real bucket on the day still makes
+                // the day book leave the count out.
+                bucket = !(d.min == avg && d.max == avg)
+            } else {
+                bucket = false // one heart-rate sample, even when dated by `date`
+            }
+        } else if value == nil, shape.kind == .uncataloged {
+            value = d.avg
+        }
+        if shape.kind != .uncataloged, value == nil {
+            report.skip("HAE datum without a value", at: location(d, shape.kind == .heartRate ? "Avg" : "qty"))
+            return
+        }
+        if unaggregatedReason != nil {
+            unaggregated += 1
+            if unaggregatedExamples.count < 3 { unaggregatedExamples.append(location(d)) }
+        }
+        var s = Sample(
+            type: shape.type, metric: shape.metric, source: d.source ?? "", unit: shape.units, value: value,
+            canonicalValue: shape.canonical(value), start: start, end: end, metadata: wantsDetails ? d.extras : [])
+        s.isBucket = bucket
+        s.bucketMinimum = minimum
+        s.bucketMaximum = maximum
+        samples += 1
+        if shape.kind == .wristTemperature, bucket { emitWristTemperature(s, sink) } else { sink.sample(s) }
+    }
+
+    /// Day buckets of wrist temperature are moved to the night they belong to
+    /// (`wristTemperatureInstant`); finer buckets are not. A bucket at local midnight alone does
+    /// not tell which (an hourly bucket of a sleep that began at 00:20 is at 00:00 too), so the
+    /// metric's buckets are held until one is not at midnight (then none is a day bucket) or the
+    /// metric ends with all at midnight (day buckets). They are one per night, so few.
+    private func emitWristTemperature(_ s: Sample, _ sink: SampleSink) {
+        switch wristBuckets {
+        case .finer: sink.sample(s)
+        case .days: sink.sample(movedToItsNight(s))
+        case .undecided:
+            if Self.wristTemperatureInstant(s.start) == nil {
+                decideWristBuckets(.finer, sink)
+                sink.sample(s)
+            } else {
+                heldWristTemperatures.append(s)
+                if heldWristTemperatures.count >= Self.wristHoldLimit { decideWristBuckets(.days, sink) }
+            }
+        }
+    }
+
+    private func decideWristBuckets(_ size: BucketSize, _ sink: SampleSink) {
+        wristBuckets = size
+        for s in heldWristTemperatures { sink.sample(size == .days ? movedToItsNight(s) : s) }
+        heldWristTemperatures = []
+    }
+
+    private func movedToItsNight(_ s: Sample) -> Sample {
+        guard let shifted = Self.wristTemperatureInstant(s.start) else { return s }
+        var moved = s
+        if wantsDetails { moved.metadata.append(MetadataEntry(key: "HAEDate", value: CivilDate.isoTimestamp(seconds: s.start.seconds, offset: s.start.offset))) }
+        moved.start = shifted
+        moved.end = shifted
+        return moved
+    }
+
+    /// HAE dates a day bucket of sleeping wrist temperature by the evening the night began
+    /// (hae-format.md §5: the value for the night ending 03-30 is dated 03-29 00:00). The day book
+    /// assigns a night-avg sample to night D when it ends after 12:00 on D−1 and no later than
+    /// 12:00 on D, so the bucket instant moves to the next local midnight (date + 24 h, same
+    /// offset), which falls inside the night that ends that morning. Nil when `t` is not at local
+    /// midnight (not a day bucket).
+    static func wristTemperatureInstant(_ t: Timestamp) -> Timestamp? {
+        let local = t.seconds + Int64(t.offset)
+        guard local % 86_400 == 0 else { return nil }
+        return Timestamp(seconds: t.seconds + 86_400, offset: t.offset)
+    }
+
+    private func emitSegment(_ d: HAEDatumFields, _ sink: SampleSink, _ report: inout ReadReport) {
+        guard let stage = d.stage, let valueText = stage.categoryValue else {
+            report.skip("HAE sleep segment with unknown value \(d.stageText.map { "'\($0)'" } ?? "(none)")", at: location(d, "value"))
+            return
+        }
+        guard let start = d.startDate ?? d.date else {
+            report.skip("HAE datum without a parseable date", at: location(d, "startDate"))
+            return
+        }
+        var s = Sample(
+            type: Catalog.sleepType, source: d.source ?? "", unit: shape.units, valueText: valueText,
+            value: d.qty, start: start, end: d.endDate ?? start, metadata: wantsDetails ? d.extras : [])
+        s.isBucket = false
+        samples += 1
+        sink.sample(s)
+    }
+
+    private func emitNight(_ d: HAEDatumFields, _ f: HAESleepFields, _ sink: SampleSink, _ report: inout ReadReport) {
+        guard let sleepEnd = f.sleepEnd else {
+            report.skip("HAE sleep record without a parseable sleepEnd", at: location(d, "sleepEnd"))
+            return
+        }
+        if !shape.unitConverts {
+            report.skip("unknown unit \(shape.units.map { "'\($0)'" } ?? "(none)") for HAE metric \(shape.name)", at: location(d))
+            return
+        }
+        let asleep = shape.hours(f.asleep), core = shape.hours(f.core), deep = shape.hours(f.deep), rem = shape.hours(f.rem)
+        // Generation 3 states the total; generations 1–2 do not, and there `asleep` is the
+        // unspecified-asleep part (gen. 1: the whole night), so the stages are added to it.
+        let total = shape.hours(f.totalSleep) ?? ((asleep ?? 0) + (core ?? 0) + (deep ?? 0) + (rem ?? 0))
+        var night = SleepSummary(sleepEnd: sleepEnd, totalHours: total)
+        night.sleepStart = f.sleepStart
+        night.coreHours = core
+        night.deepHours = deep
+        night.remHours = rem
+        night.awakeHours = shape.hours(f.awake)
+        night.asleepHours = asleep
+        night.inBedHours = shape.hours(f.inBed)
+        night.inBedStart = f.inBedStart
+        night.inBedEnd = f.inBedEnd
+        night.source = d.source ?? f.sleepSource
+        nights += 1
+        sink.sleepSummary(night)
+    }
+}

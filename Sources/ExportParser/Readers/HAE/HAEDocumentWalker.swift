@@ -1,0 +1,582 @@
+import CYajl
+
+/// Receives yajl's events for one HAE file and turns them into sink calls, one datum or workout
+/// at a time: the document is never built. A stack of `HAEFrame`s says what each open container
+/// is (body, metric, datum, workout, …); scalar values are decoded straight from yajl's bytes
+/// into the current datum or workout, and only the fields the reader uses are decoded at all.
+///
+/// `HAEReader` owns the yajl handle and the file; this class holds the state between callbacks.
+final class HAEDocumentWalker {
+    let sink: SampleSink
+    let wantsDetails: Bool
+    var report = ReadReport()
+
+    /// Set by the reader: byte offset of the current chunk and the handle, for byte offsets.
+    var chunkBase: Int64 = 0
+    var handle: yajl_handle?
+    /// A structural problem found by a callback (the callback then stops yajl).
+    var fatalMessage: String?
+    /// Whether any top-level value began (an all-whitespace file has none).
+    var sawValue = false
+
+    /// The open containers: `top` is the innermost (read and written on every event, so it is a
+    /// plain stored property), `frames` its ancestors, `depth` how many are open.
+    private var frames: [HAEFrame] = []
+    private var top = HAEFrame(role: .skip, isArray: false, indexInParent: nil, keyInParent: [])
+    private var depth = 0
+    /// Bytes of the last object key, for JSON paths, metadata keys and extra-array names. Inside
+    /// datums a known key is not copied (it is the hot path): `lastKeyCopied` is then false and
+    /// `lastKnownKey` names it.
+    private var lastKey: [UInt8] = []
+    private var lastKeyCopied = false
+    private var lastKnownKey = HAEKey.unknown
+    /// Source names and units: a file repeats a handful of them datum after datum, so each is
+    /// decoded to a String once (the shared interner; the last id is tried first).
+    private var interner = ByteInterner()
+    private let keys = HAEKeyTable.shared
+    private var lastInterned = -1
+
+    // The metric being read.
+    private var metricName: String?
+    private var metricUnits: String?
+    private var metricPath = ""
+    private var mapper: HAEDatumMapper?
+    /// Datums that arrived before their metric's `name`/`units` (see `HAEDatumFields`).
+    private var pending: [HAEDatumFields] = []
+    /// At most this many datums wait for their metric's name/units (≈200 bytes each); past it
+    /// they are dropped and the metric's bytes are read a second time once name and units are
+    /// known (`replay`), so memory stays bounded whatever the key order.
+    let pendingLimit: Int
+    /// Re-reads bytes `start..<end` of the file as one metric object with known name and units.
+    typealias MetricReplay = (_ start: Int64, _ end: Int64, _ name: String, _ units: String?, _ path: String) throws -> ReadReport
+    var replay: MetricReplay?
+    /// Set on a walker that re-reads one metric object: its root object is that metric.
+    let replayMetric: (name: String, units: String?, path: String)?
+    private var metricStart: Int64 = 0
+    private var metricOverflow = false
+    private var metricDroppedDatums = 0
+    private var datum = HAEDatumFields(index: 0, byteOffset: 0)
+
+    // The workout being read.
+    private var workout = HAEWorkoutFields(byteOffset: 0)
+    private var workoutPath = ""
+    private var quantity = HAEWorkoutFields.Quantity()
+    private var elevation: (ascent: String?, descent: String?, units: String?) = (nil, nil, nil)
+    private var heartRateSample: (value: Double?, max: Double?) = (nil, nil)
+
+    // The extra array and item being copied out.
+    private var extraKind = ""
+    private var writer = HAEJSONTextWriter()
+
+    init(sink: SampleSink, pendingLimit: Int = 50_000, replayMetric: (name: String, units: String?, path: String)? = nil) {
+        self.sink = sink
+        self.pendingLimit = Swift.max(1, pendingLimit)
+        self.replayMetric = replayMetric
+        self.wantsDetails = sink.wantsDetails
+        frames.reserveCapacity(16)
+        lastKey.reserveCapacity(64)
+    }
+
+    // MARK: - Positions
+
+    var currentOffset: Int64 {
+        guard let handle else { return chunkBase }
+        return chunkBase + Int64(yajl_get_bytes_consumed(handle))
+    }
+
+    /// The JSON path of the current position, `data.metrics[3].data[17].date` (rendered only
+    /// for messages and once per metric or workout).
+    func currentPath(includingKey: Bool = true) -> String {
+        var s = ""
+        for f in frames + (depth > 0 ? [top] : []) {
+            if let i = f.indexInParent { s += "[\(i)]" } else if !f.keyInParent.isEmpty {
+                if !s.isEmpty { s += "." }
+                s += String(decoding: f.keyInParent, as: UTF8.self)
+            }
+        }
+        if includingKey, depth > 0 {
+            if top.isArray, top.count > 0 {
+                s += "[\(top.count - 1)]"
+            } else if !top.isArray, lastKeyCopied || lastKnownKey != .unknown {
+                if !s.isEmpty { s += "." }
+                s += keyText
+            }
+        }
+        return s
+    }
+
+    @inline(__always)
+    private func intern(_ p: UnsafePointer<UInt8>, _ n: Int) -> String {
+        if n == 0 { return "" }
+        let id = interner.intern(p, n, hint: lastInterned)
+        lastInterned = id
+        return interner.strings[id]
+    }
+
+    private var keyText: String { lastKeyCopied ? String(decoding: lastKey, as: UTF8.self) : lastKnownKey.spelling }
+
+    @inline(__always)
+    private func forgetKey() {
+        lastKeyCopied = false
+        lastKnownKey = .unknown
+    }
+
+    // MARK: - Containers
+
+    /// Counts an element in the enclosing array; returns its index when the parent is an array.
+    @inline(__always)
+    private func beginValue() -> Int? {
+        sawValue = true
+        guard depth > 0, top.isArray else { return nil }
+        top.count += 1
+        if case .extraArray = top.role { report.recordsByType["hae:" + extraKind, default: 0] += 1 }
+        return top.count - 1
+    }
+
+    private func push(_ role: HAEFrame.Role, isArray: Bool, index: Int?) {
+        var key: [UInt8] = []
+        if index == nil, depth > 0 { key = lastKeyCopied ? lastKey : Array(lastKnownKey.spelling.utf8) }
+        if depth > 0 { frames.append(top) }
+        top = HAEFrame(role: role, isArray: isArray, indexInParent: index, keyInParent: key)
+        depth += 1
+        forgetKey()
+    }
+
+    /// Closes the innermost container and returns it.
+    @inline(__always)
+    private func pop() -> HAEFrame {
+        let closed = top
+        depth -= 1
+        if depth > 0 { top = frames.removeLast() }
+        forgetKey()
+        return closed
+    }
+
+    func startMap() -> Bool {
+        let index = beginValue()
+        guard depth > 0 else {
+            if let r = replayMetric {
+                push(.metric, isArray: false, index: nil)
+                metricName = r.name
+                metricUnits = r.units
+                metricPath = r.path
+                resolveMetricIfReady(force: true)
+            } else {
+                push(.body, isArray: false, index: nil)
+            }
+            return true
+        }
+        let parentRole = top.role, parentKey = top.key
+        let role: HAEFrame.Role
+        switch parentRole {
+        case .bodies: role = .body
+        case .body: role = parentKey == .data ? .body : .skip
+        case .metrics: role = .metric
+        // After an overflow the datums are left to the replay: not even decoded here.
+        case .datums: role = metricOverflow && mapper == nil ? .skip : .datum
+        case .workouts: role = .workout
+        case .workout:
+            switch parentKey {
+            case .activeEnergyBurned: role = .quantity(.activeEnergyBurned)
+            case .activeEnergy: role = .quantity(.activeEnergy)
+            case .distance: role = .quantity(.distance)
+            case .avgHeartRate: role = .quantity(.avgHeartRate)
+            case .maxHeartRate: role = .quantity(.maxHeartRate)
+            case .heartRate: role = .workoutHeartRate
+            case .elevation: role = wantsDetails ? .workoutElevation : .skip
+            case .metadata: role = wantsDetails ? .workoutMetadata : .skip
+            default: role = wantsDetails ? .quantity(.other) : .skip
+            }
+        case .workoutHeartRate:
+            switch parentKey {
+            case .min: role = .quantity(.heartRateMin)
+            case .avg: role = .quantity(.heartRateAvg)
+            case .max: role = .quantity(.heartRateMax)
+            default: role = .skip
+            }
+        case .heartRateData: role = .heartRateDatum
+        case .extraArray, .capture:
+            if wantsDetails {
+                if parentRole == .extraArray { writer.reset() }
+                writer.open(UInt8(ascii: "{"))
+                role = .capture
+            } else {
+                role = .skip
+            }
+        default: role = .skip
+        }
+        push(role, isArray: false, index: index)
+        switch role {
+        case .metric:
+            metricName = nil
+            metricUnits = nil
+            mapper = nil
+            pending.removeAll(keepingCapacity: true)
+            metricPath = currentPath(includingKey: false)
+            metricStart = currentOffset - 1
+            metricOverflow = false
+            metricDroppedDatums = 0
+        case .datum:
+            datum = HAEDatumFields(index: index ?? 0, byteOffset: currentOffset - 1)
+        case .workout:
+            workout = HAEWorkoutFields(byteOffset: currentOffset - 1)
+            workoutPath = currentPath(includingKey: false)
+        case .quantity:
+            quantity = HAEWorkoutFields.Quantity()
+        case .workoutElevation:
+            elevation = (nil, nil, nil)
+        case .heartRateDatum:
+            heartRateSample = (nil, nil)
+        default: break
+        }
+        return true
+    }
+
+    func startArray() -> Bool {
+        let index = beginValue()
+        guard depth > 0 else {
+            push(.bodies, isArray: true, index: nil)
+            return true
+        }
+        let parentRole = top.role, parentKey = top.key
+        let role: HAEFrame.Role
+        switch parentRole {
+        case .body:
+            switch parentKey {
+            case .metrics: role = .metrics
+            case .workouts: role = .workouts
+            case .data: role = .bodies
+            default:
+                extraKind = keyText
+                role = .extraArray
+            }
+        case .bodies: role = .bodies
+        case .metric: role = parentKey == .data ? .datums : .skip
+        case .workout:
+            switch parentKey {
+            case .heartRateData: role = .heartRateData
+            case .route: role = .workoutRoute
+            default: role = .skip
+            }
+        case .extraArray, .capture:
+            if wantsDetails {
+                if parentRole == .extraArray { writer.reset() }
+                writer.open(UInt8(ascii: "["))
+                role = .capture
+            } else {
+                role = .skip
+            }
+        default: role = .skip
+        }
+        push(role, isArray: true, index: index)
+        return true
+    }
+
+    func endMap() -> Bool {
+        guard depth > 0 else { return true }
+        let closed = pop()
+        switch closed.role {
+        case .datum:
+            if let mapper { mapper.emit(datum, into: sink, report: &report) } else { wait(datum) }
+        case .metric:
+            return finishMetric()
+        case .workout:
+            if let w = HAEWorkoutMapper.workout(from: workout, path: workoutPath, wantsDetails: wantsDetails, report: &report) { sink.workout(w) }
+        case .quantity(let target):
+            endQuantity(target, key: closed.keyInParent)
+        case .workoutElevation:
+            let units = elevation.units.map { " " + $0 } ?? ""
+            if let a = elevation.ascent { workout.metadata.append(MetadataEntry(key: "elevationAscent", value: a + units)) }
+            if let d = elevation.descent { workout.metadata.append(MetadataEntry(key: "elevationDescent", value: d + units)) }
+        case .heartRateDatum:
+            if let v = heartRateSample.value {
+                workout.heartRateDataSum += v
+                workout.heartRateDataCount += 1
+            }
+            if let m = heartRateSample.max ?? heartRateSample.value { workout.heartRateDataMax = Swift.max(workout.heartRateDataMax ?? m, m) }
+        case .capture:
+            writer.close(UInt8(ascii: "}"))
+            emitCapturedIfComplete()
+        default: break
+        }
+        return true
+    }
+
+    func endArray() -> Bool {
+        guard depth > 0 else { return true }
+        let closed = pop()
+        switch closed.role {
+        case .capture:
+            writer.close(UInt8(ascii: "]"))
+            emitCapturedIfComplete()
+        case .workoutRoute:
+            workout.routePoints += closed.count
+        case .datums:
+            if metricOverflow { metricDroppedDatums = closed.count }
+        default: break
+        }
+        return true
+    }
+
+    private func emitCapturedIfComplete() {
+        guard depth > 0, case .extraArray = top.role else { return }
+        sink.extra(ExtraItem(kind: extraKind, json: writer.text))
+    }
+
+    func mapKey(_ p: UnsafePointer<UInt8>, _ n: Int) -> Bool {
+        guard depth > 0 else { return true }
+        switch top.role {
+        case .datum, .heartRateDatum:
+            let key = keys.lookup(p, n)
+            top.key = key
+            if key != .unknown {
+                lastKnownKey = key
+                lastKeyCopied = false
+                return true
+            }
+        case .capture: writer.key(p, n)
+        case .skip: break
+        default: top.key = keys.lookup(p, n)
+        }
+        lastKey.removeAll(keepingCapacity: true)
+        lastKey.append(contentsOf: UnsafeBufferPointer(start: p, count: n))
+        lastKeyCopied = true
+        return true
+    }
+
+    // MARK: - Metrics
+
+    /// Resolves the metric as soon as both `name` and `units` are known, then flushes the datums
+    /// that waited for them.
+    private func resolveMetricIfReady(force: Bool) {
+        guard mapper == nil else { return }
+        guard let name = metricName else {
+            if force, !pending.isEmpty {
+                for d in pending {
+                    report.skip("HAE metric without a name", at: InputLocation(byteOffset: d.byteOffset, path: metricPath + ".data[\(d.index)]"))
+                }
+                pending.removeAll(keepingCapacity: true)
+            }
+            return
+        }
+        guard metricUnits != nil || force else { return }
+        let m = HAEDatumMapper(shape: HAEMetricShape(name: name, units: metricUnits, path: metricPath), wantsDetails: wantsDetails)
+        mapper = m
+        for d in pending { m.emit(d, into: sink, report: &report) }
+        pending.removeAll(keepingCapacity: true)
+    }
+
+    private func wait(_ d: HAEDatumFields) {
+        pending.append(d)
+        if pending.count >= pendingLimit {
+            metricOverflow = true
+            metricDroppedDatums = pending.count
+            pending = []
+        }
+    }
+
+    /// Ends a metric object; false (with `fatalMessage`) only when a replay could not re-read the file.
+    private func finishMetric() -> Bool {
+        resolveMetricIfReady(force: true)
+        mapper?.finish(into: sink, report: &report)
+        mapper = nil
+        if metricOverflow {
+            metricOverflow = false
+            if let name = metricName, let replay {
+                do {
+                    report.merge(try replay(metricStart, currentOffset, name, metricUnits, metricPath))
+                } catch {
+                    fatalMessage = "could not re-read metric \(name): \(error)"
+                    return false
+                }
+            } else {
+                let reason = "HAE metric without a name"
+                report.skips[reason, default: 0] += metricDroppedDatums
+                if report.skipExamples[reason, default: []].count < 3 {
+                    report.skipExamples[reason, default: []].append(InputLocation(byteOffset: metricStart, path: metricPath))
+                }
+            }
+        }
+        if pending.capacity > 4096 { pending = [] } // give back a large buffer
+        return true
+    }
+
+    // MARK: - Scalars
+
+    func string(_ p: UnsafePointer<UInt8>, _ n: Int) -> Bool {
+        let index = beginValue()
+        guard depth > 0 else { return topLevelScalar() }
+        let top = (role: self.top.role, key: self.top.key)
+        switch top.role {
+        case .datum: datumString(top.key, p, n)
+        case .metric:
+            switch top.key {
+            case .name: metricName = String(decoding: UnsafeBufferPointer(start: p, count: n), as: UTF8.self); resolveMetricIfReady(force: false)
+            case .units: metricUnits = intern(p, n); resolveMetricIfReady(force: false)
+            default: break
+            }
+        case .workout: workoutScalar(top.key, text: p, n, isString: true)
+        case .quantity: if top.key == .units { quantity.units = intern(p, n) }
+        case .workoutElevation: if top.key == .units { elevation.units = intern(p, n) }
+        case .workoutMetadata: workout.metadata.append(MetadataEntry(key: "metadata." + keyText, value: decode(p, n)))
+        case .heartRateDatum: if top.key == .units, workout.heartRateDataUnits == nil { workout.heartRateDataUnits = intern(p, n) }
+        case .capture: writer.string(p, n)
+        case .extraArray:
+            if wantsDetails, index != nil {
+                writer.reset()
+                writer.string(p, n)
+                sink.extra(ExtraItem(kind: extraKind, json: writer.text))
+            }
+        default: break
+        }
+        return true
+    }
+
+    func number(_ p: UnsafePointer<UInt8>, _ n: Int) -> Bool {
+        let index = beginValue()
+        guard depth > 0 else { return topLevelScalar() }
+        let top = (role: self.top.role, key: self.top.key)
+        switch top.role {
+        case .datum: datumNumber(top.key, p, n)
+        case .workout: workoutScalar(top.key, text: p, n, isString: false)
+        case .quantity: if top.key == .qty { quantity.qty = HAEDecimalParser.parse(p, n) }
+        case .workoutElevation:
+            switch top.key {
+            case .ascent: elevation.ascent = decode(p, n)
+            case .descent: elevation.descent = decode(p, n)
+            default: break
+            }
+        case .workoutMetadata: workout.metadata.append(MetadataEntry(key: "metadata." + keyText, value: decode(p, n)))
+        case .heartRateDatum:
+            switch top.key {
+            case .qty, .avg: heartRateSample.value = HAEDecimalParser.parse(p, n)
+            case .max: heartRateSample.max = HAEDecimalParser.parse(p, n)
+            default: break
+            }
+        case .capture: writer.raw(p, n)
+        case .extraArray:
+            if wantsDetails, index != nil {
+                writer.reset()
+                writer.raw(p, n)
+                sink.extra(ExtraItem(kind: extraKind, json: writer.text))
+            }
+        default: break
+        }
+        return true
+    }
+
+    /// `true`, `false` and `null`, handed over as their literal text.
+    func literal(_ text: StaticString, isNull: Bool = false) -> Bool {
+        let index = beginValue()
+        guard depth > 0 else { return topLevelScalar() }
+        let top = (role: self.top.role, key: self.top.key)
+        switch top.role {
+        case .datum:
+            if wantsDetails, top.key == .unknown, !isNull {
+                datum.extras.append(MetadataEntry(key: keyText, value: text.description))
+            }
+        case .workout:
+            if wantsDetails, !isNull { workout.metadata.append(MetadataEntry(key: keyText, value: text.description)) }
+        case .workoutMetadata:
+            // the workout's own `metadata` object, kept apart from HAE's fields by the prefix
+            if wantsDetails, !isNull { workout.metadata.append(MetadataEntry(key: "metadata." + keyText, value: text.description)) }
+        case .capture: writer.literal(text)
+        case .extraArray:
+            if wantsDetails, index != nil {
+                writer.reset()
+                writer.literal(text)
+                sink.extra(ExtraItem(kind: extraKind, json: writer.text))
+            }
+        default: break
+        }
+        return true
+    }
+
+    private func topLevelScalar() -> Bool {
+        fatalMessage = "not a Health Auto Export document: the top level is not an object or an array"
+        return false
+    }
+
+    @inline(__always)
+    private func decode(_ p: UnsafePointer<UInt8>, _ n: Int) -> String {
+        String(decoding: UnsafeBufferPointer(start: p, count: n), as: UTF8.self)
+    }
+
+    @inline(__always)
+    private func datumString(_ key: HAEKey, _ p: UnsafePointer<UInt8>, _ n: Int) {
+        switch key {
+        case .date: datum.date = TimestampParser.parse(p, n)
+        case .startDate: datum.hasStartDate = true; datum.startDate = TimestampParser.parse(p, n)
+        case .endDate: datum.endDate = TimestampParser.parse(p, n)
+        case .source: datum.source = intern(p, n)
+        case .value:
+            let stage = HAESleepStage.parse(p, n)
+            datum.stage = stage
+            if stage == .unknown { datum.stageText = decode(p, n) }
+            if wantsDetails { datum.extras.append(MetadataEntry(key: "value", value: decode(p, n))) }
+        case .sleepStart: datum.sleepFields().sleepStart = TimestampParser.parse(p, n)
+        case .sleepEnd: datum.sleepFields().sleepEnd = TimestampParser.parse(p, n)
+        case .inBedStart: datum.sleepFields().inBedStart = TimestampParser.parse(p, n)
+        case .inBedEnd: datum.sleepFields().inBedEnd = TimestampParser.parse(p, n)
+        case .sleepSource: datum.sleepFields().sleepSource = intern(p, n)
+        default:
+            if wantsDetails { datum.extras.append(MetadataEntry(key: keyText, value: decode(p, n))) }
+        }
+    }
+
+    @inline(__always)
+    private func datumNumber(_ key: HAEKey, _ p: UnsafePointer<UInt8>, _ n: Int) {
+        switch key {
+        case .qty: datum.qty = HAEDecimalParser.parse(p, n)
+        case .min: datum.min = HAEDecimalParser.parse(p, n)
+        case .avg: datum.avg = HAEDecimalParser.parse(p, n)
+        case .max: datum.max = HAEDecimalParser.parse(p, n)
+        case .asleep: datum.sleepFields().asleep = HAEDecimalParser.parse(p, n)
+        case .core: datum.sleepFields().core = HAEDecimalParser.parse(p, n)
+        case .deep: datum.sleepFields().deep = HAEDecimalParser.parse(p, n)
+        case .rem: datum.sleepFields().rem = HAEDecimalParser.parse(p, n)
+        case .awake: datum.sleepFields().awake = HAEDecimalParser.parse(p, n)
+        case .inBed: datum.sleepFields().inBed = HAEDecimalParser.parse(p, n)
+        case .totalSleep: datum.sleepFields().totalSleep = HAEDecimalParser.parse(p, n)
+        default:
+            if wantsDetails { datum.extras.append(MetadataEntry(key: keyText, value: decode(p, n))) }
+        }
+    }
+
+    // MARK: - Workouts
+
+    private func workoutScalar(_ key: HAEKey, text p: UnsafePointer<UInt8>, _ n: Int, isString: Bool) {
+        switch key {
+        case .name where isString: workout.name = decode(p, n)
+        case .start where isString: workout.start = TimestampParser.parse(p, n)
+        case .end where isString: workout.end = TimestampParser.parse(p, n)
+        case .duration where !isString: workout.duration = HAEDecimalParser.parse(p, n)
+        case .source where isString: workout.source = intern(p, n)
+        case .id where isString:
+            workout.id = decode(p, n)
+            if wantsDetails { workout.metadata.append(MetadataEntry(key: "id", value: workout.id!)) }
+        default:
+            if wantsDetails { workout.metadata.append(MetadataEntry(key: keyText, value: decode(p, n))) }
+        }
+    }
+
+    private func endQuantity(_ target: HAEQuantityTarget, key: [UInt8]) {
+        switch target {
+        case .activeEnergyBurned: workout.activeEnergyBurned = quantity
+        case .activeEnergy: workout.activeEnergy = quantity
+        case .distance: workout.distance = quantity
+        case .avgHeartRate: workout.avgHeartRate = quantity
+        case .maxHeartRate: workout.maxHeartRate = quantity
+        case .heartRateMin: break
+        case .heartRateAvg: workout.heartRateAvg = quantity
+        case .heartRateMax: workout.heartRateMax = quantity
+        case .other: break
+        }
+        // Every `{qty, units}` is also kept as metadata text ("17.24 degC"; heartRate's parts
+        // as heartRate.min/avg/max), for the store. Numbers as Swift prints them.
+        guard wantsDetails, let qty = quantity.qty else { return }
+        var name = String(decoding: key, as: UTF8.self)
+        if target == .heartRateMin || target == .heartRateAvg || target == .heartRateMax { name = "heartRate." + name }
+        workout.metadata.append(MetadataEntry(key: name, value: "\(qty)" + (quantity.units.map { " " + $0 } ?? "")))
+    }
+}

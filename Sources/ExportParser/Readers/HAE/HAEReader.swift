@@ -1,0 +1,184 @@
+import CYajl
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Reads a Health Auto Export JSON file (reference/hae-format.md) into a `SampleSink`.
+///
+/// The file streams through yajl in 256 KiB chunks; `HAEDocumentWalker` turns the events into
+/// samples, sleep nights, workouts and extra items a datum at a time, so memory stays flat
+/// whatever the file size. Datums of a metric whose `name`/`units` come after its `data` wait,
+/// decoded, until the metric ends; past `pendingLimit` the metric's bytes are parsed again
+/// instead (`HAEDatumFields`).
+///
+/// Accepted shapes: `{"data": {…}}`, the bare inner object `{metrics, workouts, …}`, and a
+/// top-level array of either. Record-level problems (a datum without a date, an unknown unit,
+/// a metric outside the catalog) are counted in the `ReadReport` with their JSON path and byte
+/// offset; only unreadable JSON (bad, truncated, empty) throws.
+public struct HAEReader {
+    public let path: String
+    static let chunkSize = 256 * 1024
+    /// How many datums may wait for a late `name`/`units` before the metric is re-read instead
+    /// (see `HAEDatumFields`). Internal so tests can force the re-read path.
+    let pendingLimit: Int
+    /// Called about every 16 MB with (bytes read, file size), on the reading thread.
+    public var progress: ((Int64, Int64?) -> Void)?
+    static let progressInterval: Int64 = 16 << 20
+
+    public init(path: String) {
+        self.init(path: path, pendingLimit: 50_000)
+    }
+
+    init(path: String, pendingLimit: Int) {
+        self.path = path
+        self.pendingLimit = pendingLimit
+    }
+
+    /// Streams the file into `sink`: `begin`, `exportDate` (the file's modification time, offset
+    /// 0), samples / sleep summaries / workouts / extras in document order, `finish`.
+    /// Throws `InputError` (byte offset, JSON path, yajl's message) for bad, truncated or empty JSON.
+    public func read(into sink: SampleSink) throws -> ReadReport {
+        let fd = open(path, O_RDONLY)
+        guard fd >= 0 else { throw InputError(file: path, message: "cannot open: \(String(cString: strerror(errno)))") }
+        defer { close(fd) }
+        var st = stat()
+        guard fstat(fd, &st) == 0 else { throw InputError(file: path, message: "cannot stat: \(String(cString: strerror(errno)))") }
+        let size = Int64(st.st_size)
+        guard size > 0 else { throw InputError(file: path, location: InputLocation(byteOffset: 0), message: "empty file: no JSON document") }
+
+        let input = InputDescription(path: path, format: .hae, byteCount: size)
+        sink.begin(input)
+        #if os(Linux)
+        let modified = Int64(st.st_mtim.tv_sec)
+        #else
+        let modified = Int64(st.st_mtimespec.tv_sec)
+        #endif
+        sink.exportDate(Timestamp(seconds: modified, offset: 0))
+
+        let buffer = UnsafeMutablePointer<UInt8>.allocate(capacity: Self.chunkSize)
+        defer { buffer.deallocate() }
+        let walker = HAEDocumentWalker(sink: sink, pendingLimit: pendingLimit)
+        // A metric whose datums overflowed while waiting for name/units is read again from its
+        // own bytes, with a second parser and buffer (the first is suspended in a callback).
+        walker.replay = { start, end, name, units, metricPath in
+            let replayBuffer = UnsafeMutablePointer<UInt8>.allocate(capacity: Self.chunkSize)
+            defer { replayBuffer.deallocate() }
+            let w = HAEDocumentWalker(sink: sink, replayMetric: (name, units, metricPath))
+            try parse(fd: fd, from: start, to: end, walker: w, buffer: replayBuffer)
+            return w.report
+        }
+        try parse(fd: fd, from: 0, to: nil, walker: walker, buffer: buffer, progress: progress.map { p in { p($0, size) } })
+        progress?(size, size)
+        var report = walker.report
+        report.bytesRead = size
+        sink.finish(input, report: report)
+        return report
+    }
+
+    /// Feeds bytes `from..<to` (to the end of the file when `to` is nil) through a new yajl
+    /// handle into `walker`, in `chunkSize` pieces read with `pread`.
+    private func parse(fd: Int32, from: Int64, to: Int64?, walker: HAEDocumentWalker, buffer: UnsafeMutablePointer<UInt8>,
+                       progress: ((Int64) -> Void)? = nil) throws {
+        var callbacks = Self.callbacks
+        let context = Unmanaged.passUnretained(walker).toOpaque()
+        try withUnsafePointer(to: &callbacks) { cb in
+            guard let handle = yajl_alloc(cb, nil, context) else { throw InputError(file: path, message: "yajl_alloc failed") }
+            defer { yajl_free(handle) }
+            walker.handle = handle
+            var offset = from
+            var nextProgress = from + Self.progressInterval
+            while to.map({ offset < $0 }) ?? true {
+                let want = to.map { Int(Swift.min(Int64(Self.chunkSize), $0 - offset)) } ?? Self.chunkSize
+                let n = pread(fd, buffer, want, off_t(offset))
+                if n < 0 {
+                    if errno == EINTR { continue }
+                    throw InputError(file: path, location: InputLocation(byteOffset: offset), message: "read failed: \(String(cString: strerror(errno)))")
+                }
+                if n == 0 { break }
+                var start = buffer
+                var count = n
+                // A UTF-8 byte-order mark is not JSON; some editors add one.
+                if offset == 0, n >= 3, buffer[0] == 0xEF, buffer[1] == 0xBB, buffer[2] == 0xBF {
+                    start += 3
+                    count -= 3
+                    offset += 3
+                }
+                walker.chunkBase = offset
+                let status = yajl_parse(handle, start, count)
+                if status != yajl_status_ok { throw error(handle, walker, status, chunk: start, count: count) }
+                offset += Int64(count)
+                if let progress, offset >= nextProgress {
+                    progress(offset)
+                    nextProgress = offset + Self.progressInterval
+                }
+            }
+            walker.chunkBase = offset
+            let status = yajl_complete_parse(handle)
+            if status != yajl_status_ok {
+                if !walker.sawValue {
+                    throw InputError(file: path, location: InputLocation(byteOffset: 0), message: "empty file: no JSON document (only whitespace)")
+                }
+                throw error(handle, walker, status, chunk: nil, count: 0)
+            }
+        }
+    }
+
+    /// An `InputError` for a failed `yajl_parse`/`yajl_complete_parse`: where (byte offset of
+    /// the offending byte, JSON path of the last good position) and what (yajl's message, plus
+    /// the text just before the error).
+    private func error(_ handle: yajl_handle, _ walker: HAEDocumentWalker, _ status: yajl_status,
+                       chunk: UnsafeMutablePointer<UInt8>?, count: Int) -> InputError {
+        let consumed = chunk == nil ? 0 : Int(yajl_get_bytes_consumed(handle))
+        let location = InputLocation(byteOffset: walker.chunkBase + Int64(consumed), path: walker.currentPath())
+        if status == yajl_status_client_canceled {
+            return InputError(file: path, location: location, message: walker.fatalMessage ?? "reading stopped")
+        }
+        var message = "invalid JSON"
+        if let text = yajl_get_error(handle, 0, nil, 0) {
+            message = String(cString: text).trimmingCharacters(in: " \n")
+            yajl_free_error(handle, text)
+        }
+        if message.contains("premature EOF") { message += " (the file is truncated)" }
+        if let chunk, consumed > 0 {
+            let from = Swift.max(0, consumed - 40), to = Swift.min(count, consumed + 1)
+            let excerpt = String(decoding: UnsafeBufferPointer(start: chunk + from, count: to - from), as: UTF8.self)
+                .map { $0.isNewline || $0 == "\t" ? " " : $0 }
+            message += " near: …" + String(excerpt)
+        }
+        return InputError(file: path, location: location, message: message)
+    }
+
+    /// yajl's callbacks: non-capturing trampolines into the walker passed as the context.
+    /// Numbers arrive as their text (`yajl_number`), so precision and parsing are ours.
+    static let callbacks: yajl_callbacks = {
+        // `_withUnsafeGuaranteedRef` calls into the walker without a retain/release pair per
+        // event (the reader keeps the walker alive for the whole parse).
+        @inline(__always) func with(_ ctx: UnsafeMutableRawPointer?, _ body: (HAEDocumentWalker) -> Bool) -> Int32 {
+            Unmanaged<HAEDocumentWalker>.fromOpaque(ctx!)._withUnsafeGuaranteedRef(body) ? 1 : 0
+        }
+        var c = yajl_callbacks()
+        c.yajl_null = { ctx in with(ctx) { $0.literal("null", isNull: true) } }
+        c.yajl_boolean = { ctx, v in with(ctx) { $0.literal(v != 0 ? "true" : "false") } }
+        c.yajl_number = { ctx, p, n in
+            with(ctx) { $0.number(UnsafeRawPointer(p!).assumingMemoryBound(to: UInt8.self), Int(n)) }
+        }
+        c.yajl_string = { ctx, p, n in with(ctx) { $0.string(p!, Int(n)) } }
+        c.yajl_start_map = { ctx in with(ctx) { $0.startMap() } }
+        c.yajl_map_key = { ctx, p, n in with(ctx) { $0.mapKey(p!, Int(n)) } }
+        c.yajl_end_map = { ctx in with(ctx) { $0.endMap() } }
+        c.yajl_start_array = { ctx in with(ctx) { $0.startArray() } }
+        c.yajl_end_array = { ctx in with(ctx) { $0.endArray() } }
+        return c
+    }()
+}
+
+private extension String {
+    func trimmingCharacters(in set: String) -> String {
+        var s = Substring(self)
+        while let f = s.first, set.contains(f) { s = s.dropFirst() }
+        while let l = s.last, set.contains(l) { s = s.dropLast() }
+        return String(s)
+    }
+}

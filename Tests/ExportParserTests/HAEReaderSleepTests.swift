@@ -1,0 +1,70 @@
+import XCTest
+@testable import ExportParser
+
+/// Sleep in Fixtures/hae/sleep-aggregated-generations.json (bare inner object, iOS pretty-print
+/// with `name` after `data`) and sleep-segments.json.
+final class HAEReaderSleepTests: XCTestCase {
+    func testThreeGenerationsOfAggregatedSleep() throws {
+        let path = HAEFixtures.path("sleep-aggregated-generations.json")
+        let (sink, report) = try HAEFixtures.read(path)
+        XCTAssertTrue(sink.samples.isEmpty)
+        XCTAssertEqual(sink.nights.count, 4)
+
+        // Generation 1 (IRVIN-like): asleep only → total = asleep = 6.108; sleepSource is the source.
+        let g1 = sink.nights[0]
+        XCTAssertEqual(g1.sleepEnd, ts("2021-12-24 05:36:29 +0800"))
+        XCTAssertEqual(g1.totalHours, 6.108, accuracy: 1e-12)
+        XCTAssertEqual(g1.asleepHours, 6.108)
+        XCTAssertNil(g1.coreHours)
+        XCTAssertEqual(g1.inBedHours, 6.81)
+        XCTAssertEqual(g1.inBedStart, ts("2021-12-23 23:00:00 +0800"))
+        XCTAssertEqual(g1.source, "Irvin's Apple Watch")
+
+        // Generation 2: no totalSleep → 0.5 + 3.25 + 1.0 + 1.5 = 6.25 (awake 0.25 excluded).
+        let g2 = sink.nights[1]
+        XCTAssertEqual(g2.totalHours, 6.25, accuracy: 1e-12)
+        XCTAssertEqual(g2.awakeHours, 0.25)
+        XCTAssertEqual(g2.sleepEnd, ts("2024-05-09 05:10:00 -0400"))
+        XCTAssertEqual(g2.source, "Watch|iPhone")
+
+        // Generation 2 with `date` on the start day (23:00 on 05-09): dated by sleepEnd 05-10.
+        // total 0 + 4.5 + 0.75 + 1.25 = 6.5
+        let g2b = sink.nights[2]
+        XCTAssertEqual(g2b.sleepEnd, ts("2024-05-10 06:00:00 -0400"))
+        XCTAssertEqual(g2b.totalHours, 6.5, accuracy: 1e-12)
+
+        // Generation 3: totalSleep stated (6.8, deliberately ≠ the stage sum 6.75) wins.
+        let g3 = sink.nights[3]
+        XCTAssertEqual(g3.totalHours, 6.8)
+        XCTAssertEqual(g3.coreHours, 4)
+        XCTAssertEqual(g3.deepHours, 1.25)
+        XCTAssertEqual(g3.remHours, 1.5)
+        XCTAssertEqual(g3.sleepStart, ts("2026-03-29 22:00:00 -0600"))
+        XCTAssertEqual(g3.inBedEnd, ts("2026-03-30 05:15:00 -0600"))
+        XCTAssertEqual(g3.source, "Jonathan's Apple Watch")
+
+        // The fifth record has no sleepEnd: skipped with its path (no "data" wrapper here).
+        let reason = "HAE sleep record without a parseable sleepEnd"
+        XCTAssertEqual(report.skips[reason], 1)
+        XCTAssertEqual(report.skipExamples[reason]?.first?.path, "metrics[0].data[4].sleepEnd")
+    }
+
+    func testSegmentsBecomeCategorySamples() throws {
+        let path = HAEFixtures.path("sleep-segments.json")
+        let (sink, report) = try HAEFixtures.read(path)
+        XCTAssertTrue(sink.nights.isEmpty)
+        let p = "HKCategoryValueSleepAnalysis"
+        XCTAssertEqual(sink.samples.map(\.valueText), [
+            p + "AsleepCore", p + "AsleepDeep", p + "AsleepREM", p + "Awake", p + "InBed", p + "InBed",
+            p + "AsleepUnspecified", p + "AsleepUnspecified",
+        ])
+        XCTAssertTrue(sink.samples.allSatisfy { $0.type == "HKCategoryTypeIdentifierSleepAnalysis" && !$0.isBucket && $0.metric == nil })
+        let first = sink.samples[0]
+        XCTAssertEqual(first.start, ts("2025-04-18 23:00:00 -0400"))
+        XCTAssertEqual(first.end, ts("2025-04-18 23:30:00 -0400"))
+        XCTAssertEqual(first.value, 0.5)
+        XCTAssertEqual(first.source, "arun\u{2019}s Apple\u{00A0}Watch") // JSON escapes decoded
+        XCTAssertEqual(report.skips["HAE sleep segment with unknown value 'Napping'"], 1)
+        XCTAssertEqual(report.skipExamples["HAE sleep segment with unknown value 'Napping'"]?.first?.path, "data.metrics[0].data[8].value")
+    }
+}

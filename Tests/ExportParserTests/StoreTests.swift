@@ -435,6 +435,22 @@ final class StoreTests: XCTestCase {
         XCTAssertEqual(r.samplesAdded, 1)
     }
 
+    func testASecondWriterIsToldTheStoreIsBusy() throws {
+        let store = try HealthStore(path: path)
+        let session = try store.beginImport(T.meta(sha: "one"))
+        let other = try HealthStore(path: path)
+        sqlite3BusyTimeout(other, 100)
+        XCTAssertThrowsError(try other.beginImport(T.meta(sha: "two"))) { e in
+            XCTAssertTrue("\(e)".contains("another process"), "\(e)")
+        }
+        // Readers are not blocked by the open import (WAL).
+        XCTAssertNil(try other.existingImport(person: "me", sha256: "one"))
+        _ = try session.complete(days: [], report: ReadReport())
+        XCTAssertNotNil(try other.existingImport(person: "me", sha256: "one"))
+    }
+
+    func sqlite3BusyTimeout(_ store: HealthStore, _ ms: Int32) { store.setBusyTimeout(milliseconds: ms) }
+
     // MARK: refusing files
 
     func testNonSQLiteFileIsRefusedAndLeftUntouched() throws {

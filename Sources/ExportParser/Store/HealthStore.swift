@@ -127,7 +127,17 @@ public final class HealthStore: @unchecked Sendable {
     /// Applies every migration above the file's `user_version`, each in its own transaction,
     /// then makes sure the `daily` view matches this build's `DayColumns`.
     func migrate() throws {
-        try db.execute("BEGIN IMMEDIATE")
+        // Most opens find nothing to do: check without taking the write lock, so opening a store
+        // another process is importing into does not wait.
+        let current = try db.prepare("SELECT sql FROM sqlite_master WHERE type = 'view' AND name = 'daily'")
+        let viewSQL = try current.step() ? current.text(0) : nil
+        current.reset()
+        if try db.scalarInt("PRAGMA user_version") == Int64(StoreSchema.currentVersion), viewSQL == StoreSchema.dailyViewSQL { return }
+        do {
+            try db.execute("BEGIN IMMEDIATE")
+        } catch let e as StoreError where (e.code ?? 0) & 0xFF == SQLITE_BUSY {
+            throw StoreError(path: path, message: "is being written by another process (waited \(Self.busyTimeoutMilliseconds / 1000) s); try again when it is done", code: e.code)
+        }
         do {
             // Read again inside the write lock: another process may have migrated meanwhile.
             let version = Int(try db.scalarInt("PRAGMA user_version") ?? 0)
@@ -151,6 +161,9 @@ public final class HealthStore: @unchecked Sendable {
             throw error
         }
     }
+
+    /// How long a write waits for another process's import to end (default 10 s).
+    func setBusyTimeout(milliseconds: Int32) { sqlite3_busy_timeout(db.handle, milliseconds) }
 
     /// The schema version of the open store.
     public func schemaVersion() throws -> Int { Int(try db.scalarInt("PRAGMA user_version") ?? 0) }
@@ -192,7 +205,11 @@ public final class HealthStore: @unchecked Sendable {
         if let done = try existingImport(person: meta.person, sha256: meta.sha256) {
             throw StoreError(path: path, message: "\(meta.fileName) was already imported for \(meta.person) (import \(done.id), \(done.finishedAt ?? done.startedAt))")
         }
-        try db.execute("BEGIN IMMEDIATE")
+        do {
+            try db.execute("BEGIN IMMEDIATE")
+        } catch let e as StoreError where (e.code ?? 0) & 0xFF == SQLITE_BUSY {
+            throw StoreError(path: path, message: "is being written by another process (waited \(Self.busyTimeoutMilliseconds / 1000) s); try again when it is done", code: e.code)
+        }
         do {
             let s = try db.prepare("""
                 INSERT INTO imports (person, file_name, file_sha256, format, tool_version, started_at)

@@ -159,7 +159,7 @@ final class StoreTests: XCTestCase {
             ["me", id, "HKQuantityTypeIdentifierBloodPressureSystolic", "Omron", "NULL", "NULL", "mmHg", "128.0", "NULL", "NULL", "NULL",
              "NULL", "NULL", "2024-01-02T08:00:00+01:00", "1704178800", "2024-01-02T08:00:00+01:00", "1704178800", "NULL", "0"],
         ])
-        XCTAssertEqual(try T.rows(path, "SELECT s.type, m.key, m.value FROM sample_metadata m JOIN samples s ON s.id = m.sample_id ORDER BY m.rowid"), [
+        XCTAssertEqual(try T.rows(path, "SELECT s.type, m.key, m.value FROM sample_metadata m JOIN samples s ON s.id = m.sample_id ORDER BY m.position"), [
             ["HKQuantityTypeIdentifierHeartRateVariabilitySDNN", "HKTimeZone", "Europe/Amsterdam"],
             ["HKQuantityTypeIdentifierHeartRateVariabilitySDNN", "HKWasUserEntered", "0"],
         ])

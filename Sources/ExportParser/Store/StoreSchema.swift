@@ -109,9 +109,11 @@ enum StoreSchema {
     LEFT JOIN devices d ON d.id = r.device_id;
     CREATE TABLE sample_metadata (
         sample_id INTEGER NOT NULL REFERENCES sample_records(id),
+        position INTEGER NOT NULL,
         key TEXT NOT NULL,
-        value TEXT NOT NULL
-    );
+        value TEXT NOT NULL,
+        PRIMARY KEY (sample_id, position)
+    ) WITHOUT ROWID;
     CREATE TABLE hrv_beats (
         sample_id INTEGER NOT NULL REFERENCES sample_records(id),
         position INTEGER NOT NULL,
@@ -316,7 +318,6 @@ enum StoreSchema {
     /// Non-unique indexes for reading, created (if missing) at the end of every import, after
     /// the load, so bulk inserts do not maintain them row by row on a first import.
     static let secondaryIndexes = """
-    CREATE INDEX IF NOT EXISTS sample_metadata_by_sample ON sample_metadata (sample_id);
     CREATE INDEX IF NOT EXISTS correlations_by_person_start ON correlations (person, start_epoch);
     CREATE INDEX IF NOT EXISTS correlation_metadata_by_correlation ON correlation_metadata (correlation_id);
     CREATE INDEX IF NOT EXISTS workouts_by_person_start ON workouts (person, start_epoch);

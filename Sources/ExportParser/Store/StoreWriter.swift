@@ -81,7 +81,7 @@ final class StoreWriter: @unchecked Sendable {
               time_zone, bucket_minimum, bucket_maximum, is_bucket)
             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20)
             """)
-        insertSampleMetadata = try db.prepare("INSERT INTO sample_metadata (sample_id, key, value) VALUES (?1, ?2, ?3)")
+        insertSampleMetadata = try db.prepare("INSERT INTO sample_metadata (sample_id, position, key, value) VALUES (?1, ?2, ?3, ?4)")
         insertBeat = try db.prepare("INSERT INTO hrv_beats (sample_id, position, bpm, time) VALUES (?1, ?2, ?3, ?4)")
         insertCorrelation = try db.prepare("""
             INSERT OR IGNORE INTO correlations (person, import_id, type, source_name, source_version, device_id,
@@ -325,9 +325,10 @@ final class StoreWriter: @unchecked Sendable {
         let id = db.lastInsertRowID
         if !s.metadata.isEmpty {
             insertSampleMetadata.bind(1, id)
-            for m in s.metadata {
-                insertSampleMetadata.bind(2, m.key)
-                insertSampleMetadata.bind(3, m.value)
+            for (i, m) in s.metadata.enumerated() {
+                insertSampleMetadata.bind(2, i)
+                insertSampleMetadata.bind(3, m.key)
+                insertSampleMetadata.bind(4, m.value)
                 _ = try insert(insertSampleMetadata)
             }
             added("sample_metadata", s.metadata.count)

@@ -21,12 +21,10 @@ public final class StoreImportSession: SampleSink, @unchecked Sendable {
     private let queue = BoundedBatchQueue<StoreItem>(capacity: StoreImportSession.queueCapacity)
     private var batch: [StoreItem] = []
     private let done = DispatchSemaphore(value: 0)
-    /// The writer's first error; later items are discarded. Written by the writer thread before
-    /// it signals `done`, read after waiting on it.
     private let status = WriterStatus()
 
-    /// What the writer thread reports. Written by that thread before it signals `done`, read
-    /// after waiting on it. The thread holds this, the queue and the writer, never the session,
+    /// What the writer thread reports: its first error (later items are then discarded) and its
+    /// time. Written by that thread before it signals `done`, read after waiting on it. The thread holds this, the queue and the writer, never the session,
     /// so a session dropped without `complete` is deinitialised and rolls back.
     private final class WriterStatus: @unchecked Sendable {
         var error: Error?

@@ -364,6 +364,10 @@ final class StoreTests: XCTestCase {
         XCTAssertEqual(try T.rows(path, "SELECT person, value FROM me ORDER BY person"),
                        [["ann", "HKBloodTypeONegative"], ["bob", "HKBloodTypeANegative"]])
         XCTAssertEqual(try store.imports(person: "ann").map(\.id), [ann.importID])
+        // Source names and devices name people: they are per person too.
+        XCTAssertEqual(try T.rows(path, "SELECT person, name FROM sources ORDER BY person"), [["ann", "Ann’s iPhone"], ["bob", "Ann’s iPhone"]])
+        XCTAssertEqual(try T.rows(path, "SELECT s.person, r.person FROM sample_records s JOIN sources r ON r.id = s.source_id ORDER BY 1"),
+                       [["ann", "ann"], ["bob", "bob"]])
     }
 
     func testDayValuesOfCoveredDatesAreReplacedWithTheImportRecorded() throws {

@@ -18,6 +18,9 @@ enum StoreSchema {
     /// the value of records that have no numeric value (categories); numeric values are in
     /// `value` at full precision.
     ///
+    /// Source names and device descriptions are per person (they name people: "Ann’s iPhone");
+    /// only `sample_types` (HealthKit identifiers) is shared.
+    ///
     /// Samples are the bulk of a store (millions of rows), so their table `sample_records` holds
     /// ids for the type, source and device and each instant as epoch seconds plus the recorded UTC
     /// offset; the view `samples` shows them with names and ISO 8601 text. This keeps a row and
@@ -59,7 +62,9 @@ enum StoreSchema {
 
     CREATE TABLE devices (
         id INTEGER PRIMARY KEY,
-        description TEXT NOT NULL UNIQUE
+        person TEXT NOT NULL,
+        description TEXT NOT NULL,
+        UNIQUE (person, description)
     );
     CREATE TABLE sample_types (
         id INTEGER PRIMARY KEY,
@@ -68,7 +73,9 @@ enum StoreSchema {
     );
     CREATE TABLE sources (
         id INTEGER PRIMARY KEY,
-        name TEXT NOT NULL UNIQUE
+        person TEXT NOT NULL,
+        name TEXT NOT NULL,
+        UNIQUE (person, name)
     );
     CREATE TABLE sample_records (
         id INTEGER PRIMARY KEY,

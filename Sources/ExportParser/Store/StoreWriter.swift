@@ -149,10 +149,11 @@ final class StoreWriter: @unchecked Sendable {
             """)
         findType = try db.prepare("SELECT id FROM sample_types WHERE name = ?1")
         insertType = try db.prepare("INSERT INTO sample_types (name, payload_unit) VALUES (?1, ?2)")
-        findSource = try db.prepare("SELECT id FROM sources WHERE name = ?1")
-        insertSource = try db.prepare("INSERT INTO sources (name) VALUES (?1)")
-        findDevice = try db.prepare("SELECT id FROM devices WHERE description = ?1")
-        insertDevice = try db.prepare("INSERT INTO devices (description) VALUES (?1)")
+        findSource = try db.prepare("SELECT id FROM sources WHERE name = ?1 AND person = ?2")
+        insertSource = try db.prepare("INSERT INTO sources (name, person) VALUES (?1, ?2)")
+        findDevice = try db.prepare("SELECT id FROM devices WHERE description = ?1 AND person = ?2")
+        insertDevice = try db.prepare("INSERT INTO devices (description, person) VALUES (?1, ?2)")
+        for s in [findSource, insertSource, findDevice, insertDevice] { s.bind(2, person) }
         // Person and import are the same for every row: bound once (reset keeps bindings).
         for s in [insertSample, insertCorrelation, insertWorkout, insertExtra, insertSleepSummary] {
             s.bind(1, person)

@@ -265,6 +265,30 @@ final class StoreTests: XCTestCase {
         ])
     }
 
+    func testLongBeatListsAndManyMetadataEntriesAreAllWritten() throws {
+        let store = try HealthStore(path: path)
+        var hrv = Sample(type: "HKQuantityTypeIdentifierHeartRateVariabilitySDNN", source: "Watch", unit: "ms", value: 40,
+                         start: T.ts("2024-01-02 01:10:00 +0100"), end: T.ts("2024-01-02 01:11:00 +0100"))
+        hrv.beats = (0..<70).map { InstantaneousBeat(bpm: Double(50 + $0), time: "00:20:\($0 < 10 ? "0" : "")\($0),00") }
+        let r = try T.run(store, T.meta(sha: "beats")) { s in
+            s.sample(hrv)
+            for i in 0..<45 {
+                var x = T.steps("2024-01-03 08:00:00 +0100", "2024-01-03 08:05:00 +0100", Double(i))
+                x.metadata = [MetadataEntry(key: "k\(i)", value: "v\(i)")]
+                if i == 44 { x.metadata.append(MetadataEntry(key: "k\(i)", value: "again")) }
+                s.sample(x)
+            }
+        }
+        XCTAssertEqual(r.rowsAdded["hrv_beats"], 70)
+        XCTAssertEqual(r.rowsAdded["sample_metadata"], 46)
+        XCTAssertEqual(try T.rows(path, "SELECT count(*), min(position), max(position), sum(bpm), min(time), max(time) FROM hrv_beats"),
+                       [["70", "0", "69", String(Double((0..<70).map { 50 + $0 }.reduce(0, +))), "00:20:00,00", "00:20:69,00"]])
+        XCTAssertEqual(try T.rows(path, "SELECT s.value, m.position, m.key, m.value FROM sample_metadata m JOIN samples s ON s.id = m.sample_id WHERE s.value >= 43 ORDER BY s.value, m.position"), [
+            ["43.0", "0", "k43", "v43"], ["44.0", "0", "k44", "v44"], ["44.0", "1", "k44", "again"],
+        ])
+        XCTAssertEqual(try T.count(path, "SELECT count(*) FROM sample_metadata m JOIN samples s ON s.id = m.sample_id WHERE m.key = 'k' || CAST(CAST(s.value AS INTEGER) AS TEXT)"), 46)
+    }
+
     // MARK: idempotency
 
     func testSameFileTwiceIsRefusedAsAlreadyImportedAndChangesNothing() throws {

@@ -38,6 +38,7 @@ final class StoreThroughputTests: XCTestCase {
                            unit: unit, valueText: String(v), value: v, canonicalValue: v,
                            start: t, end: Timestamp(seconds: t.seconds + 30, offset: 3600), created: Timestamp(seconds: t.seconds + 90, offset: 3600))
             if i % 5 == 0 { s.metadata = [MetadataEntry(key: "HKMetadataKeyHeartRateMotionContext", value: "0")] }
+            if i % 300 == 1 { s.beats = (0..<45).map { InstantaneousBeat(bpm: Double(60 + $0 % 20), time: "00:20:\($0 % 60),00") } }
             return s
         }
 

@@ -1,0 +1,46 @@
+import Crypto
+import Foundation
+
+/// The sha256 of an input file, which identifies an import: the same bytes for the same person
+/// are imported once.
+public enum FileDigest {
+    /// Lowercase hex sha256 of the file's bytes, read in 4 MiB chunks (swift-crypto, which uses
+    /// BoringSSL's assembly, SHA-NI where the CPU has it).
+    public static func sha256(path: String) throws -> String {
+        let fd = open(path, O_RDONLY)
+        guard fd >= 0 else {
+            throw InputError(file: path, message: "cannot read: \(String(cString: strerror(errno)))")
+        }
+        defer { close(fd) }
+        var hasher = SHA256()
+        let size = 4 << 20
+        let buf = UnsafeMutableRawBufferPointer.allocate(byteCount: size, alignment: 16)
+        defer { buf.deallocate() }
+        while true {
+            let n = read(fd, buf.baseAddress, size)
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw InputError(file: path, message: "cannot read: \(String(cString: strerror(errno)))")
+            }
+            if n == 0 { break }
+            hasher.update(bufferPointer: UnsafeRawBufferPointer(rebasing: buf[0..<n]))
+        }
+        return hex(hasher.finalize())
+    }
+
+    /// Lowercase hex of any bytes' sha256 (tests, small inputs).
+    public static func sha256(bytes: some Sequence<UInt8>) -> String {
+        hex(SHA256.hash(data: Array(bytes)))
+    }
+
+    static func hex(_ digest: SHA256.Digest) -> String {
+        let digits = Array("0123456789abcdef".utf8)
+        var out = [UInt8]()
+        out.reserveCapacity(64)
+        for b in digest {
+            out.append(digits[Int(b >> 4)])
+            out.append(digits[Int(b & 0xF)])
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+}

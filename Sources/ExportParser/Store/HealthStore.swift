@@ -1,0 +1,240 @@
+import CSQLite
+import Foundation
+
+/// What a convert run tells the store about the import it starts.
+public struct ImportMetadata: Sendable {
+    /// The person every row is keyed by (`--person`, default `me`).
+    public var person: String
+    public var fileName: String
+    /// Lowercase hex sha256 of the input file's bytes (`FileDigest.sha256`).
+    public var sha256: String
+    public var format: InputFormat
+    public var toolVersion: String
+    public var startedAt: Date
+    public init(person: String, fileName: String, sha256: String, format: InputFormat, toolVersion: String, startedAt: Date) {
+        self.person = person
+        self.fileName = fileName
+        self.sha256 = sha256
+        self.format = format
+        self.toolVersion = toolVersion
+        self.startedAt = startedAt
+    }
+}
+
+/// One finished import as the store recorded it.
+public struct StoredImport: Sendable, Equatable {
+    public var id: Int64
+    public var person: String
+    public var fileName: String
+    public var sha256: String
+    public var format: String
+    public var toolVersion: String
+    /// ISO 8601, UTC.
+    public var startedAt: String
+    public var finishedAt: String?
+}
+
+/// Rows an import added, by table name (`samples`, `workouts`, `day_values`, …).
+public struct StoreImportResult: Sendable {
+    public var importID: Int64
+    public var rowsAdded: [String: Int]
+    /// Day values of earlier imports removed because this import covers their dates.
+    public var dayValuesReplaced: Int
+    /// Top-level samples the input held (the sink saw), and those that were new to the store.
+    public var samplesRead: Int
+    public var samplesAdded: Int
+    /// Time the writer thread spent writing rows (it overlaps the parsing), and time `complete`
+    /// spent after the reader was done (day values, indexes, commit, checkpoint).
+    public var writerSeconds: Double
+    /// CPU time of the writer thread (steadier than wall time on a shared machine).
+    public var writerCPUSeconds: Double
+    public var finishSeconds: Double
+    public var duplicateSamples: Int { samplesRead - samplesAdded }
+}
+
+/// The SQLite store: one file per store, rows keyed by person, one transaction per import.
+///
+/// Opening creates the file 0600 (its -wal and -shm files inherit the mode), switches to WAL,
+/// sets a busy timeout and applies migrations. A file that is not a SQLite database, or whose
+/// schema is newer than this build knows, is refused with a `StoreError` before anything in it
+/// changes.
+public final class HealthStore: @unchecked Sendable {
+    public let path: String
+    let db: SQLiteConnection
+    /// Set while an import's transaction is open; one import at a time.
+    var importInProgress = false
+
+    public static let busyTimeoutMilliseconds: Int32 = 10_000
+
+    public init(path: String) throws {
+        self.path = path
+        let fm = FileManager.default
+        var created = false
+        if !fm.fileExists(atPath: path) {
+            // Create it ourselves so the mode is 0600 whatever the umask; SQLite gives the -wal
+            // and -shm files the main file's mode.
+            let fd = open(path, O_WRONLY | O_CREAT | O_EXCL, 0o600)
+            if fd < 0 {
+                throw StoreError(path: path, message: "cannot create the store: \(String(cString: strerror(errno)))")
+            }
+            close(fd)
+            created = true
+        }
+        do {
+            db = try SQLiteConnection(path: path)
+            sqlite3_busy_timeout(db.handle, Self.busyTimeoutMilliseconds)
+            try Self.checkReadable(db, path: path)
+        } catch {
+            if created { try? fm.removeItem(atPath: path) }
+            throw error
+        }
+        // From here on the file is a SQLite database whose schema this build can handle.
+        chmod(path, 0o600)
+        try db.execute("PRAGMA journal_mode = WAL")
+        try db.execute("PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = OFF; PRAGMA cache_size = -16384; PRAGMA temp_store = FILE")
+        try migrate()
+        for suffix in ["-wal", "-shm"] where fm.fileExists(atPath: path + suffix) { chmod(path + suffix, 0o600) }
+    }
+
+    /// Reads the header and the schema version without writing anything.
+    static func checkReadable(_ db: SQLiteConnection, path: String) throws {
+        let version: Int64
+        do {
+            version = try db.scalarInt("PRAGMA user_version") ?? 0
+            // user_version alone reads only the header; touch the schema too.
+            _ = try db.scalarInt("SELECT count(*) FROM sqlite_master")
+        } catch let e as StoreError {
+            let rc = (e.code ?? 0) & 0xFF
+            if rc == SQLITE_NOTADB || rc == SQLITE_CORRUPT {
+                throw StoreError(path: path, message: "is not a SQLite database (or is damaged); it was left untouched. Choose another --store file.", code: e.code)
+            }
+            throw e
+        }
+        if version > Int64(StoreSchema.currentVersion) {
+            throw StoreError(
+                path: path,
+                message: "was written by a newer health-import (schema version \(version); this build knows up to \(StoreSchema.currentVersion)); it was left untouched. Use a newer health-import.")
+        }
+        if version == 0 {
+            // A database with tables but no version is someone else's file.
+            let tables = try db.scalarInt("SELECT count(*) FROM sqlite_master WHERE name NOT LIKE 'sqlite_%'") ?? 0
+            if tables > 0 {
+                throw StoreError(path: path, message: "is a SQLite database but not a health-import store (it has tables and no schema version); it was left untouched.")
+            }
+        }
+    }
+
+    /// Applies every migration above the file's `user_version`, each in its own transaction,
+    /// then makes sure the `daily` view matches this build's `DayColumns`.
+    func migrate() throws {
+        // Most opens find nothing to do: check without taking the write lock, so opening a store
+        // another process is importing into does not wait.
+        let current = try db.prepare("SELECT sql FROM sqlite_master WHERE type = 'view' AND name = 'daily'")
+        let viewSQL = try current.step() ? current.text(0) : nil
+        current.reset()
+        if try db.scalarInt("PRAGMA user_version") == Int64(StoreSchema.currentVersion), viewSQL == StoreSchema.dailyViewSQL { return }
+        do {
+            try db.execute("BEGIN IMMEDIATE")
+        } catch let e as StoreError where (e.code ?? 0) & 0xFF == SQLITE_BUSY {
+            throw StoreError(path: path, message: "is being written by another process (waited \(Self.busyTimeoutMilliseconds / 1000) s); try again when it is done", code: e.code)
+        }
+        do {
+            // Read again inside the write lock: another process may have migrated meanwhile.
+            let version = Int(try db.scalarInt("PRAGMA user_version") ?? 0)
+            if version > StoreSchema.currentVersion {
+                throw StoreError(path: path, message: "was written by a newer health-import (schema version \(version)); it was left untouched.")
+            }
+            for v in version..<StoreSchema.currentVersion {
+                try db.execute(StoreSchema.migrations[v])
+                try db.execute("PRAGMA user_version = \(v + 1)")
+            }
+            let viewSQL = StoreSchema.dailyViewSQL
+            let current = try db.prepare("SELECT sql FROM sqlite_master WHERE type = 'view' AND name = 'daily'")
+            let existing = try current.step() ? current.text(0) : nil
+            if existing != viewSQL {
+                try db.execute("DROP VIEW IF EXISTS daily")
+                try db.execute(viewSQL)
+            }
+            try db.execute("COMMIT")
+        } catch {
+            try? db.execute("ROLLBACK")
+            throw error
+        }
+    }
+
+    /// How long a write waits for another process's import to end (default 10 s).
+    func setBusyTimeout(milliseconds: Int32) { sqlite3_busy_timeout(db.handle, milliseconds) }
+
+    /// The schema version of the open store.
+    public func schemaVersion() throws -> Int { Int(try db.scalarInt("PRAGMA user_version") ?? 0) }
+
+    /// The finished import of this exact file for this person, if any.
+    public func existingImport(person: String, sha256: String) throws -> StoredImport? {
+        let s = try db.prepare("""
+            SELECT id, person, file_name, file_sha256, format, tool_version, started_at, finished_at
+            FROM imports WHERE person = ? AND file_sha256 = ? AND finished_at IS NOT NULL
+            """)
+        s.bind(1, person)
+        s.bind(2, sha256.lowercased())
+        guard try s.step() else { return nil }
+        return StoredImport(
+            id: s.int(0), person: s.text(1) ?? "", fileName: s.text(2) ?? "", sha256: s.text(3) ?? "",
+            format: s.text(4) ?? "", toolVersion: s.text(5) ?? "", startedAt: s.text(6) ?? "", finishedAt: s.text(7))
+    }
+
+    /// Every finished import of a person, oldest first.
+    public func imports(person: String) throws -> [StoredImport] {
+        let s = try db.prepare("""
+            SELECT id, person, file_name, file_sha256, format, tool_version, started_at, finished_at
+            FROM imports WHERE person = ? ORDER BY id
+            """)
+        s.bind(1, person)
+        var out: [StoredImport] = []
+        while try s.step() {
+            out.append(StoredImport(
+                id: s.int(0), person: s.text(1) ?? "", fileName: s.text(2) ?? "", sha256: s.text(3) ?? "",
+                format: s.text(4) ?? "", toolVersion: s.text(5) ?? "", startedAt: s.text(6) ?? "", finishedAt: s.text(7)))
+        }
+        return out
+    }
+
+    /// Starts one import in one transaction (held until `complete` or `abandon`). Throws when
+    /// this file was already imported for this person.
+    public func beginImport(_ meta: ImportMetadata) throws -> StoreImportSession {
+        precondition(!importInProgress, "one import at a time on a HealthStore")
+        if let done = try existingImport(person: meta.person, sha256: meta.sha256) {
+            throw StoreError(path: path, message: "\(meta.fileName) was already imported for \(meta.person) (import \(done.id), \(done.finishedAt ?? done.startedAt))")
+        }
+        do {
+            try db.execute("BEGIN IMMEDIATE")
+        } catch let e as StoreError where (e.code ?? 0) & 0xFF == SQLITE_BUSY {
+            throw StoreError(path: path, message: "is being written by another process (waited \(Self.busyTimeoutMilliseconds / 1000) s); try again when it is done", code: e.code)
+        }
+        do {
+            let s = try db.prepare("""
+                INSERT INTO imports (person, file_name, file_sha256, format, tool_version, started_at)
+                VALUES (?, ?, ?, ?, ?, ?)
+                """)
+            s.bind(1, meta.person)
+            s.bind(2, meta.fileName)
+            s.bind(3, meta.sha256.lowercased())
+            s.bind(4, meta.format.rawValue)
+            s.bind(5, meta.toolVersion)
+            s.bind(6, Self.isoUTC(meta.startedAt))
+            try s.run()
+            let id = db.lastInsertRowID
+            importInProgress = true
+            return try StoreImportSession(store: self, importID: id, meta: meta)
+        } catch {
+            try? db.execute("ROLLBACK")
+            importInProgress = false
+            throw error
+        }
+    }
+
+    /// `2026-11-23T06:52:04Z`.
+    static func isoUTC(_ date: Date) -> String {
+        let secs = Int64(date.timeIntervalSince1970.rounded(.down))
+        return CivilDate.isoTimestamp(seconds: secs, offset: 0).replacingOccurrences(of: "+00:00", with: "Z")
+    }
+}

@@ -1,0 +1,63 @@
+import CSQLite
+import Foundation
+
+/// `SQLITE_TRANSIENT` is a C macro Swift cannot import: SQLite copies the bound bytes.
+let sqliteTransient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
+
+/// A thin owner of one `sqlite3*` handle: open, execute, prepare, close. Not thread-safe by
+/// itself; the store uses it from one thread at a time (the import's writer thread while it
+/// runs, the caller's thread otherwise).
+final class SQLiteConnection: @unchecked Sendable {
+    let handle: OpaquePointer
+    let path: String
+
+    init(path: String, readOnly: Bool = false) throws {
+        var db: OpaquePointer?
+        let flags = (readOnly ? SQLITE_OPEN_READONLY : (SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE)) | SQLITE_OPEN_NOMUTEX
+        let rc = sqlite3_open_v2(path, &db, flags, nil)
+        guard rc == SQLITE_OK, let db else {
+            let message = db.map { String(cString: sqlite3_errmsg($0)) } ?? String(cString: sqlite3_errstr(rc))
+            if let db { sqlite3_close_v2(db) }
+            throw StoreError(path: path, message: "cannot open the store: \(message)", code: rc)
+        }
+        self.handle = db
+        self.path = path
+        sqlite3_extended_result_codes(db, 1)
+    }
+
+    deinit { sqlite3_close_v2(handle) }
+
+    var errorMessage: String { String(cString: sqlite3_errmsg(handle)) }
+
+    func error(_ what: String, _ rc: Int32) -> StoreError {
+        StoreError(path: path, message: "\(what): \(errorMessage)", code: rc)
+    }
+
+    /// Runs one or more statements without results.
+    func execute(_ sql: String) throws {
+        var err: UnsafeMutablePointer<CChar>?
+        let rc = sqlite3_exec(handle, sql, nil, nil, &err)
+        if rc != SQLITE_OK {
+            let message = err.map { String(cString: $0) } ?? errorMessage
+            sqlite3_free(err)
+            throw StoreError(path: path, message: message, code: rc)
+        }
+    }
+
+    func prepare(_ sql: String) throws -> Statement {
+        var stmt: OpaquePointer?
+        let rc = sqlite3_prepare_v3(handle, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &stmt, nil)
+        guard rc == SQLITE_OK, let stmt else { throw error("cannot prepare \(sql.prefix(60))", rc) }
+        return Statement(stmt, connection: self)
+    }
+
+    /// The single integer a query returns (e.g. `PRAGMA user_version`), or nil for no row.
+    func scalarInt(_ sql: String) throws -> Int64? {
+        let s = try prepare(sql)
+        guard try s.step() else { return nil }
+        return s.int(0)
+    }
+
+    var lastInsertRowID: Int64 { sqlite3_last_insert_rowid(handle) }
+    var changes: Int { Int(sqlite3_changes(handle)) }
+}

@@ -1,0 +1,134 @@
+import CSQLite
+
+/// A prepared statement with raw binds (1-based indexes, as in SQLite). Strings are bound from
+/// their UTF-8 storage without a copy on the Swift side; SQLite copies them (`SQLITE_TRANSIENT`).
+final class Statement {
+    let stmt: OpaquePointer
+    unowned let connection: SQLiteConnection
+
+    init(_ stmt: OpaquePointer, connection: SQLiteConnection) {
+        self.stmt = stmt
+        self.connection = connection
+    }
+
+    deinit { sqlite3_finalize(stmt) }
+
+    @inline(__always) func bind(_ i: Int32, _ v: Int64) { sqlite3_bind_int64(stmt, i, v) }
+    @inline(__always) func bind(_ i: Int32, _ v: Int) { sqlite3_bind_int64(stmt, i, Int64(v)) }
+    @inline(__always) func bind(_ i: Int32, _ v: Int64?) {
+        if let v { sqlite3_bind_int64(stmt, i, v) } else { sqlite3_bind_null(stmt, i) }
+    }
+    @inline(__always) func bind(_ i: Int32, _ v: Int?) {
+        if let v { sqlite3_bind_int64(stmt, i, Int64(v)) } else { sqlite3_bind_null(stmt, i) }
+    }
+    @inline(__always) func bind(_ i: Int32, _ v: Double?) {
+        // NaN would be stored as NULL by SQLite anyway; say so explicitly.
+        if let v, !v.isNaN { sqlite3_bind_double(stmt, i, v) } else { sqlite3_bind_null(stmt, i) }
+    }
+    @inline(__always) func bind(_ i: Int32, _ v: String?) {
+        guard var s = v else { sqlite3_bind_null(stmt, i); return }
+        _ = s.withUTF8 { buf in
+            // A zero-length buffer may have a nil base address; SQLite needs a pointer for "".
+            if buf.count == 0 {
+                sqlite3_bind_text(stmt, i, "", 0, sqliteTransient)
+            } else {
+                buf.withMemoryRebound(to: CChar.self) { sqlite3_bind_text(stmt, i, $0.baseAddress, Int32($0.count), sqliteTransient) }
+            }
+        }
+    }
+
+    /// Binds an instant as ISO 8601 text with its recorded offset (`2024-01-02T07:58:11+01:00`)
+    /// and its epoch seconds at `i + 1`, formatted without allocating.
+    @inline(__always) func bindInstant(_ i: Int32, _ t: Timestamp?) {
+        guard let t else {
+            sqlite3_bind_null(stmt, i)
+            sqlite3_bind_null(stmt, i + 1)
+            return
+        }
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 32) { buf in
+            let n = ISOInstant.format(t, into: buf.baseAddress!)
+            buf.baseAddress!.withMemoryRebound(to: CChar.self, capacity: n) {
+                _ = sqlite3_bind_text(stmt, i, $0, Int32(n), sqliteTransient)
+            }
+        }
+        sqlite3_bind_int64(stmt, i + 1, t.seconds)
+    }
+
+    /// Binds an instant as its epoch seconds at `i` and its recorded UTC offset (seconds) at `i + 1`.
+    @inline(__always) func bindEpochOffset(_ i: Int32, _ t: Timestamp?) {
+        if let t {
+            sqlite3_bind_int64(stmt, i, t.seconds)
+            sqlite3_bind_int64(stmt, i + 1, Int64(t.offset))
+        } else {
+            sqlite3_bind_null(stmt, i)
+            sqlite3_bind_null(stmt, i + 1)
+        }
+    }
+
+    /// Steps once: true when a row is ready, false when done. Throws on errors.
+    @discardableResult
+    @inline(__always) func step() throws -> Bool {
+        let rc = sqlite3_step(stmt)
+        if rc == SQLITE_ROW { return true }
+        if rc == SQLITE_DONE { return false }
+        throw connection.error("statement failed", rc)
+    }
+
+    /// Steps a statement that returns no rows and resets it for the next use.
+    @inline(__always) func run() throws {
+        let rc = sqlite3_step(stmt)
+        sqlite3_reset(stmt)
+        if rc != SQLITE_DONE && rc != SQLITE_ROW { throw connection.error("statement failed", rc) }
+    }
+
+    @inline(__always) func reset() {
+        sqlite3_reset(stmt)
+    }
+
+    func clearBindings() { sqlite3_clear_bindings(stmt) }
+
+    var columnCount: Int32 { sqlite3_column_count(stmt) }
+    func int(_ col: Int32) -> Int64 { sqlite3_column_int64(stmt, col) }
+    func double(_ col: Int32) -> Double? {
+        sqlite3_column_type(stmt, col) == SQLITE_NULL ? nil : sqlite3_column_double(stmt, col)
+    }
+    func text(_ col: Int32) -> String? {
+        guard let p = sqlite3_column_text(stmt, col) else { return nil }
+        return String(cString: p)
+    }
+    func isNull(_ col: Int32) -> Bool { sqlite3_column_type(stmt, col) == SQLITE_NULL }
+}
+
+/// ISO 8601 text of a `Timestamp` at its recorded offset, written into a byte buffer.
+enum ISOInstant {
+    /// Writes `YYYY-MM-DDTHH:MM:SS±HH:MM` (25 bytes for 4-digit years) and returns the length.
+    @inline(__always)
+    static func format(_ t: Timestamp, into p: UnsafeMutablePointer<UInt8>) -> Int {
+        let local = t.seconds + Int64(t.offset)
+        let day = Int((local >= 0 ? local : local - 86_399) / 86_400)
+        let sod = Int(local - Int64(day) * 86_400)
+        let c = CivilDate.civil(day)
+        var n = 0
+        @inline(__always) func put(_ v: Int, _ width: Int) {
+            var v = v
+            var i = width - 1
+            while i >= 0 { p[n + i] = UInt8(0x30 + v % 10); v /= 10; i -= 1 }
+            n += width
+        }
+        @inline(__always) func ch(_ c: UInt8) { p[n] = c; n += 1 }
+        put(min(max(c.year, 0), 9999), 4); ch(0x2D); put(c.month, 2); ch(0x2D); put(c.day, 2)
+        ch(0x54); put(sod / 3600, 2); ch(0x3A); put(sod / 60 % 60, 2); ch(0x3A); put(sod % 60, 2)
+        let off = Int(t.offset)
+        ch(off < 0 ? 0x2D : 0x2B)
+        let a = abs(off)
+        put(a / 3600 % 100, 2); ch(0x3A); put(a / 60 % 60, 2)
+        return n
+    }
+
+    static func string(_ t: Timestamp) -> String {
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 32) { buf in
+            let n = format(t, into: buf.baseAddress!)
+            return String(decoding: UnsafeBufferPointer(start: buf.baseAddress!, count: n), as: UTF8.self)
+        }
+    }
+}

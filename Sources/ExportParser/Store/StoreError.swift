@@ -1,0 +1,13 @@
+/// A problem with the SQLite store, as a sentence that names the file.
+public struct StoreError: Error, CustomStringConvertible, Sendable {
+    public var path: String
+    public var message: String
+    /// The SQLite result code, when SQLite reported it.
+    public var code: Int32?
+    public init(path: String, message: String, code: Int32? = nil) {
+        self.path = path
+        self.message = message
+        self.code = code
+    }
+    public var description: String { "\(path): \(message)" }
+}

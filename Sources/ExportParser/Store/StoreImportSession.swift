@@ -1,0 +1,218 @@
+import CSQLite
+import Foundation
+
+/// One import into the store, inside one transaction. The reader feeds it as a `SampleSink`
+/// on the parsing thread; the sink only appends already-decoded values to a small batch and
+/// hands full batches to a writer thread through a bounded queue, so SQLite's work overlaps the
+/// parsing and memory stays flat. `complete` writes the day values and the import's counts and
+/// commits; `abandon` (or an error) rolls everything back.
+public final class StoreImportSession: SampleSink, @unchecked Sendable {
+    public let importID: Int64
+    public let meta: ImportMetadata
+    public var wantsDetails: Bool { true }
+
+    /// Items a batch holds before it is handed over, and batches the queue holds before the
+    /// parser waits.
+    static let batchSize = 2048
+    static let queueCapacity = 8
+
+    private let store: HealthStore
+    private let writer: StoreWriter
+    private let queue = BoundedBatchQueue<StoreItem>(capacity: StoreImportSession.queueCapacity)
+    private var batch: [StoreItem] = []
+    private let done = DispatchSemaphore(value: 0)
+    private let status = WriterStatus()
+
+    /// What the writer thread reports: its first error (later items are then discarded) and its
+    /// time. Written by that thread before it signals `done`, read after waiting on it. The thread holds this, the queue and the writer, never the session,
+    /// so a session dropped without `complete` is deinitialised and rolls back.
+    private final class WriterStatus: @unchecked Sendable {
+        var error: Error?
+        var nanoseconds: UInt64 = 0
+        var cpuNanoseconds: UInt64 = 0
+    }
+    private var state: State = .open
+    private enum State { case open, completed, abandoned }
+
+    init(store: HealthStore, importID: Int64, meta: ImportMetadata) throws {
+        self.store = store
+        self.importID = importID
+        self.meta = meta
+        self.writer = try StoreWriter(db: store.db, person: meta.person, importID: importID)
+        batch.reserveCapacity(Self.batchSize)
+        let (queue, writer, status, done) = (queue, writer, status, done)
+        let thread = Thread { Self.runWriter(queue: queue, writer: writer, status: status, done: done) }
+        thread.name = "health-import store writer"
+        thread.start()
+    }
+
+    deinit {
+        if state == .open { abandon() }
+    }
+
+    private static func runWriter(queue: BoundedBatchQueue<StoreItem>, writer: StoreWriter, status: WriterStatus, done: DispatchSemaphore) {
+        defer {
+            var t = timespec()
+            clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t)
+            status.cpuNanoseconds = UInt64(t.tv_sec) * 1_000_000_000 + UInt64(t.tv_nsec)
+            done.signal()
+        }
+        while let items = queue.pop() {
+            if status.error != nil { continue }
+            let t0 = DispatchTime.now().uptimeNanoseconds
+            do {
+                for item in items { try writer.write(item) }
+            } catch {
+                status.error = error
+            }
+            status.nanoseconds &+= DispatchTime.now().uptimeNanoseconds &- t0
+        }
+    }
+
+    @inline(__always) private func enqueue(_ item: StoreItem) {
+        batch.append(item)
+        if batch.count >= Self.batchSize { flush() }
+    }
+
+    private func flush() {
+        guard !batch.isEmpty else { return }
+        queue.push(batch)
+        batch = []
+        batch.reserveCapacity(Self.batchSize)
+    }
+
+    // MARK: SampleSink (parsing thread)
+
+    public func exportDate(_ date: Timestamp) { enqueue(.exportDate(date)) }
+    public func me(_ me: Me) { enqueue(.me(me)) }
+    public func sample(_ sample: Sample) { enqueue(.sample(sample)) }
+    public func correlation(_ correlation: Correlation) { enqueue(.correlation(correlation)) }
+    public func workout(_ workout: Workout) { enqueue(.workout(workout)) }
+    public func activitySummary(_ summary: ActivitySummary) { enqueue(.activitySummary(summary)) }
+    public func extra(_ item: ExtraItem) { enqueue(.extra(item)) }
+    public func sleepSummary(_ night: SleepSummary) { enqueue(.sleepSummary(night)) }
+
+    // MARK: Ending the import
+
+    /// Waits for the writer thread to write everything queued; rethrows its error.
+    private func drainWriter() throws {
+        flush()
+        queue.close()
+        done.wait()
+        if let error = status.error { throw error }
+    }
+
+    /// Writes the per-day values of this input, replacing those of the dates it covers for this
+    /// person, records counts by type and skips, sets `finished_at`, builds missing secondary
+    /// indexes and commits. On any error the whole import is rolled back and the error thrown.
+    public func complete(days: [FinishedDay], report: ReadReport) throws -> StoreImportResult {
+        precondition(state == .open, "complete called on a finished import session")
+        let db = store.db
+        do {
+            try drainWriter()
+            var rows = writer.rowsAdded
+            let finishStarted = DispatchTime.now().uptimeNanoseconds
+            let (added, replaced) = try writeDays(days)
+            rows["day_values", default: 0] += added
+            try writeCounts(report)
+            let s = try db.prepare("""
+                UPDATE imports SET finished_at = ?1, export_date = ?2, bytes_read = ?3, records_read = ?4, workouts_read = ?5,
+                  correlations_read = ?6, activity_summaries_read = ?7, control_characters_dropped = ?8
+                WHERE id = ?9
+                """)
+            s.bind(1, HealthStore.isoUTC(Date()))
+            s.bind(2, writer.exportDate.map { ISOInstant.string($0) })
+            s.bind(3, report.bytesRead)
+            s.bind(4, max(report.totalRecords, writer.samplesRead))
+            s.bind(5, report.workouts)
+            s.bind(6, report.correlations)
+            s.bind(7, report.activitySummaries)
+            s.bind(8, report.controlCharactersDropped)
+            s.bind(9, importID)
+            try s.run()
+            try db.execute(StoreSchema.secondaryIndexes)
+            try db.execute("COMMIT")
+            state = .completed
+            store.importInProgress = false
+            // Fold the WAL back into the file now rather than on some later reader's connection.
+            sqlite3_wal_checkpoint_v2(db.handle, nil, SQLITE_CHECKPOINT_PASSIVE, nil, nil)
+            return StoreImportResult(
+                importID: importID, rowsAdded: rows, dayValuesReplaced: replaced, samplesRead: writer.samplesRead, samplesAdded: writer.samplesAdded,
+                writerSeconds: Double(status.nanoseconds) / 1e9, writerCPUSeconds: Double(status.cpuNanoseconds) / 1e9,
+                finishSeconds: Double(DispatchTime.now().uptimeNanoseconds - finishStarted) / 1e9)
+        } catch {
+            rollback()
+            throw error
+        }
+    }
+
+    /// Rolls the import back (the run failed). Safe to call more than once.
+    public func abandon() {
+        guard state == .open else { return }
+        queue.discardAndClose()
+        done.wait()
+        rollback()
+    }
+
+    private func rollback() {
+        if state == .open {
+            // The writer may still be running if draining itself failed; it stops at the closed queue.
+            queue.discardAndClose()
+        }
+        if sqlite3_get_autocommit(store.db.handle) == 0 { try? store.db.execute("ROLLBACK") }
+        state = .abandoned
+        store.importInProgress = false
+    }
+
+    /// Replaces the day values of every date in `days` for this person. Returns rows inserted and
+    /// rows deleted.
+    private func writeDays(_ days: [FinishedDay]) throws -> (Int, Int) {
+        let db = store.db
+        let delete = try db.prepare("DELETE FROM day_values WHERE person = ?1 AND date = ?2")
+        let insert = try db.prepare("INSERT INTO day_values (person, date, field, value, text, unit, import_id) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)")
+        delete.bind(1, meta.person)
+        insert.bind(1, meta.person)
+        insert.bind(7, importID)
+        var added = 0
+        var deleted = 0
+        for day in days {
+            let date = day.date
+            delete.bind(2, date)
+            try delete.run()
+            deleted += db.changes
+            insert.bind(2, date)
+            for f in day.fields where f.name != "date" {
+                insert.bind(3, f.name)
+                insert.bind(4, f.value)
+                insert.bind(5, f.text)
+                insert.bind(6, f.unit)
+                try insert.run()
+                added += 1
+            }
+        }
+        return (added, deleted)
+    }
+
+    private func writeCounts(_ report: ReadReport) throws {
+        let db = store.db
+        let counts = try db.prepare("INSERT INTO import_record_counts (import_id, record_type, records_read, records_added) VALUES (?1, ?2, ?3, ?4)")
+        counts.bind(1, importID)
+        let byType = writer.countsByType
+        let types = Set(report.recordsByType.keys).union(byType.keys)
+        for t in types.sorted() {
+            counts.bind(2, t)
+            counts.bind(3, max(report.recordsByType[t] ?? 0, byType[t]?.read ?? 0))
+            counts.bind(4, byType[t]?.added ?? 0)
+            try counts.run()
+        }
+        let skips = try db.prepare("INSERT INTO import_skips (import_id, reason, skipped, first_locations) VALUES (?1, ?2, ?3, ?4)")
+        skips.bind(1, importID)
+        for (reason, n) in report.skips.sorted(by: { $0.key < $1.key }) {
+            skips.bind(2, reason)
+            skips.bind(3, n)
+            let locations = report.skipExamples[reason]?.map(\.description).joined(separator: "; ")
+            skips.bind(4, locations?.isEmpty == false ? locations : nil)
+            try skips.run()
+        }
+    }
+}

@@ -1,0 +1,364 @@
+/// The store's schema as numbered migrations, applied in order and recorded in
+/// `PRAGMA user_version`. A migration is never edited once released: a change is a new entry.
+/// docs/store.md documents the tables.
+enum StoreSchema {
+    /// Migration `i` brings the schema from version `i` to `i + 1`.
+    static let migrations: [String] = [v1]
+
+    /// The newest schema version this build knows.
+    static var currentVersion: Int { migrations.count }
+
+    /// Version 1: imports, devices, samples and their children, correlations, workouts and their parts,
+    /// activity summaries, Me, extra items, sleep summaries and the day values (long form).
+    /// Secondary indexes are in `secondaryIndexes`, built after each import's load.
+    ///
+    /// `samples.device_id` points into `devices`, whose `description` is the HKDevice text as
+    /// written with its per-record memory address removed (`<<HKDevice: 0x282a45810>, name:…>`
+    /// becomes `<<HKDevice>, name:…>`): stored once, not 150 bytes a row. `value_text` holds
+    /// the value of records that have no numeric value (categories); numeric values are in
+    /// `value` at full precision.
+    ///
+    /// Source names and device descriptions are per person (they name people: "Ann’s iPhone");
+    /// only `sample_types` (HealthKit identifiers) is shared.
+    ///
+    /// Samples are the bulk of a store (millions of rows), so their table `sample_records` holds
+    /// ids for the type, source and device and each instant as epoch seconds plus the recorded UTC
+    /// offset; the view `samples` shows them with names and ISO 8601 text. This keeps a row and
+    /// its natural-key index about a third of the size with text columns, which is what decides
+    /// the import's speed.
+    static let v1 = """
+    CREATE TABLE imports (
+        id INTEGER PRIMARY KEY,
+        person TEXT NOT NULL,
+        file_name TEXT NOT NULL,
+        file_sha256 TEXT NOT NULL,
+        format TEXT NOT NULL,
+        tool_version TEXT NOT NULL,
+        started_at TEXT NOT NULL,
+        finished_at TEXT,
+        export_date TEXT,
+        bytes_read INTEGER,
+        records_read INTEGER,
+        workouts_read INTEGER,
+        correlations_read INTEGER,
+        activity_summaries_read INTEGER,
+        control_characters_dropped INTEGER,
+        UNIQUE (person, file_sha256)
+    );
+    CREATE TABLE import_record_counts (
+        import_id INTEGER NOT NULL REFERENCES imports(id),
+        record_type TEXT NOT NULL,
+        records_read INTEGER NOT NULL,
+        records_added INTEGER NOT NULL,
+        PRIMARY KEY (import_id, record_type)
+    ) WITHOUT ROWID;
+    CREATE TABLE import_skips (
+        import_id INTEGER NOT NULL REFERENCES imports(id),
+        reason TEXT NOT NULL,
+        skipped INTEGER NOT NULL,
+        first_locations TEXT,
+        PRIMARY KEY (import_id, reason)
+    ) WITHOUT ROWID;
+
+    CREATE TABLE devices (
+        id INTEGER PRIMARY KEY,
+        person TEXT NOT NULL,
+        description TEXT NOT NULL,
+        UNIQUE (person, description)
+    );
+    CREATE TABLE sample_types (
+        id INTEGER PRIMARY KEY,
+        name TEXT NOT NULL UNIQUE,
+        payload_unit TEXT
+    );
+    CREATE TABLE sources (
+        id INTEGER PRIMARY KEY,
+        person TEXT NOT NULL,
+        name TEXT NOT NULL,
+        UNIQUE (person, name)
+    );
+    CREATE TABLE sample_records (
+        id INTEGER PRIMARY KEY,
+        person TEXT NOT NULL,
+        import_id INTEGER NOT NULL REFERENCES imports(id),
+        type_id INTEGER NOT NULL REFERENCES sample_types(id),
+        source_id INTEGER NOT NULL REFERENCES sources(id),
+        source_version TEXT,
+        device_id INTEGER REFERENCES devices(id),
+        unit TEXT,
+        value REAL,
+        value_text TEXT,
+        payload_value REAL,
+        created_epoch INTEGER,
+        created_offset INTEGER,
+        start_epoch INTEGER NOT NULL,
+        start_offset INTEGER NOT NULL,
+        end_epoch INTEGER NOT NULL,
+        end_offset INTEGER NOT NULL,
+        time_zone TEXT,
+        bucket_minimum REAL,
+        bucket_maximum REAL,
+        is_bucket INTEGER NOT NULL DEFAULT 0
+    );
+    CREATE UNIQUE INDEX sample_records_natural_key ON sample_records (
+        person, type_id, start_epoch, end_epoch, source_id, ifnull(value, ''), ifnull(value_text, ''), ifnull(unit, '')
+    );
+    CREATE VIEW samples AS
+    SELECT r.id, r.person, r.import_id, t.name AS type, s.name AS source_name, r.source_version, d.description AS device,
+        r.unit, r.value, r.value_text, r.payload_value, CASE WHEN r.payload_value IS NOT NULL THEN t.payload_unit END AS payload_unit,
+        \(iso("r.created_epoch", "r.created_offset")) AS created_at, r.created_epoch,
+        \(iso("r.start_epoch", "r.start_offset")) AS start_at, r.start_epoch,
+        \(iso("r.end_epoch", "r.end_offset")) AS end_at, r.end_epoch,
+        r.time_zone, r.bucket_minimum, r.bucket_maximum, r.is_bucket, r.type_id, r.source_id, r.device_id
+    FROM sample_records r
+    JOIN sample_types t ON t.id = r.type_id
+    JOIN sources s ON s.id = r.source_id
+    LEFT JOIN devices d ON d.id = r.device_id;
+    CREATE TABLE sample_metadata (
+        sample_id INTEGER NOT NULL REFERENCES sample_records(id),
+        position INTEGER NOT NULL,
+        key TEXT NOT NULL,
+        value TEXT NOT NULL,
+        PRIMARY KEY (sample_id, position)
+    ) WITHOUT ROWID;
+    CREATE TABLE hrv_beats (
+        sample_id INTEGER NOT NULL REFERENCES sample_records(id),
+        position INTEGER NOT NULL,
+        bpm REAL,
+        time TEXT NOT NULL,
+        PRIMARY KEY (sample_id, position)
+    ) WITHOUT ROWID;
+
+    CREATE TABLE correlations (
+        id INTEGER PRIMARY KEY,
+        person TEXT NOT NULL,
+        import_id INTEGER NOT NULL REFERENCES imports(id),
+        type TEXT NOT NULL,
+        source_name TEXT NOT NULL,
+        source_version TEXT,
+        device_id INTEGER REFERENCES devices(id),
+        created_at TEXT,
+        created_epoch INTEGER,
+        start_at TEXT NOT NULL,
+        start_epoch INTEGER NOT NULL,
+        end_at TEXT NOT NULL,
+        end_epoch INTEGER NOT NULL
+    );
+    CREATE UNIQUE INDEX correlations_natural_key ON correlations (person, type, start_epoch, end_epoch, source_name);
+    CREATE TABLE correlation_metadata (
+        correlation_id INTEGER NOT NULL REFERENCES correlations(id),
+        key TEXT NOT NULL,
+        value TEXT NOT NULL
+    );
+    CREATE TABLE correlation_members (
+        correlation_id INTEGER NOT NULL REFERENCES correlations(id),
+        position INTEGER NOT NULL,
+        type TEXT NOT NULL,
+        source_name TEXT NOT NULL,
+        source_version TEXT,
+        device_id INTEGER REFERENCES devices(id),
+        unit TEXT,
+        value REAL,
+        value_text TEXT,
+        created_at TEXT,
+        created_epoch INTEGER,
+        start_at TEXT NOT NULL,
+        start_epoch INTEGER NOT NULL,
+        end_at TEXT NOT NULL,
+        end_epoch INTEGER NOT NULL,
+        metadata_json TEXT,
+        PRIMARY KEY (correlation_id, position)
+    ) WITHOUT ROWID;
+
+    CREATE TABLE workouts (
+        id INTEGER PRIMARY KEY,
+        person TEXT NOT NULL,
+        import_id INTEGER NOT NULL REFERENCES imports(id),
+        activity_type TEXT NOT NULL,
+        source_name TEXT NOT NULL,
+        source_version TEXT,
+        device_id INTEGER REFERENCES devices(id),
+        created_at TEXT,
+        created_epoch INTEGER,
+        start_at TEXT NOT NULL,
+        start_epoch INTEGER NOT NULL,
+        end_at TEXT NOT NULL,
+        end_epoch INTEGER NOT NULL,
+        duration REAL,
+        duration_unit TEXT,
+        total_distance REAL,
+        total_distance_unit TEXT,
+        total_energy_burned REAL,
+        total_energy_burned_unit TEXT,
+        stated_average_heart_rate REAL,
+        stated_maximum_heart_rate REAL,
+        time_zone TEXT
+    );
+    CREATE UNIQUE INDEX workouts_natural_key ON workouts (person, activity_type, start_epoch, end_epoch, source_name);
+    CREATE TABLE workout_activities (
+        id INTEGER PRIMARY KEY,
+        workout_id INTEGER NOT NULL REFERENCES workouts(id),
+        position INTEGER NOT NULL,
+        uuid TEXT,
+        start_at TEXT,
+        start_epoch INTEGER,
+        end_at TEXT,
+        end_epoch INTEGER,
+        duration REAL,
+        duration_unit TEXT
+    );
+    CREATE TABLE workout_metadata (
+        workout_id INTEGER NOT NULL REFERENCES workouts(id),
+        activity_id INTEGER REFERENCES workout_activities(id),
+        key TEXT NOT NULL,
+        value TEXT NOT NULL
+    );
+    CREATE TABLE workout_statistics (
+        workout_id INTEGER NOT NULL REFERENCES workouts(id),
+        activity_id INTEGER REFERENCES workout_activities(id),
+        type TEXT NOT NULL,
+        start_at TEXT,
+        start_epoch INTEGER,
+        end_at TEXT,
+        end_epoch INTEGER,
+        average REAL,
+        minimum REAL,
+        maximum REAL,
+        sum REAL,
+        unit TEXT
+    );
+    CREATE TABLE workout_events (
+        workout_id INTEGER NOT NULL REFERENCES workouts(id),
+        activity_id INTEGER REFERENCES workout_activities(id),
+        type TEXT NOT NULL,
+        date_at TEXT,
+        date_epoch INTEGER,
+        duration REAL,
+        duration_unit TEXT,
+        metadata_json TEXT
+    );
+    CREATE TABLE workout_routes (
+        id INTEGER PRIMARY KEY,
+        workout_id INTEGER NOT NULL REFERENCES workouts(id),
+        source_name TEXT,
+        start_at TEXT,
+        start_epoch INTEGER,
+        end_at TEXT,
+        end_epoch INTEGER,
+        inline_location_count INTEGER NOT NULL
+    );
+    CREATE TABLE workout_route_files (
+        route_id INTEGER NOT NULL REFERENCES workout_routes(id),
+        path TEXT NOT NULL
+    );
+
+    CREATE TABLE activity_summaries (
+        person TEXT NOT NULL,
+        date TEXT NOT NULL,
+        import_id INTEGER NOT NULL REFERENCES imports(id),
+        active_energy_burned REAL,
+        active_energy_burned_goal REAL,
+        active_energy_burned_unit TEXT,
+        apple_move_time REAL,
+        apple_move_time_goal REAL,
+        apple_exercise_time REAL,
+        apple_exercise_time_goal REAL,
+        apple_stand_hours REAL,
+        apple_stand_hours_goal REAL,
+        attributes_json TEXT NOT NULL,
+        PRIMARY KEY (person, date)
+    ) WITHOUT ROWID;
+
+    CREATE TABLE me (
+        person TEXT NOT NULL,
+        attribute TEXT NOT NULL,
+        value TEXT NOT NULL,
+        import_id INTEGER NOT NULL REFERENCES imports(id),
+        PRIMARY KEY (person, attribute)
+    ) WITHOUT ROWID;
+
+    CREATE TABLE extra_items (
+        id INTEGER PRIMARY KEY,
+        person TEXT NOT NULL,
+        import_id INTEGER NOT NULL REFERENCES imports(id),
+        kind TEXT NOT NULL,
+        json TEXT NOT NULL
+    );
+    CREATE UNIQUE INDEX extra_items_natural_key ON extra_items (person, kind, json);
+
+    CREATE TABLE sleep_summaries (
+        person TEXT NOT NULL,
+        import_id INTEGER NOT NULL REFERENCES imports(id),
+        source_name TEXT,
+        sleep_start_at TEXT,
+        sleep_start_epoch INTEGER,
+        sleep_end_at TEXT NOT NULL,
+        sleep_end_epoch INTEGER NOT NULL,
+        total_hours REAL NOT NULL,
+        core_hours REAL,
+        deep_hours REAL,
+        rem_hours REAL,
+        awake_hours REAL,
+        asleep_hours REAL,
+        in_bed_hours REAL,
+        in_bed_start_at TEXT,
+        in_bed_start_epoch INTEGER,
+        in_bed_end_at TEXT,
+        in_bed_end_epoch INTEGER
+    );
+    CREATE UNIQUE INDEX sleep_summaries_natural_key ON sleep_summaries (person, sleep_end_epoch, ifnull(source_name, ''));
+
+    CREATE TABLE day_values (
+        person TEXT NOT NULL,
+        date TEXT NOT NULL,
+        field TEXT NOT NULL,
+        value REAL,
+        text TEXT,
+        unit TEXT,
+        import_id INTEGER NOT NULL REFERENCES imports(id),
+        PRIMARY KEY (person, date, field)
+    ) WITHOUT ROWID;
+    """
+
+    /// The samples' natural key (person, type, start, end, source, value, unit) is their unique
+    /// index, in that column order, so it also serves range queries by person, type and time.
+    /// Non-unique indexes for reading, created (if missing) at the end of every import, after
+    /// the load, so bulk inserts do not maintain them row by row on a first import.
+    static let secondaryIndexes = """
+    CREATE INDEX IF NOT EXISTS correlations_by_person_start ON correlations (person, start_epoch);
+    CREATE INDEX IF NOT EXISTS correlation_metadata_by_correlation ON correlation_metadata (correlation_id);
+    CREATE INDEX IF NOT EXISTS workouts_by_person_start ON workouts (person, start_epoch);
+    CREATE INDEX IF NOT EXISTS workout_activities_by_workout ON workout_activities (workout_id);
+    CREATE INDEX IF NOT EXISTS workout_metadata_by_workout ON workout_metadata (workout_id);
+    CREATE INDEX IF NOT EXISTS workout_statistics_by_workout ON workout_statistics (workout_id);
+    CREATE INDEX IF NOT EXISTS workout_events_by_workout ON workout_events (workout_id);
+    CREATE INDEX IF NOT EXISTS workout_routes_by_workout ON workout_routes (workout_id);
+    CREATE INDEX IF NOT EXISTS workout_route_files_by_route ON workout_route_files (route_id);
+    CREATE INDEX IF NOT EXISTS day_values_by_import ON day_values (import_id);
+    """
+
+    /// The `daily` view: one row a date per person, columns `person` then `DayColumns.all` in
+    /// order, pivoted from `day_values`. Generated from the column list, so a catalog change
+    /// changes the view (it is re-created when its text differs, see `HealthStore`).
+    static var dailyViewSQL: String {
+        var cols = ["person", "date"]
+        for c in DayColumns.all where c.name != "date" {
+            let source = c.unit == nil ? "text" : "value"
+            cols.append("max(CASE WHEN field = '\(c.name)' THEN \(source) END) AS \(quoteIdentifier(c.name))")
+        }
+        return "CREATE VIEW daily AS SELECT " + cols.joined(separator: ", ")
+            + " FROM day_values GROUP BY person, date"
+    }
+
+    /// SQL for the ISO 8601 text of an instant stored as epoch seconds and an offset in seconds:
+    /// `2024-01-02T07:58:11+01:00`; NULL when the epoch is NULL.
+    static func iso(_ epoch: String, _ offset: String) -> String {
+        "CASE WHEN \(epoch) IS NOT NULL THEN strftime('%Y-%m-%dT%H:%M:%S', \(epoch) + \(offset), 'unixepoch') || "
+            + "CASE WHEN \(offset) < 0 THEN '-' ELSE '+' END || printf('%02d:%02d', abs(\(offset)) / 3600, abs(\(offset)) / 60 % 60) END"
+    }
+
+    static func quoteIdentifier(_ name: String) -> String {
+        let plain = name.utf8.allSatisfy { ($0 >= 0x61 && $0 <= 0x7A) || ($0 >= 0x30 && $0 <= 0x39) || $0 == 0x5F }
+        return plain ? name : "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    }
+}

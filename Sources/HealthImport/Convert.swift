@@ -4,16 +4,19 @@ import Foundation
 
 struct Convert: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Convert exports into one payload a day, payloads.json, daily.csv (and the store).",
+        abstract: "Convert exports into one payload a day, payloads.json, daily.csv and the SQLite store.",
         discussion: """
             Writes under --out: payloads/YYYY-MM-DD.json (one POST /sync/healthkit body a day), \
-            payloads.json ({"data": [...]} in date order) and daily.csv (one row a date). Files are \
-            replaced atomically and created with mode 0600; nothing is replaced when an input fails.
+            payloads.json ({"data": [...]} in date order), daily.csv (one row a date) and the SQLite \
+            store health.sqlite (every record, workout and day, per person; importing the same file \
+            again changes nothing). Files are replaced atomically and created with mode 0600; \
+            nothing is replaced when an input fails.
 
             Examples:
               health-import convert export.zip
               health-import convert export.xml --timezone Australia/Sydney --from 2026-03-01 --to 2026-03-31
               health-import convert export.zip --source-priority "Apple Watch,Oura,iPhone"
+              health-import convert export.zip HealthAutoExport-2026-01-01-2026-03-31.json --person ann --store ann.sqlite
             """
     )
 
@@ -35,12 +38,28 @@ struct Convert: ParsableCommand {
     @Option(help: ArgumentHelp("Source names (or parts of them), highest priority first, used where sources overlap for summed metrics. Default: \"Apple Watch,iPhone\", then others alphabetically. Example: --source-priority \"Apple Watch,Oura,iPhone\"", valueName: "list"))
     var sourcePriority: String?
 
+    @Option(help: ArgumentHelp("SQLite store to add this import to (default: DIR/health.sqlite under --out). Example: --store ~/health/ann.sqlite", valueName: "file"))
+    var store: String?
+
+    @Flag(help: "Do not write the SQLite store.")
+    var noStore = false
+
+    @Option(help: ArgumentHelp("Whose data this is: keys every row of the store, so one store can hold several people. Example: --person ann", valueName: "id"))
+    var person = "me"
+
     @Flag(help: "No progress display and no summary; errors are still printed.")
     var quiet = false
 
+    func validate() throws {
+        if noStore && store != nil { throw ValidationError("--store and --no-store exclude each other") }
+        if person.isEmpty { throw ValidationError("--person needs a non-empty id") }
+    }
+
     func run() throws {
         let priority = sourcePriority.map { $0.split(separator: ",").map { String($0) } }
-        let request = ConvertRequest(inputs: inputs, outDir: out, timeZoneName: timezone, from: from, to: to, sourcePriority: priority)
+        let storePath = noStore ? nil : (store ?? (out as NSString).appendingPathComponent("health.sqlite"))
+        let request = ConvertRequest(inputs: inputs, outDir: out, timeZoneName: timezone, from: from, to: to, sourcePriority: priority,
+                                     storePath: storePath, person: person)
         do {
             let job = try ConvertJob(request)
             let display = ProgressDisplay(enabled: !quiet)

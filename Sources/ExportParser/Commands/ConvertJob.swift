@@ -35,11 +35,14 @@ public final class ConvertJob {
         let started = Date()
         var outcome = ConvertOutcome()
         outcome.outDir = request.outDir
+        outcome.storePath = request.storePath
+        let store = try openStore()
         var perInput: [[FinishedDay]] = []
         for path in request.inputs {
-            let (input, days) = try read(path)
+            let (input, days, added) = try read(path, store: store)
             outcome.inputs.append(input)
             perInput.append(days)
+            outcome.storeRowsAdded.merge(added, uniquingKeysWith: +)
         }
         var days = DayMerge.merge(perInput)
         days = days.filter { d in (fromDay.map { d.dayNumber >= $0 } ?? true) && (toDay.map { d.dayNumber <= $0 } ?? true) }
@@ -51,31 +54,72 @@ public final class ConvertJob {
         return outcome
     }
 
-    /// Reads one input into its own day book.
-    private func read(_ path: String) throws -> (ConvertOutcome.Input, [FinishedDay]) {
+    private func openStore() throws -> HealthStore? {
+        guard let path = request.storePath else { return nil }
+        try OutputFiles.makeDirectory(URL(fileURLWithPath: path).deletingLastPathComponent().path)
+        do {
+            return try HealthStore(path: path)
+        } catch let e as StoreError {
+            throw InputError(file: e.path, message: e.message)
+        }
+    }
+
+    /// Reads one input into its own day book and, when there is a store, into one store import
+    /// (one transaction: committed when the input was read whole, rolled back otherwise). A file
+    /// the store already holds for this person is still read for the payloads, but not stored again.
+    private func read(_ path: String, store: HealthStore?) throws -> (ConvertOutcome.Input, [FinishedDay], [String: Int]) {
         let started = Date()
         let format = try InputDetector.detect(path: path)
         var dayOptions = options
         dayOptions.fallbackExportDate = Self.modificationTime(path)
         let book = DayBook(options: dayOptions)
-        let sink: SampleSink = book
-        let report: ReadReport
+        var session: StoreImportSession?
+        var alreadyImported = false
+        if let store {
+            do {
+                let sha = try FileDigest.sha256(path: path)
+                if try store.existingImport(person: request.person, sha256: sha) != nil {
+                    alreadyImported = true
+                } else {
+                    session = try store.beginImport(ImportMetadata(person: request.person, fileName: URL(fileURLWithPath: path).lastPathComponent,
+                                                                   sha256: sha, format: format, toolVersion: ExportParserVersion.current, startedAt: started))
+                }
+            } catch let e as StoreError {
+                throw InputError(file: e.path, message: e.message)
+            }
+        }
+        let sink: SampleSink = session.map { SinkFanout([book, $0]) } ?? book
+        var report = ReadReport()
         let onProgress: (Int64, Int64?) -> Void = { [weak self] done, total in
             self?.progress?(ConvertProgress(input: path, bytesDone: done, bytesTotal: total, records: book.samplesSeen,
                                             elapsed: Date().timeIntervalSince(started)))
         }
-        switch format {
-        case .appleXML, .appleZip:
-            var reader = AppleExportReader(path: path)
-            reader.progress = onProgress
-            report = try reader.read(into: sink)
-        case .hae:
-            report = try Self.readHAE(path: path, into: sink, progress: onProgress)
+        do {
+            switch format {
+            case .appleXML, .appleZip:
+                var reader = AppleExportReader(path: path)
+                reader.progress = onProgress
+                report = try reader.read(into: sink)
+            case .hae:
+                report = try Self.readHAE(path: path, into: sink, progress: onProgress)
+            }
+        } catch {
+            session?.abandon()
+            throw error
         }
         let days = book.finish()
+        var added: [String: Int] = [:]
+        if let session {
+            do {
+                added = try session.complete(days: days, report: report).rowsAdded
+            } catch let e as StoreError {
+                throw InputError(file: e.path, message: e.message)
+            }
+        }
         var input = ConvertOutcome.Input(path: path, format: format, report: report, elapsed: Date().timeIntervalSince(started))
         input.lateSumPieces = book.lateSumPieces
-        return (input, days)
+        input.alreadyImported = alreadyImported
+        return (input, days, added)
     }
 
     static func readHAE(path: String, into sink: SampleSink, progress: @escaping (Int64, Int64?) -> Void) throws -> ReadReport {

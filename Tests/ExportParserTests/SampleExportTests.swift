@@ -77,6 +77,26 @@ final class SampleExportTests: XCTestCase {
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: out.appendingPathComponent("payloads").path).count, 3)
     }
 
+    func testTheSameFileTwiceIsImportedOnceIntoTheStore() throws {
+        let out = try TestPaths.temporaryDirectory()
+        let store = out.appendingPathComponent("health.sqlite").path
+        let request = ConvertRequest(inputs: [TestPaths.samples.appendingPathComponent("export.xml").path], outDir: out.path, storePath: store)
+        let first = try ConvertJob(request).run()
+        XCTAssertFalse(first.inputs[0].alreadyImported)
+        XCTAssertGreaterThan(first.storeRowsAdded["sample_records"] ?? 0, 100)
+        let second = try ConvertJob(request).run()
+        XCTAssertTrue(second.inputs[0].alreadyImported)
+        XCTAssertTrue(second.storeRowsAdded.isEmpty)
+        XCTAssertTrue(second.summaryLines().contains { $0.contains("already imported") })
+        XCTAssertEqual(second.daysWritten, 3, "payloads are still written")
+        XCTAssertEqual(try HealthStore(path: store).imports(person: "me").count, 1)
+        // The zip holds the same XML but is another file: a different sha256, so it is a new
+        // import, and adds no sample the first one already stored (natural keys).
+        let zip = try ConvertJob(ConvertRequest(inputs: [TestPaths.samples.appendingPathComponent("export.zip").path], outDir: out.path, storePath: store)).run()
+        XCTAssertFalse(zip.inputs[0].alreadyImported)
+        XCTAssertEqual(zip.storeRowsAdded["sample_records"] ?? 0, 0)
+    }
+
     func testFromAndToLimitTheDatesWritten() throws {
         let out = try TestPaths.temporaryDirectory()
         let job = try ConvertJob(ConvertRequest(inputs: [TestPaths.samples.appendingPathComponent("export.xml").path], outDir: out.path, from: "2026-03-22", to: "2026-03-22"))

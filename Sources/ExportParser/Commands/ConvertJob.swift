@@ -75,15 +75,14 @@ public final class ConvertJob {
         let book = DayBook(options: dayOptions)
         var session: StoreImportSession?
         var alreadyImported = false
+        var digest: DigestTask?
         if let store {
+            // The file's sha256 is computed on another thread while it is parsed (it would cost
+            // a serial pass over the file first); `complete` checks it before committing.
+            digest = DigestTask(path: path)
             do {
-                let sha = try FileDigest.sha256(path: path)
-                if try store.existingImport(person: request.person, sha256: sha) != nil {
-                    alreadyImported = true
-                } else {
-                    session = try store.beginImport(ImportMetadata(person: request.person, fileName: URL(fileURLWithPath: path).lastPathComponent,
-                                                                   sha256: sha, format: format, toolVersion: ExportParserVersion.current, startedAt: started))
-                }
+                session = try store.beginImport(ImportMetadata(person: request.person, fileName: URL(fileURLWithPath: path).lastPathComponent,
+                                                               sha256: "", format: format, toolVersion: ExportParserVersion.current, startedAt: started))
             } catch let e as StoreError {
                 throw InputError(file: e.path, message: e.message)
             }
@@ -109,9 +108,11 @@ public final class ConvertJob {
         }
         let days = book.finish()
         var added: [String: Int] = [:]
-        if let session {
+        if let session, let digest {
             do {
-                added = try session.complete(days: days, report: report).rowsAdded
+                added = try session.complete(days: days, report: report, sha256: try digest.value()).rowsAdded
+            } catch is AlreadyImported {
+                alreadyImported = true
             } catch let e as StoreError {
                 throw InputError(file: e.path, message: e.message)
             }

@@ -10,7 +10,8 @@ public struct Sample: Sendable {
     /// `sourceName` (the user-visible name of the app or device that wrote it).
     public var source: String
     public var sourceVersion: String?
-    /// The `HKDevice` description, as written (details only).
+    /// The `HKDevice` description as written, less its per-record memory address
+    /// (`<<HKDevice>, name:Apple Watch, …>`) (details only).
     public var device: String?
     /// The unit as written, when the record has one.
     public var unit: String?

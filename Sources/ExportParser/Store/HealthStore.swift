@@ -202,7 +202,10 @@ public final class HealthStore: @unchecked Sendable {
     /// this file was already imported for this person.
     public func beginImport(_ meta: ImportMetadata) throws -> StoreImportSession {
         precondition(!importInProgress, "one import at a time on a HealthStore")
-        if let done = try existingImport(person: meta.person, sha256: meta.sha256) {
+        // An empty digest means "still being computed": a unique placeholder holds the row's
+        // place until `complete(days:report:sha256:)` writes the real one, inside the transaction.
+        let digest = meta.sha256.isEmpty ? "pending-\(UUID().uuidString)" : meta.sha256.lowercased()
+        if !meta.sha256.isEmpty, let done = try existingImport(person: meta.person, sha256: meta.sha256) {
             throw StoreError(path: path, message: "\(meta.fileName) was already imported for \(meta.person) (import \(done.id), \(done.finishedAt ?? done.startedAt))")
         }
         do {
@@ -217,7 +220,7 @@ public final class HealthStore: @unchecked Sendable {
                 """)
             s.bind(1, meta.person)
             s.bind(2, meta.fileName)
-            s.bind(3, meta.sha256.lowercased())
+            s.bind(3, digest)
             s.bind(4, meta.format.rawValue)
             s.bind(5, meta.toolVersion)
             s.bind(6, Self.isoUTC(meta.startedAt))

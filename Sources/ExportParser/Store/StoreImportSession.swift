@@ -105,11 +105,21 @@ public final class StoreImportSession: SampleSink, @unchecked Sendable {
     /// Writes the per-day values of this input, replacing those of the dates it covers for this
     /// person, records counts by type and skips, sets `finished_at`, builds missing secondary
     /// indexes and commits. On any error the whole import is rolled back and the error thrown.
-    public func complete(days: [FinishedDay], report: ReadReport) throws -> StoreImportResult {
+    public func complete(days: [FinishedDay], report: ReadReport, sha256: String? = nil) throws -> StoreImportResult {
         precondition(state == .open, "complete called on a finished import session")
         let db = store.db
         do {
             try drainWriter()
+            if let sha256 {
+                // The digest was computed while the file was read (begun with an empty one).
+                if let earlier = try store.existingImport(person: meta.person, sha256: sha256) {
+                    throw AlreadyImported(existing: earlier)
+                }
+                let u = try db.prepare("UPDATE imports SET file_sha256 = ?1 WHERE id = ?2")
+                u.bind(1, sha256.lowercased())
+                u.bind(2, importID)
+                try u.run()
+            }
             var rows = writer.rowsAdded
             let finishStarted = DispatchTime.now().uptimeNanoseconds
             let (added, replaced) = try writeDays(days)

@@ -271,7 +271,7 @@ final class ExportElementHandler {
             case UInt8(ascii: "c") where details && Self.equals(n, "creationDate"):
                 rec.created = TimestampParser.parse(v, c)
             case UInt8(ascii: "d") where details && Self.equals(n, "device"):
-                rec.device = XMLText.string(v, c)
+                rec.device = deviceText(v, c)
             default:
                 break
             }
@@ -305,8 +305,30 @@ final class ExportElementHandler {
         }
     }
 
+    /// Keys repeat on every record (`HKMetadataKeyHeartRateMotionContext`): interned. Values are
+    /// often unique (sync identifiers), so they are not.
     private func entry(_ attrs: AttributeList, _ k: Int, _ v: Int) -> MetadataEntry {
-        MetadataEntry(key: attrs.string(k), value: v >= 0 ? attrs.string(v) : "")
+        MetadataEntry(key: internedString(attrs.valueStart(k), attrs.valueCount(k)), value: v >= 0 ? attrs.string(v) : "")
+    }
+
+    private static let devicePrefix = Array("<<HKDevice: 0x".utf8)
+    private var deviceScratch: [UInt8] = []
+
+    /// The HKDevice description without its memory address:
+    /// `<<HKDevice: 0x282a45810>, name:Apple Watch, …>` → `<<HKDevice>, name:Apple Watch, …>`.
+    /// The address differs on every record and means nothing (reference/export-xml-format.md
+    /// §4.1); without it a handful of devices intern to shared strings instead of a new String
+    /// per record. Other text is kept as written.
+    private func deviceText(_ p: UnsafePointer<UInt8>, _ count: Int) -> String {
+        let prefix = Self.devicePrefix
+        guard count > prefix.count, (0..<prefix.count).allSatisfy({ p[$0] == prefix[$0] }) else { return XMLText.string(p, count) }
+        var close = prefix.count
+        while close < count, p[close] != UInt8(ascii: ">") { close += 1 }
+        guard close < count else { return XMLText.string(p, count) }
+        deviceScratch.removeAll(keepingCapacity: true)
+        deviceScratch.append(contentsOf: "<<HKDevice".utf8)
+        deviceScratch.append(contentsOf: UnsafeBufferPointer(start: p + close, count: count - close))
+        return deviceScratch.withUnsafeBufferPointer { b in internedString(b.baseAddress!, b.count) }
     }
 
     /// Interns and returns the shared String (two steps: the subscript must see the updated table).

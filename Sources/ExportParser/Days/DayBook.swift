@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// Folds the sample stream into days, one small accumulator per rule (reference/metrics.md).
 ///
@@ -22,8 +23,10 @@ public final class DayBook: SampleSink {
     private var heartRateValues: [Float] = []
     static let heartRateEpoch: Int64 = 978_307_200
     private var workouts: [Workout] = []
-    /// Samples received (for progress displays).
-    public private(set) var samplesSeen = 0
+    /// Samples received, readable from another thread (progress displays): the export reader
+    /// feeds the day book from its tape-player thread.
+    public var samplesSeen: Int { seen.load(ordering: .relaxed) }
+    private let seen = Atomic<Int>(0)
     private var lastDay = Int.min
     private var lastState: DayState?
     /// Pieces waiting for resolution, and per sum metric the latest day its stream reached.
@@ -102,7 +105,7 @@ public final class DayBook: SampleSink {
     public func exportDate(_ date: Timestamp) { exportDate = date }
 
     public func sample(_ s: Sample) {
-        samplesSeen += 1
+        seen.wrappingAdd(1, ordering: .relaxed)
         guard let metric = s.metric else {
             if s.type == Catalog.sleepType, let text = s.valueText, let stage = SleepSegment.stage(for: text) {
                 night(clock.night(endingAt: s.end)).segments.append(SleepSegment(start: s.start, end: s.end, stage: stage, source: s.source))

@@ -1,15 +1,16 @@
-import CLibXML2
-
-/// The attributes of one start tag as libxml2 hands them over: five pointers each (local name,
-/// prefix, URI, value start, value end), valid only during the callback. Values are byte ranges,
-/// not NUL-terminated; nothing is copied unless asked.
+/// The attributes of one start tag, as recorded on an `ElementTape`: names (libxml2 dictionary
+/// pointers) and values as byte ranges of the tape, not NUL-terminated. Nothing is copied unless
+/// asked.
 struct AttributeList {
     let count: Int
-    let raw: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?
+    let names: UnsafePointer<UnsafePointer<UInt8>>
+    let starts: UnsafePointer<Int32>
+    let lengths: UnsafePointer<Int32>
+    let bytes: UnsafePointer<UInt8>
 
-    @inline(__always) func name(_ i: Int) -> UnsafePointer<UInt8> { raw![5 * i]! }
-    @inline(__always) func valueStart(_ i: Int) -> UnsafePointer<UInt8> { raw![5 * i + 3]! }
-    @inline(__always) func valueCount(_ i: Int) -> Int { raw![5 * i + 3]!.distance(to: raw![5 * i + 4]!) }
+    @inline(__always) func name(_ i: Int) -> UnsafePointer<UInt8> { names[i] }
+    @inline(__always) func valueStart(_ i: Int) -> UnsafePointer<UInt8> { bytes + Int(starts[i]) }
+    @inline(__always) func valueCount(_ i: Int) -> Int { Int(lengths[i]) }
 
     @inline(__always) func nameIs(_ i: Int, _ literal: StaticString) -> Bool {
         ExportElementHandler.equals(name(i), literal)

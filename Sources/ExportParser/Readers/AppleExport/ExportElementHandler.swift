@@ -7,7 +7,8 @@ import CLibXML2
 /// (the DTD says so) and become the correlation's members, never samples. The hot path (a
 /// top-level Record) compares names as bytes, interns repeated strings and parses numbers and
 /// dates from the attribute bytes, so it builds no String per record unless the sink wants details.
-final class ExportElementHandler {
+/// One thread at a time (the tape player, then the caller after `finish`): see `SAXDriver`.
+final class ExportElementHandler: @unchecked Sendable {
     enum Element: UInt8 {
         case healthData, record, correlation, workout, workoutActivity, workoutStatistics, workoutEvent
         case workoutRoute, fileReference, location, metadataEntry, hrvList, beat, activitySummary, exportDate, me, other
@@ -16,11 +17,11 @@ final class ExportElementHandler {
     let sink: SampleSink
     let details: Bool
     var report = ReadReport()
-    /// Set by the handler when the document cannot be an export; the driver stops the parser.
-    private(set) var fatalProblem: String?
-    private(set) var sawRoot = false
-    /// The parser's position, provided by the driver (for skip reports).
-    var locate: () -> InputLocation = { InputLocation() }
+    /// Line and column of the start tag being handled (recorded on the tape), for skip reports.
+    var position: (Int32, Int32) = (0, 0)
+
+    @inline(__always)
+    func locate() -> InputLocation { InputLocation(line: Int(position.0), column: Int(position.1)) }
 
     private var stack: [Element] = []
     private var interner = ByteInterner(makeString: XMLText.string)
@@ -87,18 +88,12 @@ final class ExportElementHandler {
 
     // MARK: - SAX events
 
-    func start(name: UnsafePointer<UInt8>, attributeCount: Int, attributes: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?) {
-        let attrs = AttributeList(count: attributeCount, raw: attributes)
+    /// A start tag. The driver has checked that the root is `<HealthData>`.
+    func start(name: UnsafePointer<UInt8>, attributes attrs: AttributeList) {
         let element = classify(name)
         let depth = stack.count
         stack.append(element)
-        if depth == 0 {
-            sawRoot = true
-            if element != .healthData {
-                fatalProblem = "not an Apple Health export: the root element is <\(String(cString: name))>, expected <HealthData>"
-            }
-            return
-        }
+        if depth == 0 { return }
         let parent = stack[depth - 1]
         switch element {
         case .record:

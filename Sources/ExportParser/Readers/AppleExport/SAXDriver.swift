@@ -1,17 +1,37 @@
 import CLibXML2
+import Foundation
 
-/// libxml2's SAX2 push parser, fed in chunks, calling an `ExportElementHandler` for every start
-/// and end tag. Foundation's XMLParser is not an option: it crashes on the ATTLIST declarations
-/// every export has, and is 2.4× slower (reference/swift-notes.md).
-final class SAXDriver {
+/// libxml2's SAX2 push parser, fed in chunks. Foundation's XMLParser is not an option: it crashes
+/// on the ATTLIST declarations every export has, and is 2.4× slower (reference/swift-notes.md).
+///
+/// The parser's callbacks only record elements onto `ElementTape`s; a second thread plays them
+/// into the `ExportElementHandler` (and so into the day book and the store). libxml2 keeps one
+/// core busy, decoding records the other. Tapes are recycled, and at most `inFlight` wait, so
+/// memory stays flat.
+///
+/// Threading: the handler (and the sinks behind it) is used only by the player thread until
+/// `finish` has waited for it; tapes pass through the queue's lock, which orders their writes
+/// before their reads. Hence `@unchecked Sendable`.
+final class SAXDriver: @unchecked Sendable {
     private var ctxt: xmlParserCtxtPtr?
     private var sax = xmlSAXHandler()
     let handler: ExportElementHandler
     let file: String
-    /// The first fatal problem: a parser error, or one the handler raised (wrong root element).
+    /// The first fatal problem: a parser error, or a document that is not an export.
     private(set) var failure: InputError?
     /// Set while the parser is told the input has ended.
     private var terminating = false
+    private(set) var sawRoot = false
+    private var depth = 0
+    /// Top-level `Record` start tags seen (for progress displays).
+    private(set) var topLevelRecords = 0
+
+    private var tape = ElementTape()
+    private let queue = BoundedBatchQueue<ElementTape>(capacity: 4)
+    private let spareLock = NSLock()
+    private var spare: [ElementTape] = []
+    private let played = DispatchSemaphore(value: 0)
+    private var player: Thread?
 
     private static let sax2Magic: UInt32 = 0xDEED_BEAF
 
@@ -21,15 +41,13 @@ final class SAXDriver {
         sax.initialized = Self.sax2Magic
         sax.startElementNs = { ctx, localname, _, _, _, _, nbAttributes, _, attributes in
             let d = Unmanaged<SAXDriver>.fromOpaque(ctx!).takeUnretainedValue()
-            d.handler.start(name: localname!, attributeCount: Int(nbAttributes), attributes: attributes)
-            if let problem = d.handler.fatalProblem, d.failure == nil {
-                d.failure = InputError(file: d.file, location: d.location(), message: problem)
-                xmlStopParser(d.ctxt)
-            }
+            d.start(localname!, Int(nbAttributes), attributes)
         }
         sax.endElementNs = { ctx, localname, _, _ in
             let d = Unmanaged<SAXDriver>.fromOpaque(ctx!).takeUnretainedValue()
-            d.handler.end(name: localname!)
+            d.depth -= 1
+            d.tape.recordEnd(name: localname!)
+            if d.tape.isFull { d.handOver() }
         }
         sax.serror = { userData, error in
             guard let userData, let error else { return }
@@ -40,11 +58,65 @@ final class SAXDriver {
         ctxt = xmlCreatePushParserCtxt(&sax, me, nil, 0, file)
         let options = Int32(XML_PARSE_HUGE.rawValue | XML_PARSE_NONET.rawValue | XML_PARSE_NOCDATA.rawValue)
         xmlCtxtUseOptions(ctxt, options)
-        handler.locate = { [unowned self] in self.location() }
+        let thread = Thread { [queue, handler, played, unowned self] in
+            while let batch = queue.pop() {
+                for t in batch {
+                    t.play(into: handler)
+                    t.clear()
+                    self.recycle(t)
+                }
+            }
+            played.signal()
+        }
+        thread.stackSize = 4 << 20
+        thread.start()
+        player = thread
     }
 
     deinit {
+        stopPlayer()
         if let ctxt { xmlFreeParserCtxt(ctxt) }
+    }
+
+    @inline(__always)
+    private func start(_ name: UnsafePointer<UInt8>, _ count: Int, _ attributes: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?) {
+        if depth == 0 {
+            sawRoot = true
+            if !ExportElementHandler.equals(name, "HealthData"), failure == nil {
+                failure = InputError(file: file, location: location(),
+                                     message: "not an Apple Health export: the root element is <\(String(cString: name))>, expected <HealthData>")
+                xmlStopParser(ctxt)
+            }
+        } else if depth == 1, name[0] == UInt8(ascii: "R") {
+            topLevelRecords += 1
+        }
+        depth += 1
+        tape.recordStart(name: name, line: Int32(truncatingIfNeeded: xmlSAX2GetLineNumber(ctxt)),
+                         column: Int32(truncatingIfNeeded: xmlSAX2GetColumnNumber(ctxt)), count: count, attributes: attributes)
+        if tape.isFull { handOver() }
+    }
+
+    private func handOver() {
+        let full = tape
+        queue.push([full])
+        spareLock.lock()
+        tape = spare.popLast() ?? ElementTape()
+        spareLock.unlock()
+    }
+
+    private func recycle(_ t: ElementTape) {
+        spareLock.lock()
+        if spare.count < 6 { spare.append(t) }
+        spareLock.unlock()
+    }
+
+    /// Waits until every recorded element has been played into the handler.
+    private func stopPlayer() {
+        guard player != nil else { return }
+        if !tape.isEmpty { queue.push([tape]) }
+        queue.close()
+        played.wait()
+        player = nil
     }
 
     /// The parser's current line and column.
@@ -54,7 +126,7 @@ final class SAXDriver {
     }
 
     func feed(_ bytes: UnsafeRawBufferPointer) throws {
-        guard failure == nil else { throw failure! }
+        if let failure { throw abort(failure) }
         var offset = 0
         // xmlParseChunk takes an Int32 size; chunks are small, but be exact.
         while offset < bytes.count {
@@ -65,20 +137,32 @@ final class SAXDriver {
         }
     }
 
+    /// Ends the parse and waits for the handler to have seen every element.
     func finish() throws {
-        guard failure == nil else { throw failure! }
+        if let failure { throw abort(failure) }
         terminating = true
         let rc = xmlParseChunk(ctxt, nil, 0, 1)
         try check(rc)
-        if !handler.sawRoot {
+        stopPlayer()
+        if !sawRoot {
             throw InputError(file: file, location: location(), message: "no root element: the file ends before <HealthData> (empty or not an export)")
         }
     }
 
+    /// A fatal error: the elements already recorded are not played further.
+    private func abort(_ error: InputError) -> InputError {
+        queue.discardAndClose()
+        if player != nil {
+            played.wait()
+            player = nil
+        }
+        return error
+    }
+
     private func check(_ rc: Int32) throws {
-        if let failure { throw failure }
+        if let failure { throw abort(failure) }
         if rc != 0 {
-            throw InputError(file: file, location: location(), message: "malformed XML (libxml2 error \(rc))")
+            throw abort(InputError(file: file, location: location(), message: "malformed XML (libxml2 error \(rc))"))
         }
     }
 
@@ -93,5 +177,3 @@ final class SAXDriver {
         failure = InputError(file: file, location: InputLocation(line: Int(e.line), column: Int(e.int2)), message: "malformed XML: " + message)
     }
 }
-
-import Foundation

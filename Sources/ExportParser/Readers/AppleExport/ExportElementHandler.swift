@@ -1,4 +1,5 @@
 import CLibXML2
+import Foundation
 
 /// The element state machine of export.xml: turns SAX start/end tags into `Sample`, `Workout`,
 /// `Correlation`, `ActivitySummary` and `Me` values for a `SampleSink`.
@@ -306,8 +307,9 @@ final class ExportElementHandler: @unchecked Sendable {
         MetadataEntry(key: internedString(attrs.valueStart(k), attrs.valueCount(k)), value: v >= 0 ? attrs.string(v) : "")
     }
 
-    private static let devicePrefix = Array("<<HKDevice: 0x".utf8)
+    private static let devicePrefix: StaticString = "<<HKDevice: 0x"
     private var deviceScratch: [UInt8] = []
+    private var hintDevice = -1
 
     /// The HKDevice description without its memory address:
     /// `<<HKDevice: 0x282a45810>, name:Apple Watch, …>` → `<<HKDevice>, name:Apple Watch, …>`.
@@ -316,14 +318,17 @@ final class ExportElementHandler: @unchecked Sendable {
     /// per record. Other text is kept as written.
     private func deviceText(_ p: UnsafePointer<UInt8>, _ count: Int) -> String {
         let prefix = Self.devicePrefix
-        guard count > prefix.count, (0..<prefix.count).allSatisfy({ p[$0] == prefix[$0] }) else { return XMLText.string(p, count) }
-        var close = prefix.count
-        while close < count, p[close] != UInt8(ascii: ">") { close += 1 }
-        guard close < count else { return XMLText.string(p, count) }
+        let n = prefix.utf8CodeUnitCount
+        guard count > n, memcmp(p, prefix.utf8Start, n) == 0,
+              let found = memchr(p + n, Int32(UInt8(ascii: ">")), count - n)
+        else { return XMLText.string(p, count) }
+        let close = UnsafePointer(found.assumingMemoryBound(to: UInt8.self)) - p
         deviceScratch.removeAll(keepingCapacity: true)
         deviceScratch.append(contentsOf: "<<HKDevice".utf8)
         deviceScratch.append(contentsOf: UnsafeBufferPointer(start: p + close, count: count - close))
-        return deviceScratch.withUnsafeBufferPointer { b in internedString(b.baseAddress!, b.count) }
+        let id = deviceScratch.withUnsafeBufferPointer { b in interner.intern(b.baseAddress!, b.count, hint: hintDevice) }
+        hintDevice = id
+        return interner[id]
     }
 
     /// Interns and returns the shared String (two steps: the subscript must see the updated table).

@@ -137,7 +137,7 @@ public final class ConvertJob {
         let batch = PayloadEncoder.batch(days).render() + "\n"
         let csv = CSVWriter.csv(days)
         try OutputFiles.replaceDirectory(out + "/payloads") { dir in
-            for (name, text) in files { try OutputFiles.writeNew(text, to: dir + "/" + name, durable: false) }
+            for (name, text) in files { try OutputFiles.writeNew(text, to: dir + "/" + name) }
         }
         try OutputFiles.write(batch, to: out + "/payloads.json")
         try OutputFiles.write(csv, to: out + "/daily.csv")

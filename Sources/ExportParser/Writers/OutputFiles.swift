@@ -1,8 +1,13 @@
 import Foundation
 
 /// Writes outputs so that a failed or interrupted run never leaves a half-written file: every
-/// file goes to a temporary name in the same directory, is flushed, then renamed over the old one.
+/// file goes to a temporary name in the same directory, then is renamed over the old one.
 /// Files are created 0600 and directories 0700: this is health data.
+///
+/// The payloads and the CSV are not fsynced: a killed or failed run cannot tear them (rename is
+/// atomic), they can always be made again from the export, and forcing a journal commit over a
+/// thousand new files cost a third of an HAE run. The store, which is the data, keeps SQLite's
+/// own durability.
 public enum OutputFiles {
     public static func makeDirectory(_ path: String) throws {
         var isDir: ObjCBool = false
@@ -28,11 +33,8 @@ public enum OutputFiles {
         }
     }
 
-    /// Creates `path` (which must not exist) with mode 0600 and writes `text`; `durable` also
-    /// flushes it to disk before returning. Atomicity against a killed or failed run comes from
-    /// the rename, not the flush, so the hundreds of per-day files skip it (one fsync each cost
-    /// a third of an HAE run).
-    static func writeNew(_ text: String, to path: String, durable: Bool = true) throws {
+    /// Creates `path` (which must not exist) with mode 0600 and writes `text`.
+    static func writeNew(_ text: String, to path: String) throws {
         let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
         guard fd >= 0 else { throw InputError(file: path, message: "cannot create: \(String(cString: strerror(errno)))") }
         defer { close(fd) }
@@ -51,7 +53,6 @@ public enum OutputFiles {
                 off += n
             }
         }
-        if durable { fsync(fd) }
     }
 
     /// Replaces the directory `path` with a complete new one written by `fill` (into a temporary

@@ -129,18 +129,25 @@ public final class ConvertJob {
         return try reader.read(into: sink)
     }
 
+    /// Writes the day files, `payloads.json` and `daily.csv` a day at a time into temporary
+    /// names (memory holds one rendered day, not all of them), then puts them in place.
     private func write(_ days: [FinishedDay]) throws {
         let out = request.outDir
         try OutputFiles.makeDirectory(out)
-        // Render everything first, so a failure leaves the old outputs in place.
-        let files = days.map { ("\($0.date).json", PayloadEncoder.payload($0).render() + "\n") }
-        let batch = PayloadEncoder.batch(days).render() + "\n"
-        let csv = CSVWriter.csv(days)
+        let batch = try OutputFiles.Staged(out + "/payloads.json")
+        let csv = try OutputFiles.Staged(out + "/daily.csv")
         try OutputFiles.replaceDirectory(out + "/payloads") { dir in
-            for (name, text) in files { try OutputFiles.writeNew(text, to: dir + "/" + name) }
+            try batch.append(days.isEmpty ? "{\n  \"data\": []\n}\n" : "{\n  \"data\": [\n")
+            try csv.append(CSVWriter.header)
+            for (i, day) in days.enumerated() {
+                let payload = PayloadEncoder.payload(day)
+                try OutputFiles.writeNew(payload.render() + "\n", to: dir + "/\(day.date).json")
+                try batch.append("    " + payload.render(level: 2) + (i + 1 < days.count ? ",\n" : "\n  ]\n}\n"))
+                try csv.append(CSVWriter.row(day))
+            }
         }
-        try OutputFiles.write(batch, to: out + "/payloads.json")
-        try OutputFiles.write(csv, to: out + "/daily.csv")
+        try batch.commit()
+        try csv.commit()
     }
 
     static func modificationTime(_ path: String) -> Timestamp? {

@@ -15,12 +15,14 @@ public final class DayBook: SampleSink {
     private var sources: [String] = []
     private var sourceIDs: [String: Int32] = [:]
     private var exportDate: Timestamp?
-    /// Running-mechanics samples by metric index: (start seconds, value).
-    private var running: [Int: [(Int64, Double)]] = [:]
-    /// Heart-rate samples for workouts without their own heart-rate statistics, 8 bytes each:
-    /// seconds since 2001-01-01 (Int32 reaches 2069) and the rate.
-    private var heartRateTimes: [Int32] = []
-    private var heartRateValues: [Float] = []
+    /// Running-mechanics samples by metric index, 12 bytes each: start (seconds since 2001) and
+    /// value at full precision, in two arrays.
+    private var runningTimes: [Int: [Int32]] = [:]
+    private var runningValues: [Int: [Double]] = [:]
+    /// Heart-rate samples for workouts without their own heart-rate statistics, 8 bytes each: the
+    /// start (seconds since 2001-01-01, biased to unsigned) in the high half and the rate's Float
+    /// bits in the low half, so the array sorts by time in place, with no copies.
+    private var heartRates: [UInt64] = []
     static let heartRateEpoch: Int64 = 978_307_200
     private var workouts: [Workout] = []
     /// Samples received, readable from another thread (progress displays): the export reader
@@ -115,7 +117,8 @@ public final class DayBook: SampleSink {
         }
         guard let value = s.canonicalValue else { return }
         if metric.rule == .workoutAvg {
-            running[metric.index, default: []].append((s.start.seconds, value))
+            runningTimes[metric.index, default: []].append(Int32(clamping: s.start.seconds - Self.heartRateEpoch))
+            runningValues[metric.index, default: []].append(value)
             return
         }
         let day = clock.day(s.start)
@@ -134,8 +137,7 @@ public final class DayBook: SampleSink {
             d.hrMin = min(d.hrMin, s.bucketMinimum ?? value)
             d.hrMax = max(d.hrMax, s.bucketMaximum ?? value)
             if s.isBucket { d.hrBuckets = true }
-            heartRateTimes.append(Int32(clamping: s.start.seconds - Self.heartRateEpoch))
-            heartRateValues.append(Float(value))
+            heartRates.append(Self.packHeartRate(s.start.seconds, value))
         case .latest:
             if let cur = d.latest[metric.index], cur.end > s.end.seconds {
             } else {
@@ -281,33 +283,79 @@ public final class DayBook: SampleSink {
 
     private func finishWorkouts(into out: inout [Int: FinishedDay], day: (Int) -> FinishedDay) {
         guard !workouts.isEmpty else { return }
-        // Heart-rate samples sorted once, for workouts that state no heart rate of their own.
-        let order = heartRateTimes.indices.sorted { heartRateTimes[$0] < heartRateTimes[$1] }
-        let hrTimes = order.map { Int64(heartRateTimes[$0]) + Self.heartRateEpoch }
-        let hrValues = order.map { Double(heartRateValues[$0]) }
-        let runningSorted = running.mapValues { $0.sorted { $0.0 < $1.0 } }
+        // Heart-rate samples are needed only for workouts that state no heart rate of their own
+        // (exports before iOS 16); sorted in place once if so, and freed either way.
+        let needsSamples = workouts.contains { WorkoutFigures.needsHeartRateSamples($0) }
+        if needsSamples { heartRates.sort() } else { heartRates = [] }
+        let hr = heartRates
+        heartRates = []
         var runIntervals: [Int: [(Int64, Int64)]] = [:]
+        // Running samples sorted by time (seconds since 2001) once, for binary searches.
+        var sortedRunning: [Int: ([Int32], [Double])] = [:]
+        for (metric, times) in runningTimes {
+            let values = runningValues[metric]!
+            let order = times.indices.sorted { times[$0] < times[$1] }
+            sortedRunning[metric] = (order.map { times[$0] }, order.map { values[$0] })
+        }
 
         for w in workouts.sorted(by: { $0.start.seconds < $1.start.seconds }) {
             let n = clock.day(w.start)
             var d = out[n] ?? day(n)
-            d.workouts.append(WorkoutFigures.summary(of: w, clock: clock, heartRate: (hrTimes, hrValues)))
+            d.workouts.append(WorkoutFigures.summary(of: w, clock: clock, heartRate: hr))
             if w.activityType == "HKWorkoutActivityTypeRunning" { runIntervals[n, default: []].append((w.start.seconds, w.end.seconds)) }
             out[n] = d
         }
         for (n, intervals) in runIntervals {
             guard var d = out[n] else { continue }
             for metric in Catalog.metrics where metric.rule == .workoutAvg {
-                guard let samples = runningSorted[metric.index] else { continue }
+                guard let (times, values) = sortedRunning[metric.index] else { continue }
                 var sum = 0.0, count = 0
-                for (t, v) in samples where intervals.contains(where: { $0.0 <= t && t <= $0.1 }) {
-                    sum += v
-                    count += 1
+                // Overlapping runs merged first, so a sample inside two of them counts once.
+                for (start, end) in Self.merged(intervals) {
+                    var i = Self.lowerBound(times, Int64(start))
+                    while i < times.count, Int64(times[i]) <= end {
+                        sum += values[i]
+                        count += 1
+                        i += 1
+                    }
                 }
                 if count > 0 { d.values[metric.index] = sum / Double(count) }
             }
             out[n] = d
         }
+    }
+}
+
+extension DayBook {
+    @inline(__always)
+    static func packHeartRate(_ seconds: Int64, _ value: Double) -> UInt64 {
+        let t = UInt32(truncatingIfNeeded: Int64(Int32(clamping: seconds - heartRateEpoch)) + 0x8000_0000)
+        return UInt64(t) << 32 | UInt64(Float(value).bitPattern)
+    }
+
+    /// The packed sample's (start seconds since 1970, rate).
+    @inline(__always)
+    static func unpackHeartRate(_ packed: UInt64) -> (Int64, Double) {
+        (Int64(UInt32(packed >> 32)) - 0x8000_0000 + heartRateEpoch, Double(Float(bitPattern: UInt32(truncatingIfNeeded: packed))))
+    }
+
+    /// Closed intervals, in seconds since 2001, merged where they overlap.
+    static func merged(_ intervals: [(Int64, Int64)]) -> [(Int64, Int64)] {
+        var out: [(Int64, Int64)] = []
+        for (s, e) in intervals.map({ ($0.0 - heartRateEpoch, $0.1 - heartRateEpoch) }).sorted(by: { $0.0 < $1.0 }) {
+            if let last = out.last, s <= last.1 { out[out.count - 1].1 = max(last.1, e) } else { out.append((s, e)) }
+        }
+        return out
+    }
+
+    /// First index whose time is at least `t`.
+    static func lowerBound(_ times: [Int32], _ t: Int64) -> Int {
+        var lo = 0, hi = times.count
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if Int64(times[mid]) < t { lo = mid + 1 } else { hi = mid }
+        }
+        return lo
     }
 }
 

@@ -5,7 +5,15 @@
 enum WorkoutFigures {
     static let prefix = "HKWorkoutActivityType"
 
-    static func summary(of w: Workout, clock: LocalClock, heartRate: ([Int64], [Double])) -> WorkoutSummary {
+    /// Whether the workout states no average or maximum heart rate (HAE figures or statistics).
+    static func needsHeartRateSamples(_ w: Workout) -> Bool {
+        let stat = w.statistics.first { $0.type == "HKQuantityTypeIdentifierHeartRate" }
+        return (w.statedAverageHeartRate == nil && stat?.average == nil) || (w.statedMaximumHeartRate == nil && stat?.maximum == nil)
+    }
+
+    /// `heartRate`: packed samples sorted by time (`DayBook.packHeartRate`), empty when no
+    /// workout needs them.
+    static func summary(of w: Workout, clock: LocalClock, heartRate: [UInt64]) -> WorkoutSummary {
         let type = w.activityType.hasPrefix(prefix) ? String(w.activityType.dropFirst(prefix.count)) : w.activityType
         var duration = Double(w.end.seconds - w.start.seconds)
         if let d = w.duration {
@@ -38,18 +46,19 @@ enum WorkoutFigures {
             if max == nil { max = s.maximum.flatMap { CanonicalUnit.countPerMinute.convert($0, from: unit) } }
         }
         if avg == nil || max == nil {
-            let (times, values) = heartRate
-            var lo = 0, hi = times.count
+            var lo = 0, hi = heartRate.count
             while lo < hi {
                 let mid = (lo + hi) / 2
-                if times[mid] < w.start.seconds { lo = mid + 1 } else { hi = mid }
+                if DayBook.unpackHeartRate(heartRate[mid]).0 < w.start.seconds { lo = mid + 1 } else { hi = mid }
             }
             var sum = 0.0, count = 0, top = -Double.infinity
             var i = lo
-            while i < times.count, times[i] <= w.end.seconds {
-                sum += values[i]
+            while i < heartRate.count {
+                let (t, v) = DayBook.unpackHeartRate(heartRate[i])
+                guard t <= w.end.seconds else { break }
+                sum += v
                 count += 1
-                top = Swift.max(top, values[i])
+                top = Swift.max(top, v)
                 i += 1
             }
             if count > 0 {

@@ -11,9 +11,9 @@ public indirect enum JSONValue: Equatable, Sendable {
     public static func == (a: JSONValue, b: JSONValue) -> Bool { a.render(indent: nil) == b.render(indent: nil) }
 
     /// JSON text; `indent` spaces per level, or compact when nil.
-    public func render(indent: Int? = 2) -> String {
+    public func render(indent: Int? = 2, level: Int = 0) -> String {
         var out = ""
-        write(into: &out, indent: indent, level: 0)
+        write(into: &out, indent: indent, level: level)
         return out
     }
 

@@ -76,6 +76,67 @@ public enum OutputFiles {
         if hadOld { try? FileManager.default.removeItem(atPath: old) }
     }
 
+    /// A file written in pieces under a temporary name (0600) and renamed over `path` by
+    /// `commit`, so a large output is never held in memory whole and never seen half-written.
+    public final class Staged {
+        public let path: String
+        let temporary: String
+        private var fd: Int32
+        private var buffer: [UInt8] = []
+
+        public init(_ path: String) throws {
+            self.path = path
+            temporary = OutputFiles.temporaryName(for: path)
+            unlink(temporary)
+            fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+            guard fd >= 0 else { throw InputError(file: path, message: "cannot create: \(String(cString: strerror(errno)))") }
+            fchmod(fd, 0o600)
+            buffer.reserveCapacity(1 << 16)
+        }
+
+        deinit { discard() }
+
+        public func append(_ text: String) throws {
+            buffer.append(contentsOf: text.utf8)
+            if buffer.count >= 1 << 16 { try flush() }
+        }
+
+        private func flush() throws {
+            try buffer.withUnsafeBytes { raw in
+                var off = 0
+                while off < raw.count {
+                    let n = Foundation.write(fd, raw.baseAddress! + off, raw.count - off)
+                    if n < 0 {
+                        if errno == EINTR { continue }
+                        throw InputError(file: path, message: "write failed: \(String(cString: strerror(errno)))")
+                    }
+                    off += n
+                }
+            }
+            buffer.removeAll(keepingCapacity: true)
+        }
+
+        /// Writes what is buffered and renames the file into place.
+        public func commit() throws {
+            try flush()
+            close(fd)
+            fd = -1
+            guard rename(temporary, path) == 0 else {
+                let message = String(cString: strerror(errno))
+                unlink(temporary)
+                throw InputError(file: path, message: "cannot replace the file: \(message)")
+            }
+        }
+
+        /// Drops the temporary file (the run failed). Safe to call more than once.
+        public func discard() {
+            guard fd >= 0 else { return }
+            close(fd)
+            fd = -1
+            unlink(temporary)
+        }
+    }
+
     static func temporaryName(for path: String) -> String {
         let url = URL(fileURLWithPath: path)
         return url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).tmp-\(getpid())").path

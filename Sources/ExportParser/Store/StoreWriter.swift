@@ -379,7 +379,7 @@ final class StoreWriter: @unchecked Sendable {
             mt.bindInstant(10, s.created)
             mt.bindInstant(12, s.start)
             mt.bindInstant(14, s.end)
-            mt.bind(16, s.metadata.isEmpty ? nil : StoreJSON.object(s.metadata))
+            mt.bind(16, s.metadata.isEmpty ? nil : JSONText.object(s.metadata))
             _ = try insert(mt)
         }
         added("correlation_members", c.members.count)
@@ -473,7 +473,7 @@ final class StoreWriter: @unchecked Sendable {
             es.bindInstant(4, e.date)
             es.bind(6, e.duration)
             es.bind(7, e.durationUnit)
-            es.bind(8, e.metadata.isEmpty ? nil : StoreJSON.object(e.metadata))
+            es.bind(8, e.metadata.isEmpty ? nil : JSONText.object(e.metadata))
             _ = try insert(es)
         }
         added("workout_events", events.count)
@@ -494,7 +494,7 @@ final class StoreWriter: @unchecked Sendable {
         s.bind(10, number("appleExerciseTimeGoal"))
         s.bind(11, number("appleStandHours"))
         s.bind(12, number("appleStandHoursGoal"))
-        s.bind(13, StoreJSON.object(a.attributes))
+        s.bind(13, JSONText.object(a.attributes))
         if try insert(s) { added("activity_summaries") }
     }
 

@@ -40,18 +40,24 @@ public enum OutputFiles {
         defer { close(fd) }
         fchmod(fd, 0o600)
         var text = text
-        try text.withUTF8 { buf in
-            var off = 0
-            while off < buf.count {
-                let n = Foundation.write(fd, buf.baseAddress! + off, buf.count - off)
-                if n < 0 {
-                    if errno == EINTR { continue }
-                    let message = String(cString: strerror(errno))
-                    unlink(path)
-                    throw InputError(file: path, message: "write failed: \(message)")
-                }
-                off += n
+        do {
+            try text.withUTF8 { try writeAll(fd, UnsafeRawBufferPointer($0), path: path) }
+        } catch {
+            unlink(path)
+            throw error
+        }
+    }
+
+    /// Writes every byte, retrying short writes and interruptions.
+    static func writeAll(_ fd: Int32, _ raw: UnsafeRawBufferPointer, path: String) throws {
+        var off = 0
+        while off < raw.count {
+            let n = Foundation.write(fd, raw.baseAddress! + off, raw.count - off)
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw InputError(file: path, message: "write failed: \(String(cString: strerror(errno)))")
             }
+            off += n
         }
     }
 
@@ -102,17 +108,7 @@ public enum OutputFiles {
         }
 
         private func flush() throws {
-            try buffer.withUnsafeBytes { raw in
-                var off = 0
-                while off < raw.count {
-                    let n = Foundation.write(fd, raw.baseAddress! + off, raw.count - off)
-                    if n < 0 {
-                        if errno == EINTR { continue }
-                        throw InputError(file: path, message: "write failed: \(String(cString: strerror(errno)))")
-                    }
-                    off += n
-                }
-            }
+            try buffer.withUnsafeBytes { try OutputFiles.writeAll(fd, $0, path: path) }
             buffer.removeAll(keepingCapacity: true)
         }
 

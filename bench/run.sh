@@ -107,69 +107,77 @@ STORE_KEEP=""
 
 median() { sort -g | awk '{a[NR]=$1} END {if (NR==0) exit; if (NR%2) print a[(NR+1)/2]; else printf "%.2f\n", (a[NR/2]+a[NR/2+1])/2}'; }
 
-# measure NAME KIND INPUT: KIND is floor-xml | floor-json | convert | convert-store
+declare -A SECS RSSS CPUS
+
+# measure NAME KIND INPUT I: run I of one row. KIND is floor-xml | floor-json | convert | convert-store
 measure() {
-    local name=$1 kind=$2 input=$3 i secs="" rsss="" cpus="" out cmd
-    cat "$input" >/dev/null   # same page-cache state for every row
-    for ((i = 1; i <= RUNS; i++)); do
-        out=$TMP/run-$name-$i
-        rm -rf "$out"
-        mkdir -p "$out"
-        case $kind in
-            floor-xml)  cmd=("$BIN/sax_floor" "$input") ;;
-            floor-json) cmd=("$BIN/yajl_floor" "$input") ;;
-            convert)    cmd=("$HI" convert "$input" --out "$out/out" --quiet --no-store) ;;
-            convert-store) cmd=("$HI" convert "$input" --out "$out/out" --quiet --store "$out/health.sqlite") ;;
-        esac
-        if [ "$kind" = convert ] || [ "$kind" = convert-store ]; then
-            if [ -z "$HI" ]; then ERR[$name]="health-import not built (see 'build:' above)"; return; fi
-            mkdir -p "$out/out"
-        fi
-        log "   $name run $i/$RUNS: ${cmd[*]}"
-        "$TIME" -f '%e %M %U %S' -o "$out/time" timeout -k 10 "$TIMEOUT" "${cmd[@]}" >"$out/stdout" 2>"$out/stderr"
-        local rc=$?
-        if [ "$rc" -ne 0 ]; then
-            if [ "$rc" -eq 124 ] || [ "$rc" -eq 137 ]; then
-                ERR[$name]="timed out after ${TIMEOUT} s"
-            else
-                ERR[$name]="exit $rc: $(tail -n 3 "$out/stderr" | tr '\n' ' ' | cut -c1-300)"
-            fi
-            log "   FAILED: ${ERR[$name]}"
-            rm -rf "$out"
-            return
-        fi
-        if [ "$kind" = convert ] || [ "$kind" = convert-store ]; then
-            if [ -z "$(ls -A "$out/out")" ]; then
-                ERR[$name]="exit 0 but nothing written to --out ($(head -c 200 "$out/stdout" | tr '\n' ' '))"
-            elif [ "$kind" = convert-store ] && [ ! -s "$out/health.sqlite" ]; then
-                ERR[$name]="exit 0 but no store file written at --store"
-            fi
-            if [ -n "${ERR[$name]:-}" ]; then log "   FAILED: ${ERR[$name]}"; rm -rf "$out"; return; fi
-        fi
-        [ "$kind" = floor-xml ] && [ "$i" = 1 ] && log "   $(cat "$out/stdout")"
-        [ "$kind" = floor-json ] && [ "$i" = 1 ] && log "   $(cat "$out/stdout")"
-        secs+="$(awk 'END{print $1}' "$out/time")"$'\n'
-        rsss+="$(awk 'END{print $2}' "$out/time")"$'\n'
-        cpus+="$(awk 'END{printf "%.2f", $3 + $4}' "$out/time")"$'\n'
-        if [ "$kind" = convert-store ]; then
-            [ -n "$STORE_KEEP" ] && rm -rf "$STORE_KEEP"
-            STORE_KEEP=$out
+    local name=$1 kind=$2 input=$3 i=$4 out cmd
+    [ -n "${ERR[$name]:-}" ] && return   # an earlier run of this row failed
+    cat "$input" >/dev/null   # same page-cache state for every run
+    out=$TMP/run-$name-$i
+    rm -rf "$out"
+    mkdir -p "$out"
+    case $kind in
+        floor-xml)  cmd=("$BIN/sax_floor" "$input") ;;
+        floor-json) cmd=("$BIN/yajl_floor" "$input") ;;
+        convert)    cmd=("$HI" convert "$input" --out "$out/out" --quiet --no-store) ;;
+        convert-store) cmd=("$HI" convert "$input" --out "$out/out" --quiet --store "$out/health.sqlite") ;;
+    esac
+    if [ "$kind" = convert ] || [ "$kind" = convert-store ]; then
+        if [ -z "$HI" ]; then ERR[$name]="health-import not built (see 'build:' above)"; return; fi
+        mkdir -p "$out/out"
+    fi
+    log "   $name run $i/$RUNS: ${cmd[*]}"
+    "$TIME" -f '%e %M %U %S' -o "$out/time" timeout -k 10 "$TIMEOUT" "${cmd[@]}" >"$out/stdout" 2>"$out/stderr"
+    local rc=$?
+    if [ "$rc" -ne 0 ]; then
+        if [ "$rc" -eq 124 ] || [ "$rc" -eq 137 ]; then
+            ERR[$name]="timed out after ${TIMEOUT} s"
         else
-            rm -rf "$out"
+            ERR[$name]="exit $rc: $(tail -n 3 "$out/stderr" | tr '\n' ' ' | cut -c1-300)"
         fi
-    done
-    SEC[$name]=$(printf '%s' "$secs" | median)
-    RSS[$name]=$(printf '%s' "$rsss" | sort -g | tail -n 1)   # worst run
-    CPU[$name]=$(printf '%s' "$cpus" | median)
+        log "   FAILED: ${ERR[$name]}"
+        rm -rf "$out"
+        return
+    fi
+    if [ "$kind" = convert ] || [ "$kind" = convert-store ]; then
+        if [ -z "$(ls -A "$out/out")" ]; then
+            ERR[$name]="exit 0 but nothing written to --out ($(head -c 200 "$out/stdout" | tr '\n' ' '))"
+        elif [ "$kind" = convert-store ] && [ ! -s "$out/health.sqlite" ]; then
+            ERR[$name]="exit 0 but no store file written at --store"
+        fi
+        if [ -n "${ERR[$name]:-}" ]; then log "   FAILED: ${ERR[$name]}"; rm -rf "$out"; return; fi
+    fi
+    [ "$kind" = floor-xml ] && [ "$i" = 1 ] && log "   $(cat "$out/stdout")"
+    [ "$kind" = floor-json ] && [ "$i" = 1 ] && log "   $(cat "$out/stdout")"
+    SECS[$name]+="$(awk 'END{print $1}' "$out/time")"$'\n'
+    RSSS[$name]+="$(awk 'END{print $2}' "$out/time")"$'\n'
+    CPUS[$name]+="$(awk 'END{printf "%.2f", $3 + $4}' "$out/time")"$'\n'
+    if [ "$kind" = convert-store ]; then
+        [ -n "$STORE_KEEP" ] && rm -rf "$STORE_KEEP"
+        STORE_KEEP=$out
+    else
+        rm -rf "$out"
+    fi
 }
 
-log "== timing, median of $RUNS runs each"
-measure c-sax-floor floor-xml "$XML"
-measure xml convert "$XML"
-measure zip convert "$ZIP"
-measure xml+store convert-store "$XML"
-measure yajl-floor floor-json "$HAE"
-measure hae convert "$HAE"
+# Runs are interleaved (run 1 of every row, then run 2, …): on a shared or throttling machine a
+# row timed minutes after its floor would be compared with a floor from other conditions.
+log "== timing, median of $RUNS runs each, rows interleaved"
+for ((i = 1; i <= RUNS; i++)); do
+    measure c-sax-floor floor-xml "$XML" "$i"
+    measure xml convert "$XML" "$i"
+    measure zip convert "$ZIP" "$i"
+    measure xml+store convert-store "$XML" "$i"
+    measure yajl-floor floor-json "$HAE" "$i"
+    measure hae convert "$HAE" "$i"
+done
+for name in c-sax-floor xml zip xml+store yajl-floor hae; do
+    [ -n "${ERR[$name]:-}" ] && continue
+    SEC[$name]=$(printf '%s' "${SECS[$name]:-}" | median)
+    RSS[$name]=$(printf '%s' "${RSSS[$name]:-}" | sort -g | tail -n 1)   # worst run
+    CPU[$name]=$(printf '%s' "${CPUS[$name]:-}" | median)
+done
 
 # ---------------------------------------------------------------------------- report
 FAILS=0

@@ -97,6 +97,19 @@ final class SampleExportTests: XCTestCase {
         XCTAssertEqual(zip.storeRowsAdded["sample_records"] ?? 0, 0)
     }
 
+    func testTheSummaryNamesTheFileOfEverySkip() throws {
+        let out = try TestPaths.temporaryDirectory()
+        let other = TestPaths.publicExports.appendingPathComponent("tagbug__apple-health-analyzer/tests/fixtures/export.xml").path
+        let outcome = try ConvertJob(ConvertRequest(inputs: [TestPaths.samples.appendingPathComponent("export.xml").path, other], outDir: out.path)).run()
+        let lines = outcome.summaryLines()
+        // samples/export.xml has one StepCount in "furlong" (EXPECTED.md); tagbug's VO2Max is in "ml/kg/min".
+        let first = try XCTUnwrap(lines.firstIndex { $0.hasSuffix("samples/export.xml:") })
+        let second = try XCTUnwrap(lines.firstIndex { $0 == "  in \(other):" })
+        XCTAssertTrue(lines[first + 1].contains("unknown unit \"furlong\" for StepCount (first at line 130"), lines[first + 1])
+        XCTAssertTrue(lines[second + 1].contains("unknown unit \"ml/kg/min\" for VO2Max"), lines[second + 1])
+        XCTAssertTrue(lines.contains("Skipped 2 items:"))
+    }
+
     func testFromAndToLimitTheDatesWritten() throws {
         let out = try TestPaths.temporaryDirectory()
         let job = try ConvertJob(ConvertRequest(inputs: [TestPaths.samples.appendingPathComponent("export.xml").path], outDir: out.path, from: "2026-03-22", to: "2026-03-22"))

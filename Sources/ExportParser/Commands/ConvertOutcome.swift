@@ -54,9 +54,14 @@ public struct ConvertOutcome: Sendable {
         }
         if total.totalSkips > 0 {
             lines.append("Skipped \(Self.count(total.totalSkips)) items:")
-            for (reason, n) in total.skips.sorted(by: { $0.value > $1.value }) {
-                let at = (total.skipExamples[reason] ?? []).map(\.description).filter { !$0.isEmpty }.prefix(2).joined(separator: "; ")
-                lines.append("  \(Self.count(n).leftPad(11))  \(reason)" + (at.isEmpty ? "" : " (first at \(at))"))
+            // Per input, so every line and column is read against the right file.
+            for input in inputs {
+                guard let r = input.report, r.totalSkips > 0 else { continue }
+                lines.append("  in \(input.path):")
+                for (reason, n) in r.skips.sorted(by: { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }) {
+                    let at = (r.skipExamples[reason] ?? []).map(\.description).filter { !$0.isEmpty }.prefix(2).joined(separator: "; ")
+                    lines.append("  \(Self.count(n).leftPad(11))  \(reason)" + (at.isEmpty ? "" : " (first at \(at))"))
+                }
             }
         } else {
             lines.append("Skipped nothing")

@@ -22,17 +22,6 @@ public enum OutputFiles {
         }
     }
 
-    /// Writes `text` to `path` atomically, mode 0600.
-    public static func write(_ text: String, to path: String) throws {
-        let tmp = temporaryName(for: path)
-        try writeNew(text, to: tmp)
-        guard rename(tmp, path) == 0 else {
-            let message = String(cString: strerror(errno))
-            unlink(tmp)
-            throw InputError(file: path, message: "cannot replace the file: \(message)")
-        }
-    }
-
     /// Creates `path` (which must not exist) with mode 0600 and writes `text`.
     static func writeNew(_ text: String, to path: String) throws {
         let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)

@@ -63,9 +63,4 @@ public enum PayloadEncoder {
             ("source", .string(w.source)),
         ])
     }
-
-    /// `{"data": [ … ]}`, the days in date order.
-    public static func batch(_ days: [FinishedDay]) -> JSONValue {
-        .object([("data", .array(days.map(payload)))])
-    }
 }

@@ -14,8 +14,6 @@ struct PrologFilter {
     /// Bytes of the prolog held until the DOCTYPE (if any) has been seen whole.
     private var pending: [UInt8] = []
     private(set) var controlCharactersDropped = 0
-    /// Set when the prolog held a DOCTYPE that was removed.
-    private(set) var removedDoctype = false
     /// The prolog may not grow past this without a root element: a file that is not XML at all.
     static let prologLimit = 16 << 20
 
@@ -87,7 +85,6 @@ struct PrologFilter {
                     } else {
                         end = j + 1
                     }
-                    removedDoctype = true
                     let newlines = b[i..<end].reduce(0) { $0 + ($1 == 0x0A ? 1 : 0) }
                     var out = Array(b[0..<i])
                     out.append(contentsOf: repeatElement(0x0A, count: newlines))

@@ -23,8 +23,6 @@ final class SAXDriver: @unchecked Sendable {
     private var terminating = false
     private(set) var sawRoot = false
     private var depth = 0
-    /// Top-level `Record` start tags seen (for progress displays).
-    private(set) var topLevelRecords = 0
 
     private var tape = ElementTape()
     private let queue = BoundedBatchQueue<ElementTape>(capacity: 4)
@@ -87,8 +85,6 @@ final class SAXDriver: @unchecked Sendable {
                                      message: "not an Apple Health export: the root element is <\(String(cString: name))>, expected <HealthData>")
                 xmlStopParser(ctxt)
             }
-        } else if depth == 1, name[0] == UInt8(ascii: "R") {
-            topLevelRecords += 1
         }
         depth += 1
         tape.recordStart(name: name, line: Int32(truncatingIfNeeded: xmlSAX2GetLineNumber(ctxt)),

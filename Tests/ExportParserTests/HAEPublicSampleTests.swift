@@ -2,10 +2,10 @@ import Foundation
 import XCTest
 @testable import ExportParser
 
-/// The real HAE files in /work/shared/samples-public/hae (SOURCES.md there), read in place.
+/// The real HAE files in ../shared/samples-public/hae beside the repository (SOURCES.md there), read in place.
 /// Spot values are copied from the named datum of each file.
 final class HAEPublicSampleTests: XCTestCase {
-    private func read(_ name: String, details: Bool = false) throws -> (HAECollectingSink, ReadReport) {
+    private func read(_ name: String, details: Bool = false) throws -> (CollectingSink, ReadReport) {
         let path = HAEFixtures.publicPath(name)
         try XCTSkipUnless(FileManager.default.fileExists(atPath: path), "public sample not present: \(path)")
         return try HAEFixtures.read(path, details: details)
@@ -17,7 +17,7 @@ final class HAEPublicSampleTests: XCTestCase {
         for name in names {
             for details in [false, true] {
                 let (sink, report) = try read(name, details: details)
-                XCTAssertGreaterThan(sink.samples.count + sink.workouts.count + sink.nights.count, 0, name)
+                XCTAssertGreaterThan(sink.samples.count + sink.workouts.count + sink.sleepSummaries.count, 0, name)
                 XCTAssertNil(report.skips["HAE datum without a parseable date"], name)
                 XCTAssertTrue(report.skips.keys.allSatisfy { !$0.hasPrefix("unknown unit") }, "\(name): \(report.skips)")
             }
@@ -61,7 +61,7 @@ final class HAEPublicSampleTests: XCTestCase {
     func testCornflowerArrayWrappedDayAggregates() throws {
         let (sink, report) = try read("cornflower_metrics-day-aggregated_7days_2026-03-30_array-wrapped.json")
         // 30 metrics, 182 datums: 7 sleep nights and 175 samples
-        XCTAssertEqual(sink.nights.count, 7)
+        XCTAssertEqual(sink.sleepSummaries.count, 7)
         XCTAssertEqual(sink.samples.count, 175)
         XCTAssertEqual(report.totalRecords, 182)
         // heart_rate data[0]: Avg 76.04408808920257, Min 48.40922164916992, Max 133 on 03-30
@@ -79,16 +79,16 @@ final class HAEPublicSampleTests: XCTestCase {
         // blood_oxygen_saturation data[0]: 91.72222222222223 % stays whole
         XCTAssertEqual(sink.samples(field: "blood_oxygen_saturation")[0].canonicalValue, 91.72222222222223)
         // sleep data[0]: sleepEnd 2026-03-30 04:31:32 -0600, totalSleep 6.387438913053936
-        XCTAssertEqual(sink.nights[0].sleepEnd, ts("2026-03-30 04:31:32 -0600"))
-        XCTAssertEqual(sink.nights[0].totalHours, 6.387438913053936)
-        XCTAssertEqual(sink.nights[0].deepHours, 1.605216395292017)
+        XCTAssertEqual(sink.sleepSummaries[0].sleepEnd, ts("2026-03-30 04:31:32 -0600"))
+        XCTAssertEqual(sink.sleepSummaries[0].totalHours, 6.387438913053936)
+        XCTAssertEqual(sink.sleepSummaries[0].deepHours, 1.605216395292017)
         // uncatalogued metrics (apple_stand_time, physical_effort, …) pass through as hae:*
         XCTAssertEqual(sink.samples(ofType: "hae:apple_stand_time").count, 7)
     }
 
     func testJimmyLittleMetricsWorkoutsV2AndMedications() throws {
         let (sink, report) = try read("jimmylittle_metrics-day-aggregated_workouts-v2_medications_2026-02-14_2026-02-16.json", details: true)
-        XCTAssertEqual(sink.nights.count, 3)
+        XCTAssertEqual(sink.sleepSummaries.count, 3)
         XCTAssertEqual(sink.samples.count, 89) // 92 datums − 3 sleep nights
         XCTAssertEqual(sink.extras.filter { $0.kind == "medications" }.count, 4)
         XCTAssertEqual(report.recordsByType["hae:medications"], 4)

@@ -5,7 +5,7 @@ import XCTest
 /// where there is one, the JSON path.
 final class HAEReaderErrorTests: XCTestCase {
     private func inputError(_ name: String, file: StaticString = #filePath, line: UInt = #line) -> InputError? {
-        let sink = HAECollectingSink()
+        let sink = CollectingSink(details: false)
         do {
             _ = try HAEReader(path: HAEFixtures.path(name)).read(into: sink)
             XCTFail("\(name) read without error", file: file, line: line)
@@ -50,7 +50,7 @@ final class HAEReaderErrorTests: XCTestCase {
     }
 
     func testMissingFile() {
-        XCTAssertThrowsError(try HAEReader(path: "/nonexistent/hae.json").read(into: HAECollectingSink())) { error in
+        XCTAssertThrowsError(try HAEReader(path: "/nonexistent/hae.json").read(into: CollectingSink(details: false))) { error in
             XCTAssertTrue((error as? InputError)?.message.contains("cannot open") ?? false)
         }
     }

@@ -163,7 +163,7 @@ final class HAEReaderMetricTests: XCTestCase {
         var reader = HAEReader(path: path)
         var calls: [(Int64, Int64?)] = []
         reader.progress = { calls.append(($0, $1)) }
-        let report = try reader.read(into: HAECollectingSink())
+        let report = try reader.read(into: CollectingSink(details: false))
         XCTAssertEqual(calls.last?.0, report.bytesRead)
         XCTAssertEqual(calls.last?.1, report.bytesRead)
     }

@@ -6,11 +6,11 @@ import XCTest
 /// same as with buffering, in the same order.
 final class HAEReaderReplayTests: XCTestCase {
     private func fingerprint(_ path: String, pendingLimit: Int) throws -> ([String], [String: Int], [String: Int]) {
-        let sink = HAECollectingSink()
+        let sink = CollectingSink(details: false)
         let report = try HAEReader(path: path, pendingLimit: pendingLimit).read(into: sink)
         let lines = sink.samples.map {
             "\($0.type) \($0.source) \(String(describing: $0.value)) \(String(describing: $0.canonicalValue)) \($0.start.seconds) \($0.end.seconds) \($0.isBucket)"
-        } + sink.nights.map { "night \($0.sleepEnd.seconds) \($0.totalHours)" }
+        } + sink.sleepSummaries.map { "night \($0.sleepEnd.seconds) \($0.totalHours)" }
         return (lines, report.recordsByType, report.skips)
     }
 
@@ -34,7 +34,7 @@ final class HAEReaderReplayTests: XCTestCase {
 
     func testReplayKeepsSkipPathsAndOffsets() throws {
         let path = HAEFixtures.path("sleep-aggregated-generations.json")
-        let report = try HAEReader(path: path, pendingLimit: 1).read(into: HAECollectingSink())
+        let report = try HAEReader(path: path, pendingLimit: 1).read(into: CollectingSink(details: false))
         let reason = "HAE sleep record without a parseable sleepEnd"
         XCTAssertEqual(report.skipExamples[reason]?.first?.path, "metrics[0].data[4].sleepEnd")
         XCTAssertEqual(report.skipExamples[reason]?.first?.byteOffset,
@@ -44,7 +44,7 @@ final class HAEReaderReplayTests: XCTestCase {
     func testMetricWithoutNameIsSkippedEitherWay() throws {
         let path = HAEFixtures.path("metric-without-name.json")
         for limit in [1, 2, 50_000] {
-            let sink = HAECollectingSink()
+            let sink = CollectingSink(details: false)
             let report = try HAEReader(path: path, pendingLimit: limit).read(into: sink)
             // the three nameless datums are skipped; the next metric is read as usual
             XCTAssertEqual(report.skips["HAE metric without a name"], 3, "limit \(limit)")

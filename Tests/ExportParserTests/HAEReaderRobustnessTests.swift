@@ -19,7 +19,7 @@ final class HAEReaderRobustnessTests: XCTestCase {
             try Data(bytes).write(to: file)
             for details in [false, true] {
                 do {
-                    _ = try HAEReader(path: file.path, pendingLimit: i % 2 == 0 ? 1 : 50_000).read(into: HAECollectingSink(wantsDetails: details))
+                    _ = try HAEReader(path: file.path, pendingLimit: i % 2 == 0 ? 1 : 50_000).read(into: CollectingSink(details: details))
                 } catch let e as InputError {
                     let offset = e.location?.byteOffset ?? -1
                     XCTAssertTrue(offset >= 0 && offset <= Int64(bytes.count), "\(e)")

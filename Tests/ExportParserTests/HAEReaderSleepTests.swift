@@ -8,10 +8,10 @@ final class HAEReaderSleepTests: XCTestCase {
         let path = HAEFixtures.path("sleep-aggregated-generations.json")
         let (sink, report) = try HAEFixtures.read(path)
         XCTAssertTrue(sink.samples.isEmpty)
-        XCTAssertEqual(sink.nights.count, 4)
+        XCTAssertEqual(sink.sleepSummaries.count, 4)
 
         // Generation 1 (IRVIN-like): asleep only → total = asleep = 6.108; sleepSource is the source.
-        let g1 = sink.nights[0]
+        let g1 = sink.sleepSummaries[0]
         XCTAssertEqual(g1.sleepEnd, ts("2021-12-24 05:36:29 +0800"))
         XCTAssertEqual(g1.totalHours, 6.108, accuracy: 1e-12)
         XCTAssertEqual(g1.asleepHours, 6.108)
@@ -21,7 +21,7 @@ final class HAEReaderSleepTests: XCTestCase {
         XCTAssertEqual(g1.source, "Irvin's Apple Watch")
 
         // Generation 2: no totalSleep → 0.5 + 3.25 + 1.0 + 1.5 = 6.25 (awake 0.25 excluded).
-        let g2 = sink.nights[1]
+        let g2 = sink.sleepSummaries[1]
         XCTAssertEqual(g2.totalHours, 6.25, accuracy: 1e-12)
         XCTAssertEqual(g2.awakeHours, 0.25)
         XCTAssertEqual(g2.sleepEnd, ts("2024-05-09 05:10:00 -0400"))
@@ -29,12 +29,12 @@ final class HAEReaderSleepTests: XCTestCase {
 
         // Generation 2 with `date` on the start day (23:00 on 05-09): dated by sleepEnd 05-10.
         // total 0 + 4.5 + 0.75 + 1.25 = 6.5
-        let g2b = sink.nights[2]
+        let g2b = sink.sleepSummaries[2]
         XCTAssertEqual(g2b.sleepEnd, ts("2024-05-10 06:00:00 -0400"))
         XCTAssertEqual(g2b.totalHours, 6.5, accuracy: 1e-12)
 
         // Generation 3: totalSleep stated (6.8, deliberately ≠ the stage sum 6.75) wins.
-        let g3 = sink.nights[3]
+        let g3 = sink.sleepSummaries[3]
         XCTAssertEqual(g3.totalHours, 6.8)
         XCTAssertEqual(g3.coreHours, 4)
         XCTAssertEqual(g3.deepHours, 1.25)
@@ -52,7 +52,7 @@ final class HAEReaderSleepTests: XCTestCase {
     func testSegmentsBecomeCategorySamples() throws {
         let path = HAEFixtures.path("sleep-segments.json")
         let (sink, report) = try HAEFixtures.read(path)
-        XCTAssertTrue(sink.nights.isEmpty)
+        XCTAssertTrue(sink.sleepSummaries.isEmpty)
         let p = "HKCategoryValueSleepAnalysis"
         XCTAssertEqual(sink.samples.map(\.valueText), [
             p + "AsleepCore", p + "AsleepDeep", p + "AsleepREM", p + "Awake", p + "InBed", p + "InBed",

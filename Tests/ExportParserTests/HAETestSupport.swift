@@ -2,31 +2,6 @@ import Foundation
 import XCTest
 @testable import ExportParser
 
-/// A sink that keeps everything it receives, in order, for assertions.
-final class HAECollectingSink: SampleSink {
-    let wantsDetails: Bool
-    var inputs: [InputDescription] = []
-    var exportDates: [Timestamp] = []
-    var samples: [Sample] = []
-    var workouts: [Workout] = []
-    var nights: [SleepSummary] = []
-    var extras: [ExtraItem] = []
-    var finished: [ReadReport] = []
-
-    init(wantsDetails: Bool = false) { self.wantsDetails = wantsDetails }
-
-    func begin(_ input: InputDescription) { inputs.append(input) }
-    func exportDate(_ date: Timestamp) { exportDates.append(date) }
-    func sample(_ sample: Sample) { samples.append(sample) }
-    func workout(_ workout: Workout) { workouts.append(workout) }
-    func sleepSummary(_ night: SleepSummary) { nights.append(night) }
-    func extra(_ item: ExtraItem) { extras.append(item) }
-    func finish(_ input: InputDescription, report: ReadReport) { finished.append(report) }
-
-    func samples(ofType type: String) -> [Sample] { samples.filter { $0.type == type } }
-    func samples(field: String) -> [Sample] { samples.filter { $0.metric?.field == field } }
-}
-
 enum HAEFixtures {
     /// A hand-written fixture under Tests/ExportParserTests/Fixtures/hae.
     static func path(_ name: String) -> String {
@@ -35,8 +10,8 @@ enum HAEFixtures {
     }
 
     /// A real file from the shared public samples (read in place, never copied into the repo).
-    static let publicDirectory = "/work/shared/samples-public/hae"
-    static func publicPath(_ name: String) -> String { publicDirectory + "/" + name }
+    static let publicDirectory = TestPaths.publicHAE.path
+    static func publicPath(_ name: String) -> String { TestPaths.publicHAE.appendingPathComponent(name).path }
 
     /// The byte offset of `marker` in a file, to check reported offsets.
     static func offset(of marker: String, in path: String) -> Int64? {
@@ -47,8 +22,8 @@ enum HAEFixtures {
         return nil
     }
 
-    static func read(_ path: String, details: Bool = false) throws -> (HAECollectingSink, ReadReport) {
-        let sink = HAECollectingSink(wantsDetails: details)
+    static func read(_ path: String, details: Bool = false) throws -> (CollectingSink, ReadReport) {
+        let sink = CollectingSink(details: details)
         let report = try HAEReader(path: path).read(into: sink)
         return (sink, report)
     }

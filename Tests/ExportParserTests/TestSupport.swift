@@ -45,6 +45,9 @@ final class CollectingSink: SampleSink {
     func extra(_ item: ExtraItem) { extras.append(item) }
     func sleepSummary(_ night: SleepSummary) { sleepSummaries.append(night) }
     func finish(_ input: InputDescription, report: ReadReport) { finished.append(report) }
+
+    func samples(ofType type: String) -> [Sample] { samples.filter { $0.type == type } }
+    func samples(field: String) -> [Sample] { samples.filter { $0.metric?.field == field } }
 }
 
 /// The payloads an export in memory produces, by date, as parsed JSON objects.

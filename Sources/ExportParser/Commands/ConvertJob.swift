@@ -57,8 +57,13 @@ public final class ConvertJob {
     private func openStore() throws -> HealthStore? {
         guard let path = request.storePath else { return nil }
         try OutputFiles.makeDirectory(URL(fileURLWithPath: path).deletingLastPathComponent().path)
+        return try Self.reportingStoreErrors { try HealthStore(path: path) }
+    }
+
+    /// Store failures reach the user like input failures: one sentence naming the file.
+    private static func reportingStoreErrors<T>(_ body: () throws -> T) throws -> T {
         do {
-            return try HealthStore(path: path)
+            return try body()
         } catch let e as StoreError {
             throw InputError(file: e.path, message: e.message)
         }
@@ -80,11 +85,9 @@ public final class ConvertJob {
             // The file's sha256 is computed on another thread while it is parsed (it would cost
             // a serial pass over the file first); `complete` checks it before committing.
             digest = DigestTask(path: path)
-            do {
-                session = try store.beginImport(ImportMetadata(person: request.person, fileName: URL(fileURLWithPath: path).lastPathComponent,
-                                                               sha256: "", format: format, toolVersion: ExportParserVersion.current, startedAt: started))
-            } catch let e as StoreError {
-                throw InputError(file: e.path, message: e.message)
+            session = try Self.reportingStoreErrors {
+                try store.beginImport(ImportMetadata(person: request.person, fileName: URL(fileURLWithPath: path).lastPathComponent,
+                                                     sha256: "", format: format, toolVersion: ExportParserVersion.current, startedAt: started))
             }
         }
         let sink: SampleSink = session.map { SinkFanout([book, $0]) } ?? book
@@ -100,7 +103,9 @@ public final class ConvertJob {
                 reader.progress = onProgress
                 report = try reader.read(into: sink)
             case .hae:
-                report = try Self.readHAE(path: path, into: sink, progress: onProgress)
+                var reader = HAEReader(path: path)
+                reader.progress = onProgress
+                report = try reader.read(into: sink)
             }
         } catch {
             session?.abandon()
@@ -110,23 +115,15 @@ public final class ConvertJob {
         var added: [String: Int] = [:]
         if let session, let digest {
             do {
-                added = try session.complete(days: days, report: report, sha256: try digest.value()).rowsAdded
+                added = try Self.reportingStoreErrors { try session.complete(days: days, report: report, sha256: try digest.value()).rowsAdded }
             } catch is AlreadyImported {
                 alreadyImported = true
-            } catch let e as StoreError {
-                throw InputError(file: e.path, message: e.message)
             }
         }
         var input = ConvertOutcome.Input(path: path, format: format, report: report, elapsed: Date().timeIntervalSince(started))
         input.lateSumPieces = book.lateSumPieces
         input.alreadyImported = alreadyImported
         return (input, days, added)
-    }
-
-    static func readHAE(path: String, into sink: SampleSink, progress: @escaping (Int64, Int64?) -> Void) throws -> ReadReport {
-        var reader = HAEReader(path: path)
-        reader.progress = progress
-        return try reader.read(into: sink)
     }
 
     /// Writes the day files, `payloads.json` and `daily.csv` a day at a time into temporary

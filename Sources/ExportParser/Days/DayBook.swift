@@ -53,6 +53,13 @@ public final class DayBook: SampleSink {
         var hrSum = 0.0, hrCount = 0, hrMin = Double.infinity, hrMax = -Double.infinity, hrBuckets = false
         var zoneName: String?
         var offset: Int32?
+
+        /// The first zone name and recorded offset seen on the day name the payload's `timezone`.
+        @inline(__always)
+        func note(zone: String?, offset recorded: Int32) {
+            if offset == nil { offset = recorded }
+            if zoneName == nil, let zone { zoneName = zone }
+        }
     }
 
     final class NightState {
@@ -111,7 +118,7 @@ public final class DayBook: SampleSink {
         guard let metric = s.metric else {
             if s.type == Catalog.sleepType, let text = s.valueText, let stage = SleepSegment.stage(for: text) {
                 night(clock.night(endingAt: s.end)).segments.append(SleepSegment(start: s.start, end: s.end, stage: stage, source: s.source))
-                noteZone(s)
+                state(clock.day(s.start)).note(zone: s.timeZoneName, offset: s.start.offset)
             }
             return
         }
@@ -123,8 +130,7 @@ public final class DayBook: SampleSink {
         }
         let day = clock.day(s.start)
         let d = state(day)
-        if d.offset == nil { d.offset = s.start.offset }
-        if d.zoneName == nil, let z = s.timeZoneName { d.zoneName = z }
+        d.note(zone: s.timeZoneName, offset: s.start.offset)
         switch metric.rule {
         case .sum:
             addSum(metric, s, value, firstDay: day)
@@ -139,8 +145,8 @@ public final class DayBook: SampleSink {
             if s.isBucket { d.hrBuckets = true }
             heartRates.append(Self.packHeartRate(s.start.seconds, value))
         case .latest:
-            if let cur = d.latest[metric.index], cur.end > s.end.seconds {
-            } else {
+            // The latest end wins; on a tie the later record in the file.
+            if d.latest[metric.index].map({ $0.end <= s.end.seconds }) ?? true {
                 d.latest[metric.index] = (s.end.seconds, value)
             }
         case .nightAvg:
@@ -148,25 +154,17 @@ public final class DayBook: SampleSink {
             n.nightSum[metric.index, default: 0] += value
             n.nightCount[metric.index, default: 0] += 1
         case .workoutAvg:
-            break
+            break // kept above, before the day lookup
         }
     }
 
     public func workout(_ w: Workout) {
         workouts.append(w)
-        let d = state(clock.day(w.start))
-        if d.zoneName == nil { d.zoneName = w.timeZoneName }
-        if d.offset == nil { d.offset = w.start.offset }
+        state(clock.day(w.start)).note(zone: w.timeZoneName, offset: w.start.offset)
     }
 
     public func sleepSummary(_ night: SleepSummary) {
         self.night(clock.day(night.sleepEnd)).summaries.append(night)
-    }
-
-    private func noteZone(_ s: Sample) {
-        let d = state(clock.day(s.start))
-        if d.zoneName == nil, let z = s.timeZoneName { d.zoneName = z }
-        if d.offset == nil { d.offset = s.start.offset }
     }
 
     /// Splits a sum sample at local midnights in proportion to time, then keeps the pieces.

@@ -72,7 +72,7 @@ public struct AppleExportReader {
                                    input: InputDescription(path: path, format: .appleZip, entry: found.entry.path, byteCount: total))
         // Inflate on a second thread; parse here. ZIPFoundation's own CRC falls back to a slow
         // Swift loop on Linux, so the CRC is computed with zlib's crc32 beside the inflate.
-        let pipe = ChunkPipe(capacity: 8)
+        let pipe = BoundedBatchQueue<Data>(capacity: 8)
         let expectedCRC = found.entry.checksum
         let chunk = chunkSize
         let entryPath = found.entry.path
@@ -84,7 +84,7 @@ public struct AppleExportReader {
                     data.withUnsafeBytes { raw in
                         crc = crc32(crc, raw.baseAddress?.assumingMemoryBound(to: Bytef.self), uInt(raw.count))
                     }
-                    if !pipe.put(data) { throw CancellationError() }
+                    if !pipe.push([data]) { throw CancellationError() }
                 }
                 if UInt32(truncatingIfNeeded: crc) != expectedCRC {
                     pipe.close(error: InputError(file: file, message: "the ZIP entry \(entryPath) is corrupt (CRC mismatch)"))
@@ -100,7 +100,7 @@ public struct AppleExportReader {
         var done: Int64 = 0
         var lastReport: Int64 = 0
         do {
-            while let data = try pipe.take() {
+            while let batch = try pipe.popOrThrow(), let data = batch.first {
                 try data.withUnsafeBytes { try session.feed($0) }
                 done += Int64(data.count)
                 if let progress, done - lastReport >= 16 << 20 {
@@ -109,7 +109,7 @@ public struct AppleExportReader {
                 }
             }
         } catch {
-            pipe.cancel()
+            pipe.discardAndClose()
             throw error
         }
         progress?(done, total)

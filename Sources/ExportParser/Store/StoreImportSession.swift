@@ -67,6 +67,11 @@ public final class StoreImportSession: SampleSink, @unchecked Sendable {
             }
             status.nanoseconds &+= DispatchTime.now().uptimeNanoseconds &- t0
         }
+        // The rows the writer still holds for its next multi-row insert. (After an abandon the
+        // import is rolled back anyway.)
+        if status.error == nil {
+            do { try writer.flush() } catch { status.error = error }
+        }
     }
 
     @inline(__always) private func enqueue(_ item: StoreItem) {

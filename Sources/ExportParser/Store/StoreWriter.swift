@@ -26,9 +26,28 @@ final class StoreWriter: @unchecked Sendable {
     var samplesAdded = 0
     var exportDate: Timestamp?
 
-    private let insertSample: Statement
-    private let insertSampleMetadata: Statement
-    private let insertBeat: Statement
+    /// Samples and their metadata and beats go in as multi-row inserts (see `MultiRowInsert`):
+    /// they are held here until a statement's worth is ready.
+    private let insertSamples: MultiRowInsert
+    private let insertSampleMetadata: MultiRowInsert
+    private let insertBeats: MultiRowInsert
+    private var pendingSamples: [PendingSample] = []
+    private var pendingMetadata: [(sampleID: Int64, position: Int, entry: MetadataEntry)] = []
+    private var pendingBeats: [(sampleID: Int64, position: Int, beat: InstantaneousBeat)] = []
+    /// The id the next sample gets. Ids are given here rather than by SQLite so that the ids of
+    /// a multi-row insert are known without a query; the import's transaction holds the write
+    /// lock, so nobody else takes one meanwhile. A duplicate the insert ignores leaves its id unused.
+    private var nextSampleID: Int64
+    private let insertedSampleIDs: Statement
+
+    private struct PendingSample {
+        let id: Int64
+        let typeID: Int64
+        let sourceID: Int64
+        let deviceID: Int64?
+        let entry: TypeEntry
+        let sample: Sample
+    }
     private let insertCorrelation: Statement
     private let insertCorrelationMetadata: Statement
     private let insertCorrelationMember: Statement
@@ -75,14 +94,22 @@ final class StoreWriter: @unchecked Sendable {
         self.db = db
         self.person = person
         self.importID = importID
-        insertSample = try db.prepare("""
-            INSERT OR IGNORE INTO sample_records (person, import_id, type_id, source_id, source_version, device_id, unit, value,
-              value_text, payload_value, created_epoch, created_offset, start_epoch, start_offset, end_epoch, end_offset,
-              time_zone, bucket_minimum, bucket_maximum, is_bucket)
-            VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20)
-            """)
-        insertSampleMetadata = try db.prepare("INSERT INTO sample_metadata (sample_id, position, key, value) VALUES (?1, ?2, ?3, ?4)")
-        insertBeat = try db.prepare("INSERT INTO hrv_beats (sample_id, position, bpm, time) VALUES (?1, ?2, ?3, ?4)")
+        insertSamples = MultiRowInsert(
+            db: db,
+            head: """
+                INSERT OR IGNORE INTO sample_records (id, person, import_id, type_id, source_id, source_version, device_id, unit,
+                  value, value_text, payload_value, created_epoch, created_offset, start_epoch, start_offset, end_epoch, end_offset,
+                  time_zone, bucket_minimum, bucket_maximum, is_bucket) VALUES
+                """,
+            rowTemplate: "(#, ?1, ?2, #, #, #, #, #, #, #, #, #, #, #, #, #, #, #, #, #, #)"
+        ) { s in
+            s.bind(1, person)
+            s.bind(2, importID)
+        }
+        insertSampleMetadata = MultiRowInsert(db: db, head: "INSERT INTO sample_metadata (sample_id, position, key, value) VALUES ", rowTemplate: "(#, #, #, #)")
+        insertBeats = MultiRowInsert(db: db, head: "INSERT INTO hrv_beats (sample_id, position, bpm, time) VALUES ", rowTemplate: "(#, #, #, #)")
+        nextSampleID = (try db.scalarInt("SELECT ifnull(max(id), 0) + 1 FROM sample_records")) ?? 1
+        insertedSampleIDs = try db.prepare("SELECT id FROM sample_records WHERE id BETWEEN ?1 AND ?2")
         insertCorrelation = try db.prepare("""
             INSERT OR IGNORE INTO correlations (person, import_id, type, source_name, source_version, device_id,
               created_at, created_epoch, start_at, start_epoch, end_at, end_epoch)
@@ -155,7 +182,7 @@ final class StoreWriter: @unchecked Sendable {
         insertDevice = try db.prepare("INSERT INTO devices (description, person) VALUES (?1, ?2)")
         for s in [findSource, insertSource, findDevice, insertDevice] { s.bind(2, person) }
         // Person and import are the same for every row: bound once (reset keeps bindings).
-        for s in [insertSample, insertCorrelation, insertWorkout, insertExtra, insertSleepSummary] {
+        for s in [insertCorrelation, insertWorkout, insertExtra, insertSleepSummary] {
             s.bind(1, person)
             s.bind(2, importID)
         }
@@ -302,48 +329,86 @@ final class StoreWriter: @unchecked Sendable {
 
     func write(_ s: Sample) throws {
         samplesRead += 1
-        let st = insertSample
-        st.bind(3, try typeID(s))
-        st.bind(4, try sourceID(s.source))
-        st.bind(5, s.sourceVersion)
-        st.bind(6, try deviceID(s.device))
-        st.bind(7, s.unit)
-        st.bind(8, s.value)
-        st.bind(9, s.value == nil ? s.valueText : nil)
-        st.bind(10, s.canonicalValue)
-        st.bindEpochOffset(11, s.created)
-        st.bindEpochOffset(13, s.start)
-        st.bindEpochOffset(15, s.end)
-        st.bind(17, s.timeZoneName)
-        st.bind(18, s.bucketMinimum)
-        st.bind(19, s.bucketMaximum)
-        st.bind(20, s.isBucket ? 1 : 0)
-        guard try insert(st) else { return }
-        samplesAdded += 1
-        current.added += 1
-        added("sample_records")
-        guard !s.metadata.isEmpty || !s.beats.isEmpty else { return }
-        let id = db.lastInsertRowID
-        if !s.metadata.isEmpty {
-            insertSampleMetadata.bind(1, id)
-            for (i, m) in s.metadata.enumerated() {
-                insertSampleMetadata.bind(2, i)
-                insertSampleMetadata.bind(3, m.key)
-                insertSampleMetadata.bind(4, m.value)
-                _ = try insert(insertSampleMetadata)
-            }
-            added("sample_metadata", s.metadata.count)
+        let typeID = try typeID(s)
+        pendingSamples.append(PendingSample(
+            id: nextSampleID, typeID: typeID, sourceID: try sourceID(s.source), deviceID: try deviceID(s.device), entry: current, sample: s))
+        nextSampleID += 1
+        if pendingSamples.count >= insertSamples.rowsPerStatement { try flushSamples() }
+    }
+
+    /// Writes every row still held back. The writer thread calls it after the last item.
+    func flush() throws {
+        try flushSamples()
+        try flushMetadata()
+        try flushBeats()
+    }
+
+    private func flushSamples() throws {
+        guard let first = pendingSamples.first, let last = pendingSamples.last else { return }
+        let inserted = try insertSamples.insert(pendingSamples[...]) { st, p, i in
+            let s = p.sample
+            st.bind(i, p.id)
+            st.bind(i + 1, p.typeID)
+            st.bind(i + 2, p.sourceID)
+            st.bind(i + 3, s.sourceVersion)
+            st.bind(i + 4, p.deviceID)
+            st.bind(i + 5, s.unit)
+            st.bind(i + 6, s.value)
+            st.bind(i + 7, s.value == nil ? s.valueText : nil)
+            st.bind(i + 8, s.canonicalValue)
+            st.bindEpochOffset(i + 9, s.created)
+            st.bindEpochOffset(i + 11, s.start)
+            st.bindEpochOffset(i + 13, s.end)
+            st.bind(i + 15, s.timeZoneName)
+            st.bind(i + 16, s.bucketMinimum)
+            st.bind(i + 17, s.bucketMaximum)
+            st.bind(i + 18, s.isBucket ? 1 : 0)
         }
-        if !s.beats.isEmpty {
-            insertBeat.bind(1, id)
-            for (i, b) in s.beats.enumerated() {
-                insertBeat.bind(2, i)
-                insertBeat.bind(3, b.bpm)
-                insertBeat.bind(4, b.time)
-                _ = try insert(insertBeat)
-            }
-            added("hrv_beats", s.beats.count)
+        // Which rows went in: all of them in a first import; otherwise ask for the ids in range
+        // (duplicates of earlier imports were ignored and left their ids unused).
+        var kept: Set<Int64>?
+        if inserted < pendingSamples.count {
+            var ids = Set<Int64>()
+            insertedSampleIDs.bind(1, first.id)
+            insertedSampleIDs.bind(2, last.id)
+            defer { insertedSampleIDs.reset() }
+            while try insertedSampleIDs.step() { ids.insert(insertedSampleIDs.int(0)) }
+            kept = ids
         }
+        for p in pendingSamples where kept?.contains(p.id) ?? true {
+            p.entry.added += 1
+            for (i, m) in p.sample.metadata.enumerated() { pendingMetadata.append((p.id, i, m)) }
+            for (i, b) in p.sample.beats.enumerated() { pendingBeats.append((p.id, i, b)) }
+        }
+        samplesAdded += inserted
+        added("sample_records", inserted)
+        pendingSamples.removeAll(keepingCapacity: true)
+        if pendingMetadata.count >= insertSampleMetadata.rowsPerStatement { try flushMetadata() }
+        if pendingBeats.count >= insertBeats.rowsPerStatement { try flushBeats() }
+    }
+
+    private func flushMetadata() throws {
+        guard !pendingMetadata.isEmpty else { return }
+        try insertSampleMetadata.insert(pendingMetadata[...]) { st, m, i in
+            st.bind(i, m.sampleID)
+            st.bind(i + 1, m.position)
+            st.bind(i + 2, m.entry.key)
+            st.bind(i + 3, m.entry.value)
+        }
+        added("sample_metadata", pendingMetadata.count)
+        pendingMetadata.removeAll(keepingCapacity: true)
+    }
+
+    private func flushBeats() throws {
+        guard !pendingBeats.isEmpty else { return }
+        try insertBeats.insert(pendingBeats[...]) { st, b, i in
+            st.bind(i, b.sampleID)
+            st.bind(i + 1, b.position)
+            st.bind(i + 2, b.beat.bpm)
+            st.bind(i + 3, b.beat.time)
+        }
+        added("hrv_beats", pendingBeats.count)
+        pendingBeats.removeAll(keepingCapacity: true)
     }
 
     func write(_ c: Correlation) throws {

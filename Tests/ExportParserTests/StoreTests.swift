@@ -419,7 +419,7 @@ final class StoreTests: XCTestCase {
     // MARK: schema
 
     func testDailyViewColumnsAreDayColumnsWithPerson() throws {
-        _ = try HealthStore(path: path)
+        try HealthStore(path: path).publishIfNew()
         let columns = try T.rows(path, "SELECT name FROM pragma_table_info('daily') ORDER BY cid").map { $0[0] }
         XCTAssertEqual(columns, ["person"] + DayColumns.all.map(\.name))
         XCTAssertEqual(try T.count(path, "PRAGMA user_version"), StoreSchema.currentVersion)
@@ -439,6 +439,7 @@ final class StoreTests: XCTestCase {
 
     func testAbandonedImportLeavesNothing() throws {
         let store = try HealthStore(path: path)
+        try store.publishIfNew() // an existing store: imports go through its WAL
         let session = try store.beginImport(T.meta(sha: "gone"))
         for i in 0..<5000 {
             session.sample(T.steps("2024-01-02 08:00:00 +0100", "2024-01-02 08:05:00 +0100", Double(i)))
@@ -454,6 +455,7 @@ final class StoreTests: XCTestCase {
 
     func testASessionDroppedWithoutCompleteRollsBack() throws {
         let store = try HealthStore(path: path)
+        try store.publishIfNew() // an existing store: imports go through its WAL
         do {
             let session = try store.beginImport(T.meta(sha: "dropped"))
             for i in 0..<3000 { session.sample(T.steps("2024-01-02 08:00:00 +0100", "2024-01-02 08:05:00 +0100", Double(i))) }
@@ -465,6 +467,7 @@ final class StoreTests: XCTestCase {
 
     func testASecondWriterIsToldTheStoreIsBusy() throws {
         let store = try HealthStore(path: path)
+        try store.publishIfNew() // an existing store: imports go through its WAL
         let session = try store.beginImport(T.meta(sha: "one"))
         let other = try HealthStore(path: path)
         sqlite3BusyTimeout(other, 100)
@@ -530,9 +533,12 @@ final class StoreTests: XCTestCase {
         let old = umask(0o022)
         defer { umask(old) }
         let store = try HealthStore(path: path)
-        let session = try store.beginImport(T.meta(sha: "m"))
-        for i in 0..<3000 { session.sample(T.steps("2024-01-02 08:00:00 +0100", "2024-01-02 08:05:00 +0100", Double(i))) }
-        _ = try session.complete(days: [], report: ReadReport())
+        // The first import creates the file; the second one writes through the WAL.
+        for sha in ["m", "n"] {
+            let session = try store.beginImport(T.meta(sha: sha))
+            for i in 0..<3000 { session.sample(T.steps("2024-01-02 08:00:00 +0100", "2024-01-02 08:05:00 +0100", Double(i) + (sha == "n" ? 0.5 : 0))) }
+            _ = try session.complete(days: [], report: ReadReport())
+        }
         for suffix in ["", "-wal", "-shm"] {
             XCTAssertTrue(FileManager.default.fileExists(atPath: path + suffix), suffix)
             XCTAssertEqual(try T.mode(path + suffix), 0o600, "mode of \(path + suffix)")

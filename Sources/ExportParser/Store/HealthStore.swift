@@ -60,43 +60,122 @@ public struct StoreImportResult: Sendable {
 /// changes.
 public final class HealthStore: @unchecked Sendable {
     public let path: String
-    let db: SQLiteConnection
+    private(set) var db: SQLiteConnection
     /// Set while an import's transaction is open; one import at a time.
     var importInProgress = false
+    /// While a new store is being built: the temporary file that holds it until its first
+    /// import commits (see `init`). nil once the store is at `path`.
+    private(set) var creatingAt: String?
 
     public static let busyTimeoutMilliseconds: Int32 = 10_000
 
+    /// Opens the store at `path`, creating it when there is none.
+    ///
+    /// A new store is built under a temporary name beside `path` (`.NAME.creating-PID-N`) with an
+    /// in-memory rollback journal and no syncs, and moved into place when its first import
+    /// commits (`publishIfNew`). Nothing can be reading a file nobody else knows of, and if the
+    /// run fails or is killed there is no store, as before it; so the first, biggest import is
+    /// written once instead of into the WAL and then again into the file, which takes about
+    /// 1.5 s off the 1 GB benchmark. An existing store is always written through its WAL.
     public init(path: String) throws {
         self.path = path
-        let fm = FileManager.default
-        var created = false
-        if !fm.fileExists(atPath: path) {
-            // Create it ourselves so the mode is 0600 whatever the umask; SQLite gives the -wal
-            // and -shm files the main file's mode.
-            let fd = open(path, O_WRONLY | O_CREAT | O_EXCL, 0o600)
+        if FileManager.default.fileExists(atPath: path) {
+            db = try Self.open(path, created: false)
+            try Self.useWAL(db)
+        } else {
+            Self.removeAbandonedCreations(for: path)
+            let temporary = Self.creationPath(for: path)
+            db = try Self.open(temporary, created: true, reportAs: path)
+            try db.execute("PRAGMA journal_mode = MEMORY; PRAGMA synchronous = OFF")
+            creatingAt = temporary
+        }
+        try migrate()
+    }
+
+    deinit {
+        // Never published: the run imported nothing, so there is no store.
+        if let creatingAt { unlink(creatingAt) }
+    }
+
+    /// Opens one file as a store connection: created 0600 (whatever the umask) when `created`,
+    /// checked to be a SQLite database whose schema this build can handle.
+    private static func open(_ file: String, created: Bool, reportAs path: String? = nil) throws -> SQLiteConnection {
+        let shown = path ?? file
+        if created {
+            let fd = Foundation.open(file, O_WRONLY | O_CREAT | O_EXCL, 0o600)
             if fd < 0 {
-                throw StoreError(path: path, message: "cannot create the store: \(String(cString: strerror(errno)))")
+                throw StoreError(path: shown, message: "cannot create the store: \(String(cString: strerror(errno)))")
             }
             close(fd)
-            created = true
         }
+        let db: SQLiteConnection
         do {
-            db = try SQLiteConnection(path: path)
+            db = try SQLiteConnection(path: file, shownAs: shown)
             sqlite3_busy_timeout(db.handle, Self.busyTimeoutMilliseconds)
-            try Self.checkReadable(db, path: path)
+            try Self.checkReadable(db, path: shown)
         } catch {
-            if created { try? fm.removeItem(atPath: path) }
+            if created { unlink(file) }
             throw error
         }
         // From here on the file is a SQLite database whose schema this build can handle.
-        chmod(path, 0o600)
+        chmod(file, 0o600)
         // A new store gets 16 KiB pages (set before the first write): bulk loads of millions of
         // rows split and rebalance far fewer B-tree pages than with the 4 KiB default.
         if created { try db.execute("PRAGMA page_size = 16384") }
-        try db.execute("PRAGMA journal_mode = WAL")
-        try db.execute("PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = OFF; PRAGMA cache_size = -16384; PRAGMA temp_store = FILE")
-        try migrate()
-        for suffix in ["-wal", "-shm"] where fm.fileExists(atPath: path + suffix) { chmod(path + suffix, 0o600) }
+        try db.execute("PRAGMA foreign_keys = OFF; PRAGMA cache_size = -16384; PRAGMA temp_store = FILE")
+        return db
+    }
+
+    /// WAL, so that readers in other programs neither block an import nor are blocked by it.
+    private static func useWAL(_ db: SQLiteConnection) throws {
+        try db.execute("PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL")
+        for suffix in ["-wal", "-shm"] where FileManager.default.fileExists(atPath: db.path + suffix) { chmod(db.path + suffix, 0o600) }
+    }
+
+    static func creationPath(for path: String) -> String {
+        let url = URL(fileURLWithPath: path)
+        let unique = UInt32.random(in: 0...UInt32.max)
+        return url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).creating-\(getpid())-\(unique)").path
+    }
+
+    /// Temporary files of earlier runs that were killed while creating this store.
+    private static func removeAbandonedCreations(for path: String) {
+        let url = URL(fileURLWithPath: path)
+        let dir = url.deletingLastPathComponent().path
+        let prefix = ".\(url.lastPathComponent).creating-"
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: dir)) ?? [] where name.hasPrefix(prefix) {
+            guard let pid = Int32(name.dropFirst(prefix.count).prefix { $0 != "-" }) else { continue }
+            if kill(pid, 0) != 0 && errno == ESRCH { unlink(dir + "/" + name) }
+        }
+    }
+
+    /// Moves a new store into place once its first import has committed: synced, then linked
+    /// to `path` (which fails rather than replace a store another process created meanwhile),
+    /// then reopened there in WAL mode. Does nothing for a store that was already at `path`.
+    /// An import's `complete` calls it; call it directly to create a store with no import yet.
+    public func publishIfNew() throws {
+        precondition(!importInProgress, "publishIfNew during an import")
+        guard let temporary = creatingAt else { return }
+        let fd = Foundation.open(temporary, O_RDONLY)
+        if fd >= 0 {
+            fsync(fd)
+            close(fd)
+        }
+        if link(temporary, path) != 0 {
+            let reason = errno == EEXIST
+                ? "was created by another process while this import ran; this import was not stored (run it again to add it)"
+                : "cannot be created: \(String(cString: strerror(errno)))"
+            throw StoreError(path: path, message: reason)
+        }
+        unlink(temporary)
+        creatingAt = nil
+        let dir = Foundation.open(URL(fileURLWithPath: path).deletingLastPathComponent().path, O_RDONLY)
+        if dir >= 0 {
+            fsync(dir)
+            close(dir)
+        }
+        db = try Self.open(path, created: false)
+        try Self.useWAL(db)
     }
 
     /// Reads the header and the schema version without writing anything.

@@ -9,12 +9,14 @@ let sqliteTransient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
 /// runs, the caller's thread otherwise).
 final class SQLiteConnection: @unchecked Sendable {
     let handle: OpaquePointer
+    /// The store's path as messages name it (a new store is written under a temporary name first).
     let path: String
 
-    init(path: String, readOnly: Bool = false) throws {
+    init(path file: String, shownAs path: String? = nil, readOnly: Bool = false) throws {
         var db: OpaquePointer?
         let flags = (readOnly ? SQLITE_OPEN_READONLY : (SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE)) | SQLITE_OPEN_NOMUTEX
-        let rc = sqlite3_open_v2(path, &db, flags, nil)
+        let rc = sqlite3_open_v2(file, &db, flags, nil)
+        let path = path ?? file
         guard rc == SQLITE_OK, let db else {
             let message = db.map { String(cString: sqlite3_errmsg($0)) } ?? String(cString: sqlite3_errstr(rc))
             if let db { sqlite3_close_v2(db) }

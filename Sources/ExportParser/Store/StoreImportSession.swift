@@ -149,8 +149,12 @@ public final class StoreImportSession: SampleSink, @unchecked Sendable {
             try db.execute("COMMIT")
             state = .completed
             store.importInProgress = false
-            // Fold the WAL back into the file now rather than on some later reader's connection.
-            sqlite3_wal_checkpoint_v2(db.handle, nil, SQLITE_CHECKPOINT_PASSIVE, nil, nil)
+            if store.creatingAt != nil {
+                try store.publishIfNew()
+            } else {
+                // Fold the WAL back into the file now rather than on some later reader's connection.
+                sqlite3_wal_checkpoint_v2(db.handle, nil, SQLITE_CHECKPOINT_PASSIVE, nil, nil)
+            }
             return StoreImportResult(
                 importID: importID, rowsAdded: rows, dayValuesReplaced: replaced, samplesRead: writer.samplesRead, samplesAdded: writer.samplesAdded,
                 writerSeconds: Double(status.nanoseconds) / 1e9, writerCPUSeconds: Double(status.cpuNanoseconds) / 1e9,

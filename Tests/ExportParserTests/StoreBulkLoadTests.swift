@@ -1,0 +1,108 @@
+import Foundation
+import XCTest
+@testable import ExportParser
+
+/// How the store loads in bulk: samples in multi-row inserts with ids given by the writer, and a
+/// new store built under a temporary name until its first import commits.
+final class StoreBulkLoadTests: XCTestCase {
+    typealias T = StoreTestSupport
+    var dir: URL!
+    var path: String { dir.appendingPathComponent("health.sqlite").path }
+
+    override func setUpWithError() throws { dir = try T.temporaryDirectory() }
+    override func tearDownWithError() throws { try? FileManager.default.removeItem(at: dir) }
+
+    /// A heart-rate sample at minute `minute` of 2024-01-02 (UTC), whose one metadata entry holds
+    /// its start epoch as text and which has `beats` beats: any child row attached to the wrong
+    /// sample shows up as a mismatch.
+    private func sample(minute: Int, beats: Int = 0) -> Sample {
+        let start = T.ts("2024-01-02 00:00:00 +0000").seconds + Int64(minute * 60)
+        var s = Sample(type: "HKQuantityTypeIdentifierHeartRate", metric: Catalog.metric(forType: "HKQuantityTypeIdentifierHeartRate"),
+                       source: "Watch", unit: "count/min", valueText: "60", value: 60, canonicalValue: 60,
+                       start: Timestamp(seconds: start, offset: 0), end: Timestamp(seconds: start, offset: 0))
+        s.metadata = [MetadataEntry(key: "start", value: String(start))]
+        s.beats = (0..<beats).map { InstantaneousBeat(bpm: Double(start % 1000), time: "00:00:0\($0)") }
+        return s
+    }
+
+    func testNewRowsMixedWithDuplicatesKeepTheirOwnMetadataAndBeats() throws {
+        let store = try HealthStore(path: path)
+        // First import: 150 samples at even minutes (more than two 64-row statements).
+        let first = try T.run(store, T.meta(sha: "first")) { s in
+            for i in 0..<150 { s.sample(sample(minute: 2 * i, beats: i % 3)) }
+            s.sample(sample(minute: 0, beats: 0)) // a duplicate inside the file, in the last statement
+        }
+        XCTAssertEqual(first.samplesRead, 151)
+        XCTAssertEqual(first.samplesAdded, 150)
+        // Beats: i % 3 over i = 0..<150 → 50 × (0 + 1 + 2) = 150.
+        XCTAssertEqual(first.rowsAdded["hrv_beats"], 150)
+        XCTAssertEqual(first.rowsAdded["sample_metadata"], 150)
+
+        // Second import: every earlier sample again, each followed by a new one at the odd minute
+        // after it, so that every statement mixes ignored duplicates and new rows.
+        let second = try T.run(store, T.meta(sha: "second")) { s in
+            for i in 0..<150 {
+                s.sample(sample(minute: 2 * i, beats: i % 3))
+                s.sample(sample(minute: 2 * i + 1, beats: 2))
+            }
+        }
+        XCTAssertEqual(second.samplesRead, 300)
+        XCTAssertEqual(second.samplesAdded, 150)
+        XCTAssertEqual(second.rowsAdded["sample_records"], 150)
+        XCTAssertEqual(second.rowsAdded["sample_metadata"], 150)
+        XCTAssertEqual(second.rowsAdded["hrv_beats"], 300) // 150 new samples × 2 beats
+
+        XCTAssertEqual(try T.count(path, "SELECT count(*) FROM samples"), 300)
+        XCTAssertEqual(try T.count(path, "SELECT count(*) FROM sample_metadata"), 300)
+        XCTAssertEqual(try T.count(path, "SELECT count(*) FROM hrv_beats"), 450)
+        // Every child row belongs to the sample it was written for.
+        XCTAssertEqual(try T.count(path, """
+            SELECT count(*) FROM sample_metadata m JOIN sample_records r ON r.id = m.sample_id WHERE m.value = CAST(r.start_epoch AS TEXT)
+            """), 300)
+        XCTAssertEqual(try T.count(path, """
+            SELECT count(*) FROM hrv_beats b JOIN sample_records r ON r.id = b.sample_id WHERE b.bpm = r.start_epoch % 1000
+            """), 450)
+        // Odd minutes came from the second import, even ones from the first.
+        XCTAssertEqual(try T.count(path, "SELECT count(*) FROM sample_records WHERE (start_epoch / 60) % 2 = 1 AND import_id = 2"), 150)
+        XCTAssertEqual(try T.count(path, "SELECT count(*) FROM sample_records WHERE (start_epoch / 60) % 2 = 0 AND import_id = 1"), 150)
+    }
+
+    func testANewStoreAppearsOnlyWhenItsFirstImportCommits() throws {
+        let store = try HealthStore(path: path)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: path), "nothing at the store's path before an import commits")
+        let session = try store.beginImport(T.meta(sha: "a"))
+        session.sample(sample(minute: 1))
+        session.abandon()
+        XCTAssertFalse(FileManager.default.fileExists(atPath: path))
+        // The same store object takes another import after an abandoned one.
+        _ = try T.run(store, T.meta(sha: "b")) { s in s.sample(sample(minute: 2)) }
+        XCTAssertTrue(FileManager.default.fileExists(atPath: path))
+        XCTAssertEqual(try T.rows(path, "PRAGMA journal_mode"), [["wal"]])
+        XCTAssertEqual(try T.count(path, "SELECT count(*) FROM samples"), 1)
+        // A later import on the same object goes through the WAL of the published file.
+        _ = try T.run(store, T.meta(sha: "c")) { s in s.sample(sample(minute: 3)) }
+        XCTAssertEqual(try T.count(path, "SELECT count(*) FROM samples"), 2)
+        XCTAssertEqual(try T.rows(path, "PRAGMA integrity_check"), [["ok"]])
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: dir.path).filter { $0.contains("creating") }, [])
+    }
+
+    func testAStoreThatImportedNothingLeavesNoFiles() throws {
+        do {
+            let store = try HealthStore(path: path)
+            let session = try store.beginImport(T.meta(sha: "a"))
+            session.sample(sample(minute: 1))
+            session.abandon()
+        }
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: dir.path), [])
+    }
+
+    func testTheTemporaryFileOfAKilledCreationIsRemoved() throws {
+        // pid 2^22 + 1 is above Linux's pid_max limit: no such process.
+        let stale = dir.appendingPathComponent(".health.sqlite.creating-4194305").path
+        try Data("half a store".utf8).write(to: URL(fileURLWithPath: stale))
+        let store = try HealthStore(path: path)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: stale))
+        _ = try T.run(store, T.meta(sha: "a")) { s in s.sample(sample(minute: 1)) }
+        XCTAssertEqual(try T.count(path, "SELECT count(*) FROM samples"), 1)
+    }
+}

@@ -38,15 +38,35 @@ public final class ConvertJob {
         outcome.storePath = request.storePath
         let store = try openStore()
         var perInput: [[FinishedDay]] = []
-        for path in request.inputs {
-            let (input, days, added) = try read(path, store: store)
-            outcome.inputs.append(input)
-            perInput.append(days)
-            outcome.storeRowsAdded.merge(added, uniquingKeysWith: +)
+        // An input's store import commits on its own thread; the next import (one at a time on a
+        // store) or the end of the run waits for it. The last one overlaps writing the payloads.
+        var storing: (input: Int, commit: BackgroundValue<StoreCommit>)?
+        func finishStoring() throws {
+            guard let (i, commit) = storing else { return }
+            storing = nil
+            let done = try commit.value()
+            outcome.inputs[i].alreadyImported = done.alreadyImported
+            outcome.storeRowsAdded.merge(done.rowsAdded, uniquingKeysWith: +)
         }
-        var days = DayMerge.merge(perInput)
-        days = days.filter { d in (fromDay.map { d.dayNumber >= $0 } ?? true) && (toDay.map { d.dayNumber <= $0 } ?? true) }
-        try write(days)
+        var days: [FinishedDay] = []
+        do {
+            for path in request.inputs {
+                try finishStoring()
+                let (input, days, commit) = try read(path, store: store)
+                outcome.inputs.append(input)
+                perInput.append(days)
+                if let commit { storing = (outcome.inputs.count - 1, commit) }
+            }
+            days = DayMerge.merge(perInput)
+            days = days.filter { d in (fromDay.map { d.dayNumber >= $0 } ?? true) && (toDay.map { d.dayNumber <= $0 } ?? true) }
+            // The outputs are put in place only once the store has committed: a run that fails
+            // leaves --out as it was.
+            try write(days, beforePuttingInPlace: finishStoring)
+        } catch {
+            // A commit under way still ends (committed or not) before the run reports the error.
+            try? finishStoring()
+            throw error
+        }
         outcome.daysWritten = days.count
         outcome.firstDate = days.first?.date
         outcome.lastDate = days.last?.date
@@ -69,22 +89,28 @@ public final class ConvertJob {
         }
     }
 
+    /// What committing one input's store import gave.
+    struct StoreCommit {
+        var rowsAdded: [String: Int] = [:]
+        var alreadyImported = false
+    }
+
     /// Reads one input into its own day book and, when there is a store, into one store import
     /// (one transaction: committed when the input was read whole, rolled back otherwise). A file
     /// the store already holds for this person is still read for the payloads, but not stored again.
-    private func read(_ path: String, store: HealthStore?) throws -> (ConvertOutcome.Input, [FinishedDay], [String: Int]) {
+    /// The commit is returned running on its own thread.
+    private func read(_ path: String, store: HealthStore?) throws -> (ConvertOutcome.Input, [FinishedDay], BackgroundValue<StoreCommit>?) {
         let started = Date()
         let format = try InputDetector.detect(path: path)
         var dayOptions = options
         dayOptions.fallbackExportDate = Self.modificationTime(path)
         let book = DayBook(options: dayOptions)
         var session: StoreImportSession?
-        var alreadyImported = false
-        var digest: DigestTask?
+        var digest: BackgroundValue<String>?
         if let store {
             // The file's sha256 is computed on another thread while it is parsed (it would cost
             // a serial pass over the file first); `complete` checks it before committing.
-            digest = DigestTask(path: path)
+            digest = BackgroundValue(name: "health-import sha256") { try FileDigest.sha256(path: path) }
             session = try Self.reportingStoreErrors {
                 try store.beginImport(ImportMetadata(person: request.person, fileName: URL(fileURLWithPath: path).lastPathComponent,
                                                      sha256: "", format: format, toolVersion: ExportParserVersion.current, startedAt: started))
@@ -112,23 +138,26 @@ public final class ConvertJob {
             throw error
         }
         let days = book.finish()
-        var added: [String: Int] = [:]
+        var commit: BackgroundValue<StoreCommit>?
         if let session, let digest {
-            do {
-                added = try Self.reportingStoreErrors { try session.complete(days: days, report: report, sha256: try digest.value()).rowsAdded }
-            } catch is AlreadyImported {
-                alreadyImported = true
+            let report = report
+            commit = BackgroundValue(name: "health-import store commit") {
+                do {
+                    let result = try Self.reportingStoreErrors { try session.complete(days: days, report: report, sha256: try digest.value()) }
+                    return StoreCommit(rowsAdded: result.rowsAdded)
+                } catch is AlreadyImported {
+                    return StoreCommit(alreadyImported: true)
+                }
             }
         }
         var input = ConvertOutcome.Input(path: path, format: format, report: report, elapsed: Date().timeIntervalSince(started))
         input.lateSumPieces = book.lateSumPieces
-        input.alreadyImported = alreadyImported
-        return (input, days, added)
+        return (input, days, commit)
     }
 
     /// Writes the day files, `payloads.json` and `daily.csv` a day at a time into temporary
     /// names (memory holds one rendered day, not all of them), then puts them in place.
-    private func write(_ days: [FinishedDay]) throws {
+    private func write(_ days: [FinishedDay], beforePuttingInPlace: () throws -> Void) throws {
         let out = request.outDir
         try OutputFiles.makeDirectory(out)
         let batch = try OutputFiles.Staged(out + "/payloads.json")
@@ -142,6 +171,7 @@ public final class ConvertJob {
                 try batch.append("    " + payload.render(level: 2) + (i + 1 < days.count ? ",\n" : "\n  ]\n}\n"))
                 try csv.append(CSVWriter.row(day))
             }
+            try beforePuttingInPlace()
         }
         try batch.commit()
         try csv.commit()

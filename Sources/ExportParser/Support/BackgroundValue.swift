@@ -1,0 +1,24 @@
+import Foundation
+
+/// A value computed on its own thread while the caller goes on: the input file's sha256 during
+/// the parse, the store's commit while the payloads are written.
+final class BackgroundValue<Value>: @unchecked Sendable {
+    private let done = DispatchSemaphore(value: 0)
+    private var result: Result<Value, Error> = .failure(CancellationError())
+
+    init(name: String, _ body: @escaping @Sendable () throws -> Value) {
+        let thread = Thread { [self] in
+            result = Result { try body() }
+            done.signal()
+        }
+        thread.name = name
+        thread.start()
+    }
+
+    /// Waits for the value (or rethrows the body's error). Later calls return at once.
+    func value() throws -> Value {
+        done.wait()
+        done.signal()
+        return try result.get()
+    }
+}

@@ -78,17 +78,17 @@ final class MultiRowInsert {
         Int32(sharedCount + row * perRow + 1)
     }
 
-    /// Binds `rows.count` rows with `bind(statement, row, firstParameter)` and runs the statement,
-    /// `rowsPerStatement` rows at a time. Returns the rows SQLite inserted (an OR IGNORE insert
-    /// leaves duplicates out).
+    /// Binds `rows` rows with `bind(statement, row, firstParameter)` (row counts from 0) and
+    /// runs the statement, `rowsPerStatement` rows at a time. Returns the rows SQLite inserted
+    /// (an OR IGNORE insert leaves duplicates out).
     @discardableResult
-    func insert<Row>(_ rows: ArraySlice<Row>, bind: (Statement, Row, Int32) -> Void) throws -> Int {
+    func insert(rows: Int, bind: (Statement, Int, Int32) -> Void) throws -> Int {
         var inserted = 0
-        var start = rows.startIndex
-        while start < rows.endIndex {
-            let end = min(start + rowsPerStatement, rows.endIndex)
+        var start = 0
+        while start < rows {
+            let end = min(start + rowsPerStatement, rows)
             let s = try statement(rows: end - start)
-            for (r, i) in (start..<end).enumerated() { bind(s, rows[i], base(row: r)) }
+            for row in start..<end { bind(s, row, base(row: row - start)) }
             try s.run()
             inserted += db.changes
             start = end

@@ -12,7 +12,13 @@ final class SQLiteConnection: @unchecked Sendable {
     /// The store's path as messages name it (a new store is written under a temporary name first).
     let path: String
 
+    /// Process-wide settings, applied once before SQLite is first used (it refuses them after).
+    private static let configured: Void = {
+        _ = health_import_sqlite3_disable_memory_statistics()
+    }()
+
     init(path file: String, shownAs path: String? = nil, readOnly: Bool = false) throws {
+        Self.configured
         var db: OpaquePointer?
         let flags = (readOnly ? SQLITE_OPEN_READONLY : (SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE)) | SQLITE_OPEN_NOMUTEX
         let rc = sqlite3_open_v2(file, &db, flags, nil)

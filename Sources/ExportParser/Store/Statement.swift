@@ -26,14 +26,20 @@ final class Statement {
         if let v, !v.isNaN { sqlite3_bind_double(stmt, i, v) } else { sqlite3_bind_null(stmt, i) }
     }
     @inline(__always) func bind(_ i: Int32, _ v: String?) {
-        guard var s = v else { sqlite3_bind_null(stmt, i); return }
-        _ = s.withUTF8 { buf in
-            // A zero-length buffer may have a nil base address; SQLite needs a pointer for "".
-            if buf.count == 0 {
-                sqlite3_bind_text(stmt, i, "", 0, sqliteTransient)
-            } else {
-                buf.withMemoryRebound(to: CChar.self) { sqlite3_bind_text(stmt, i, $0.baseAddress, Int32($0.count), sqliteTransient) }
-            }
+        guard let v else { sqlite3_bind_null(stmt, i); return }
+        // Read the bytes in place (native strings are contiguous); a copy only for the rest.
+        if v.utf8.withContiguousStorageIfAvailable({ bindText(i, $0) }) == nil {
+            var s = v
+            s.withUTF8 { bindText(i, $0) }
+        }
+    }
+
+    @inline(__always) private func bindText(_ i: Int32, _ buf: UnsafeBufferPointer<UInt8>) {
+        // A zero-length buffer may have a nil base address; SQLite needs a pointer for "".
+        if buf.count == 0 {
+            sqlite3_bind_text(stmt, i, "", 0, sqliteTransient)
+        } else {
+            buf.withMemoryRebound(to: CChar.self) { _ = sqlite3_bind_text(stmt, i, $0.baseAddress, Int32($0.count), sqliteTransient) }
         }
     }
 

@@ -57,11 +57,13 @@ public final class StoreImportSession: SampleSink, @unchecked Sendable {
             status.cpuNanoseconds = UInt64(t.tv_sec) * 1_000_000_000 + UInt64(t.tv_nsec)
             done.signal()
         }
-        while let items = queue.pop() {
+        while var items = queue.pop() {
             if status.error != nil { continue }
             let t0 = DispatchTime.now().uptimeNanoseconds
             do {
-                for item in items { try writer.write(item) }
+                // Batches come reversed (see `flush`): taking items from the end moves them out
+                // of the array instead of copying every string and array they hold.
+                while let item = items.popLast() { try writer.write(item) }
             } catch {
                 status.error = error
             }
@@ -81,6 +83,7 @@ public final class StoreImportSession: SampleSink, @unchecked Sendable {
 
     private func flush() {
         guard !batch.isEmpty else { return }
+        batch.reverse()
         queue.push(batch)
         batch = []
         batch.reserveCapacity(Self.batchSize)

@@ -311,8 +311,8 @@ final class StoreWriter: @unchecked Sendable {
         return "<<HKDevice" + raw[close...]
     }
 
-    func write(_ item: StoreItem) throws {
-        switch item {
+    func write(_ item: consuming StoreItem) throws {
+        switch consume item {
         case .sample(let s): try write(s)
         case .correlation(let c): try write(c)
         case .workout(let w): try write(w)
@@ -327,7 +327,7 @@ final class StoreWriter: @unchecked Sendable {
         }
     }
 
-    func write(_ s: Sample) throws {
+    func write(_ s: consuming Sample) throws {
         samplesRead += 1
         let typeID = try typeID(s)
         pendingSamples.append(PendingSample(
@@ -345,24 +345,26 @@ final class StoreWriter: @unchecked Sendable {
 
     private func flushSamples() throws {
         guard let first = pendingSamples.first, let last = pendingSamples.last else { return }
-        let inserted = try insertSamples.insert(pendingSamples[...]) { st, p, i in
-            let s = p.sample
-            st.bind(i, p.id)
-            st.bind(i + 1, p.typeID)
-            st.bind(i + 2, p.sourceID)
-            st.bind(i + 3, s.sourceVersion)
-            st.bind(i + 4, p.deviceID)
-            st.bind(i + 5, s.unit)
-            st.bind(i + 6, s.value)
-            st.bind(i + 7, s.value == nil ? s.valueText : nil)
-            st.bind(i + 8, s.canonicalValue)
-            st.bindEpochOffset(i + 9, s.created)
-            st.bindEpochOffset(i + 11, s.start)
-            st.bindEpochOffset(i + 13, s.end)
-            st.bind(i + 15, s.timeZoneName)
-            st.bind(i + 16, s.bucketMinimum)
-            st.bind(i + 17, s.bucketMaximum)
-            st.bind(i + 18, s.isBucket ? 1 : 0)
+        let inserted = try pendingSamples.withUnsafeBufferPointer { pending in
+            try insertSamples.insert(rows: pending.count) { st, row, i in
+                let p = pending.baseAddress! + row
+                st.bind(i, p.pointee.id)
+                st.bind(i + 1, p.pointee.typeID)
+                st.bind(i + 2, p.pointee.sourceID)
+                st.bind(i + 3, p.pointee.sample.sourceVersion)
+                st.bind(i + 4, p.pointee.deviceID)
+                st.bind(i + 5, p.pointee.sample.unit)
+                st.bind(i + 6, p.pointee.sample.value)
+                st.bind(i + 7, p.pointee.sample.value == nil ? p.pointee.sample.valueText : nil)
+                st.bind(i + 8, p.pointee.sample.canonicalValue)
+                st.bindEpochOffset(i + 9, p.pointee.sample.created)
+                st.bindEpochOffset(i + 11, p.pointee.sample.start)
+                st.bindEpochOffset(i + 13, p.pointee.sample.end)
+                st.bind(i + 15, p.pointee.sample.timeZoneName)
+                st.bind(i + 16, p.pointee.sample.bucketMinimum)
+                st.bind(i + 17, p.pointee.sample.bucketMaximum)
+                st.bind(i + 18, p.pointee.sample.isBucket ? 1 : 0)
+            }
         }
         // Which rows went in: all of them in a first import; otherwise ask for the ids in range
         // (duplicates of earlier imports were ignored and left their ids unused).
@@ -375,10 +377,11 @@ final class StoreWriter: @unchecked Sendable {
             while try insertedSampleIDs.step() { ids.insert(insertedSampleIDs.int(0)) }
             kept = ids
         }
-        for p in pendingSamples where kept?.contains(p.id) ?? true {
-            p.entry.added += 1
-            for (i, m) in p.sample.metadata.enumerated() { pendingMetadata.append((p.id, i, m)) }
-            for (i, b) in p.sample.beats.enumerated() { pendingBeats.append((p.id, i, b)) }
+        for k in pendingSamples.indices where kept?.contains(pendingSamples[k].id) ?? true {
+            let id = pendingSamples[k].id
+            pendingSamples[k].entry.added += 1
+            for (i, m) in pendingSamples[k].sample.metadata.enumerated() { pendingMetadata.append((id, i, m)) }
+            for (i, b) in pendingSamples[k].sample.beats.enumerated() { pendingBeats.append((id, i, b)) }
         }
         samplesAdded += inserted
         added("sample_records", inserted)
@@ -389,11 +392,14 @@ final class StoreWriter: @unchecked Sendable {
 
     private func flushMetadata() throws {
         guard !pendingMetadata.isEmpty else { return }
-        try insertSampleMetadata.insert(pendingMetadata[...]) { st, m, i in
-            st.bind(i, m.sampleID)
-            st.bind(i + 1, m.position)
-            st.bind(i + 2, m.entry.key)
-            st.bind(i + 3, m.entry.value)
+        try pendingMetadata.withUnsafeBufferPointer { pending in
+            try insertSampleMetadata.insert(rows: pending.count) { st, row, i in
+                let m = pending.baseAddress! + row
+                st.bind(i, m.pointee.sampleID)
+                st.bind(i + 1, m.pointee.position)
+                st.bind(i + 2, m.pointee.entry.key)
+                st.bind(i + 3, m.pointee.entry.value)
+            }
         }
         added("sample_metadata", pendingMetadata.count)
         pendingMetadata.removeAll(keepingCapacity: true)
@@ -401,11 +407,14 @@ final class StoreWriter: @unchecked Sendable {
 
     private func flushBeats() throws {
         guard !pendingBeats.isEmpty else { return }
-        try insertBeats.insert(pendingBeats[...]) { st, b, i in
-            st.bind(i, b.sampleID)
-            st.bind(i + 1, b.position)
-            st.bind(i + 2, b.beat.bpm)
-            st.bind(i + 3, b.beat.time)
+        try pendingBeats.withUnsafeBufferPointer { pending in
+            try insertBeats.insert(rows: pending.count) { st, row, i in
+                let b = pending.baseAddress! + row
+                st.bind(i, b.pointee.sampleID)
+                st.bind(i + 1, b.pointee.position)
+                st.bind(i + 2, b.pointee.beat.bpm)
+                st.bind(i + 3, b.pointee.beat.time)
+            }
         }
         added("hrv_beats", pendingBeats.count)
         pendingBeats.removeAll(keepingCapacity: true)

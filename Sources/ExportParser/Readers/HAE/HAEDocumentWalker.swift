@@ -6,7 +6,9 @@ import CYajl
 /// into the current datum or workout, and only the fields the reader uses are decoded at all.
 ///
 /// `HAEReader` owns the yajl handle and the file; this class holds the state between callbacks.
-final class HAEDocumentWalker {
+/// It is used by one thread at a time: the decoder thread of `HAETapePlayer` during the main
+/// pass, the reading thread before and after it. Hence `@unchecked Sendable`.
+final class HAEDocumentWalker: @unchecked Sendable {
     let sink: SampleSink
     let wantsDetails: Bool
     var report = ReadReport()

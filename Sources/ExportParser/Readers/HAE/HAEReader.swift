@@ -69,7 +69,10 @@ public struct HAEReader {
             try parse(fd: fd, from: start, to: end, walker: w, buffer: replayBuffer)
             return w.report
         }
-        try parse(fd: fd, from: 0, to: nil, walker: walker, buffer: buffer, progress: progress.map { p in { p($0, size) } })
+        // The main pass runs on two threads (yajl here, the walker on a decoder thread); a replay
+        // runs inside the walker's callback, so on the decoder thread, with direct callbacks.
+        let player = HAETapePlayer(walker: walker)
+        try parse(fd: fd, from: 0, to: nil, walker: walker, player: player, buffer: buffer, progress: progress.map { p in { p($0, size) } })
         progress?(size, size)
         var report = walker.report
         report.bytesRead = size
@@ -78,15 +81,27 @@ public struct HAEReader {
     }
 
     /// Feeds bytes `from..<to` (to the end of the file when `to` is nil) through a new yajl
-    /// handle into `walker`, in `chunkSize` pieces read with `pread`.
-    private func parse(fd: Int32, from: Int64, to: Int64?, walker: HAEDocumentWalker, buffer: UnsafeMutablePointer<UInt8>,
-                       progress: ((Int64) -> Void)? = nil) throws {
-        var callbacks = Self.callbacks
-        let context = Unmanaged.passUnretained(walker).toOpaque()
+    /// handle, in `chunkSize` pieces read with `pread`: into `walker` directly, or, with a
+    /// `player`, recorded onto tapes that the player's thread plays into the walker. Returns when
+    /// the walker has seen every event.
+    private func parse(fd: Int32, from: Int64, to: Int64?, walker: HAEDocumentWalker, player: HAETapePlayer? = nil,
+                       buffer: UnsafeMutablePointer<UInt8>, progress: ((Int64) -> Void)? = nil) throws {
+        var callbacks = player == nil ? Self.callbacks : HAETapePlayer.callbacks
+        let context = player.map { Unmanaged.passUnretained($0).toOpaque() } ?? Unmanaged.passUnretained(walker).toOpaque()
         try withUnsafePointer(to: &callbacks) { cb in
             guard let handle = yajl_alloc(cb, nil, context) else { throw InputError(file: path, message: "yajl_alloc failed") }
             defer { yajl_free(handle) }
-            walker.handle = handle
+            if let player { player.handle = handle } else { walker.handle = handle }
+            func setChunkBase(_ offset: Int64) {
+                if let player { player.chunkBase = offset } else { walker.chunkBase = offset }
+            }
+            // Waits for the decoder thread to play everything recorded; throws why the walker
+            // stopped, if it did (that came before anything yajl found later).
+            func drain() throws {
+                if let player, let f = player.finish() {
+                    throw InputError(file: path, location: InputLocation(byteOffset: f.offset, path: f.path), message: f.message)
+                }
+            }
             var offset = from
             var nextProgress = from + Self.progressInterval
             while to.map({ offset < $0 }) ?? true {
@@ -94,6 +109,7 @@ public struct HAEReader {
                 let n = pread(fd, buffer, want, off_t(offset))
                 if n < 0 {
                     if errno == EINTR { continue }
+                    try drain()
                     throw InputError(file: path, location: InputLocation(byteOffset: offset), message: "read failed: \(String(cString: strerror(errno)))")
                 }
                 if n == 0 { break }
@@ -105,22 +121,26 @@ public struct HAEReader {
                     count -= 3
                     offset += 3
                 }
-                walker.chunkBase = offset
+                setChunkBase(offset)
                 let status = yajl_parse(handle, start, count)
-                if status != yajl_status_ok { throw error(handle, walker, status, chunk: start, count: count) }
+                if status != yajl_status_ok {
+                    try drain()
+                    throw error(handle, walker, status, chunkBase: offset, chunk: start, count: count)
+                }
                 offset += Int64(count)
                 if let progress, offset >= nextProgress {
                     progress(offset)
                     nextProgress = offset + Self.progressInterval
                 }
             }
-            walker.chunkBase = offset
+            setChunkBase(offset)
             let status = yajl_complete_parse(handle)
+            try drain()
             if status != yajl_status_ok {
-                if !walker.sawValue {
+                if !(player?.recordedAny ?? walker.sawValue) {
                     throw InputError(file: path, location: InputLocation(byteOffset: 0), message: "empty file: no JSON document (only whitespace)")
                 }
-                throw error(handle, walker, status, chunk: nil, count: 0)
+                throw error(handle, walker, status, chunkBase: offset, chunk: nil, count: 0)
             }
         }
     }
@@ -128,10 +148,10 @@ public struct HAEReader {
     /// An `InputError` for a failed `yajl_parse`/`yajl_complete_parse`: where (byte offset of
     /// the offending byte, JSON path of the last good position) and what (yajl's message, plus
     /// the text just before the error).
-    private func error(_ handle: yajl_handle, _ walker: HAEDocumentWalker, _ status: yajl_status,
+    private func error(_ handle: yajl_handle, _ walker: HAEDocumentWalker, _ status: yajl_status, chunkBase: Int64,
                        chunk: UnsafeMutablePointer<UInt8>?, count: Int) -> InputError {
         let consumed = chunk == nil ? 0 : Int(yajl_get_bytes_consumed(handle))
-        let location = InputLocation(byteOffset: walker.chunkBase + Int64(consumed), path: walker.currentPath())
+        let location = InputLocation(byteOffset: chunkBase + Int64(consumed), path: walker.currentPath())
         if status == yajl_status_client_canceled {
             return InputError(file: path, location: location, message: walker.fatalMessage ?? "reading stopped")
         }

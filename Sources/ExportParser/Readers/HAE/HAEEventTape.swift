@@ -15,44 +15,53 @@ final class HAEEventTape: @unchecked Sendable {
         var offset: Int64
     }
 
-    private(set) var events: [Event] = []
-    private(set) var bytes: [UInt8] = []
+    /// Fixed-size event storage and growable byte storage, written through raw pointers by the
+    /// recording thread (`HAETapePlayer` keeps copies of these pointers while the tape is
+    /// current: no reference counting or uniqueness checks per event).
+    let events: UnsafeMutablePointer<Event>
+    var eventCount = 0
+    private(set) var bytes: UnsafeMutablePointer<UInt8>
+    private(set) var byteCapacity: Int
+    var byteCount = 0
 
     /// A tape is handed over when it holds this many events or bytes.
     static let eventLimit = 16384
     static let byteLimit = 1 << 19
 
-    var isFull: Bool { events.count >= Self.eventLimit || bytes.count >= Self.byteLimit }
-    var isEmpty: Bool { events.isEmpty }
+    var isEmpty: Bool { eventCount == 0 }
 
     init() {
-        events.reserveCapacity(Self.eventLimit)
-        bytes.reserveCapacity(Self.byteLimit + 64 * 1024)
+        events = .allocate(capacity: Self.eventLimit)
+        byteCapacity = Self.byteLimit + 64 * 1024
+        bytes = .allocate(capacity: byteCapacity)
+    }
+
+    deinit {
+        events.deallocate()
+        bytes.deallocate()
     }
 
     func clear() {
-        events.removeAll(keepingCapacity: true)
-        bytes.removeAll(keepingCapacity: true)
+        eventCount = 0
+        byteCount = 0
     }
 
-    @inline(__always)
-    func record(_ kind: Kind, offset: Int64) {
-        events.append(Event(kind: kind, length: 0, start: 0, offset: offset))
-    }
-
-    @inline(__always)
-    func record(_ kind: Kind, offset: Int64, _ p: UnsafePointer<UInt8>, _ n: Int) {
-        events.append(Event(kind: kind, length: Int32(truncatingIfNeeded: n), start: Int32(truncatingIfNeeded: bytes.count), offset: offset))
-        bytes.append(contentsOf: UnsafeBufferPointer(start: p, count: n))
+    /// Makes room for `n` more bytes (one string can be longer than the usual limit).
+    func reserveBytes(_ n: Int) {
+        guard byteCount + n > byteCapacity else { return }
+        let capacity = Swift.max(byteCapacity * 2, byteCount + n)
+        let grown = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity)
+        grown.update(from: bytes, count: byteCount)
+        bytes.deallocate()
+        bytes = grown
+        byteCapacity = capacity
     }
 
     /// Plays the events into `walker`; false as soon as the walker stops (its `fatalMessage`
     /// says why, and its `chunkBase` is the offset of the event it stopped at).
     func play(into walker: HAEDocumentWalker) -> Bool {
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 1) { empty in
-            bytes.withUnsafeBufferPointer { b in
-                let base = b.baseAddress ?? UnsafePointer(empty.baseAddress!)
-                for e in events {
+        let base = UnsafePointer(bytes)
+        for e in UnsafeBufferPointer(start: events, count: eventCount) {
                     walker.chunkBase = e.offset
                     let ok: Bool
                     switch e.kind {
@@ -68,9 +77,7 @@ final class HAEEventTape: @unchecked Sendable {
                     case .endArray: ok = walker.endArray()
                     }
                     if !ok { return false }
-                }
-                return true
-            }
         }
+        return true
     }
 }

@@ -18,6 +18,12 @@ final class HAETapePlayer: @unchecked Sendable {
     typealias Failure = (message: String, offset: Int64, path: String)
 
     private var tape = HAEEventTape()
+    // The current tape's storage, written here directly (see `HAEEventTape`).
+    private var events: UnsafeMutablePointer<HAEEventTape.Event>
+    private var eventCount = 0
+    private var bytes: UnsafeMutablePointer<UInt8>
+    private var byteCount = 0
+    private var byteCapacity: Int
     private let queue = BoundedBatchQueue<HAEEventTape>(capacity: 4)
     private let played = DispatchSemaphore(value: 0)
     private var running = true
@@ -46,6 +52,9 @@ final class HAETapePlayer: @unchecked Sendable {
 
     init(walker: HAEDocumentWalker) {
         self.walker = walker
+        events = tape.events
+        bytes = tape.bytes
+        byteCapacity = tape.byteCapacity
         walker.handle = nil // offsets come from the tape
         let thread = Thread { [queue, walker, played, shared] in
             while let batch = queue.pop() {
@@ -71,20 +80,40 @@ final class HAETapePlayer: @unchecked Sendable {
     @inline(__always)
     func record(_ kind: HAEEventTape.Kind) -> Bool {
         recordedAny = true
-        tape.record(kind, offset: chunkBase + Int64(yajl_get_bytes_consumed(handle)))
-        return tape.isFull ? handOver() : true
+        events[eventCount] = HAEEventTape.Event(kind: kind, length: 0, start: 0, offset: chunkBase + Int64(yajl_get_bytes_consumed(handle)))
+        eventCount += 1
+        return eventCount >= HAEEventTape.eventLimit ? handOver() : true
     }
 
     @inline(__always)
     func record(_ kind: HAEEventTape.Kind, _ p: UnsafePointer<UInt8>, _ n: Int) -> Bool {
         recordedAny = true
-        tape.record(kind, offset: chunkBase + Int64(yajl_get_bytes_consumed(handle)), p, n)
-        return tape.isFull ? handOver() : true
+        if byteCount + n > byteCapacity {
+            tape.byteCount = byteCount
+            tape.reserveBytes(n)
+            bytes = tape.bytes
+            byteCapacity = tape.byteCapacity
+        }
+        (bytes + byteCount).update(from: p, count: n)
+        events[eventCount] = HAEEventTape.Event(
+            kind: kind, length: Int32(truncatingIfNeeded: n), start: Int32(truncatingIfNeeded: byteCount),
+            offset: chunkBase + Int64(yajl_get_bytes_consumed(handle)))
+        eventCount += 1
+        byteCount += n
+        return eventCount >= HAEEventTape.eventLimit || byteCount >= HAEEventTape.byteLimit ? handOver() : true
     }
 
+    /// Closes the current tape (its counts written back) and hands it to the decoder thread.
     private func handOver() -> Bool {
+        tape.eventCount = eventCount
+        tape.byteCount = byteCount
         let accepted = queue.push([tape])
         tape = shared.reuse()
+        events = tape.events
+        bytes = tape.bytes
+        byteCapacity = tape.byteCapacity
+        eventCount = 0
+        byteCount = 0
         return accepted
     }
 
@@ -93,7 +122,7 @@ final class HAETapePlayer: @unchecked Sendable {
     func finish() -> Failure? {
         if running {
             running = false
-            if !tape.isEmpty { queue.push([tape]) }
+            if eventCount > 0 { _ = handOver() }
             queue.close()
             played.wait()
         }

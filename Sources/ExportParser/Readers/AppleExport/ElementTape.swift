@@ -8,104 +8,127 @@
 final class ElementTape: @unchecked Sendable {
     enum Kind: UInt8 { case start, end }
 
-    private(set) var kinds: [Kind] = []
-    private(set) var names: [UnsafePointer<UInt8>] = []
-    private(set) var lines: [Int32] = []
-    private(set) var columns: [Int32] = []
-    /// For event i: its attributes are `attributeFirst[i] ..< attributeFirst[i] + attributeCount[i]`.
-    private(set) var attributeFirst: [Int32] = []
-    private(set) var attributeCount: [Int32] = []
-    private(set) var attributeNames: [UnsafePointer<UInt8>] = []
-    private(set) var valueStarts: [Int32] = []
-    private(set) var valueLengths: [Int32] = []
-    private(set) var bytes: [UInt8] = []
+    /// One start or end tag. For a start tag, its attributes are entries
+    /// `attributeFirst ..< attributeFirst + attributeCount` of the attribute arrays.
+    struct Event {
+        var name: UnsafePointer<UInt8>
+        var line: Int32
+        var column: Int32
+        var attributeFirst: Int32
+        var attributeCount: Int32
+        var kind: Kind
+    }
+
+    // Raw storage, written once per event on the hot path: Swift arrays cost a uniqueness and a
+    // capacity check per append, ten times a record. Events are fixed (a full tape is handed
+    // over); attributes and bytes grow when one tape's elements need more.
+    private let events: UnsafeMutablePointer<Event>
+    private(set) var count = 0
+    private var attributeNames: UnsafeMutablePointer<UnsafePointer<UInt8>>
+    private var valueStarts: UnsafeMutablePointer<Int32>
+    private var valueLengths: UnsafeMutablePointer<Int32>
+    private var attributeCapacity: Int
+    private var attributeTotal = 0
+    private var bytes: UnsafeMutablePointer<UInt8>
+    private var byteCapacity: Int
+    private var byteCount = 0
 
     /// A tape is handed over when it holds this many events or bytes.
     static let eventLimit = 8192
     static let byteLimit = 1 << 20
 
-    var isFull: Bool { kinds.count >= Self.eventLimit || bytes.count >= Self.byteLimit }
-    var isEmpty: Bool { kinds.isEmpty }
-    var count: Int { kinds.count }
+    var isFull: Bool { count >= Self.eventLimit || byteCount >= Self.byteLimit }
+    var isEmpty: Bool { count == 0 }
 
     init() {
-        kinds.reserveCapacity(Self.eventLimit)
-        names.reserveCapacity(Self.eventLimit)
-        lines.reserveCapacity(Self.eventLimit)
-        columns.reserveCapacity(Self.eventLimit)
-        attributeFirst.reserveCapacity(Self.eventLimit)
-        attributeCount.reserveCapacity(Self.eventLimit)
-        bytes.reserveCapacity(Self.byteLimit + 64 * 1024)
+        events = .allocate(capacity: Self.eventLimit)
+        attributeCapacity = Self.eventLimit * 4
+        attributeNames = .allocate(capacity: attributeCapacity)
+        valueStarts = .allocate(capacity: attributeCapacity)
+        valueLengths = .allocate(capacity: attributeCapacity)
+        byteCapacity = Self.byteLimit + 64 * 1024
+        bytes = .allocate(capacity: byteCapacity)
+    }
+
+    deinit {
+        events.deallocate()
+        attributeNames.deallocate()
+        valueStarts.deallocate()
+        valueLengths.deallocate()
+        bytes.deallocate()
     }
 
     func clear() {
-        kinds.removeAll(keepingCapacity: true)
-        names.removeAll(keepingCapacity: true)
-        lines.removeAll(keepingCapacity: true)
-        columns.removeAll(keepingCapacity: true)
-        attributeFirst.removeAll(keepingCapacity: true)
-        attributeCount.removeAll(keepingCapacity: true)
-        attributeNames.removeAll(keepingCapacity: true)
-        valueStarts.removeAll(keepingCapacity: true)
-        valueLengths.removeAll(keepingCapacity: true)
-        bytes.removeAll(keepingCapacity: true)
+        count = 0
+        attributeTotal = 0
+        byteCount = 0
+    }
+
+    private func growAttributes(toHold n: Int) {
+        let capacity = Swift.max(attributeCapacity * 2, n)
+        func grown<T>(_ old: UnsafeMutablePointer<T>) -> UnsafeMutablePointer<T> {
+            let p = UnsafeMutablePointer<T>.allocate(capacity: capacity)
+            p.moveInitialize(from: old, count: attributeTotal)
+            old.deallocate()
+            return p
+        }
+        attributeNames = grown(attributeNames)
+        valueStarts = grown(valueStarts)
+        valueLengths = grown(valueLengths)
+        attributeCapacity = capacity
+    }
+
+    private func growBytes(toHold n: Int) {
+        let capacity = Swift.max(byteCapacity * 2, n)
+        let p = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity)
+        p.update(from: bytes, count: byteCount)
+        bytes.deallocate()
+        bytes = p
+        byteCapacity = capacity
     }
 
     /// Records a start tag from libxml2's attribute array (five pointers an attribute).
     @inline(__always)
-    func recordStart(name: UnsafePointer<UInt8>, line: Int32, column: Int32, count: Int, attributes: UnsafeMutablePointer<UnsafePointer<UInt8>?>?) {
-        kinds.append(.start)
-        names.append(name)
-        lines.append(line)
-        columns.append(column)
-        attributeFirst.append(Int32(attributeNames.count))
-        attributeCount.append(Int32(count))
-        guard let attributes else { return }
-        for i in 0..<count {
+    func recordStart(name: UnsafePointer<UInt8>, line: Int32, column: Int32, count attributeCount: Int,
+                     attributes: UnsafeMutablePointer<UnsafePointer<UInt8>?>?) {
+        let first = attributeTotal
+        let n = attributes == nil ? 0 : attributeCount
+        events[count] = Event(name: name, line: line, column: column, attributeFirst: Int32(first), attributeCount: Int32(n), kind: .start)
+        count += 1
+        guard let attributes, n > 0 else { return }
+        if first + n > attributeCapacity { growAttributes(toHold: first + n) }
+        for i in 0..<n {
             let start = attributes[5 * i + 3]!
             let length = start.distance(to: attributes[5 * i + 4]!)
-            attributeNames.append(attributes[5 * i]!)
-            valueStarts.append(Int32(bytes.count))
-            valueLengths.append(Int32(length))
-            bytes.append(contentsOf: UnsafeBufferPointer(start: start, count: length))
+            if byteCount + length > byteCapacity { growBytes(toHold: byteCount + length) }
+            attributeNames[first + i] = attributes[5 * i]!
+            valueStarts[first + i] = Int32(byteCount)
+            valueLengths[first + i] = Int32(length)
+            (bytes + byteCount).update(from: start, count: length)
+            byteCount += length
         }
+        attributeTotal = first + n
     }
 
     @inline(__always)
     func recordEnd(name: UnsafePointer<UInt8>) {
-        kinds.append(.end)
-        names.append(name)
-        lines.append(0)
-        columns.append(0)
-        attributeFirst.append(0)
-        attributeCount.append(0)
+        events[count] = Event(name: name, line: 0, column: 0, attributeFirst: 0, attributeCount: 0, kind: .end)
+        count += 1
     }
 
     /// Plays every event into the handler, in order.
     func play(into handler: ExportElementHandler) {
-        attributeNames.withUnsafeBufferPointer { attrNames in
-            valueStarts.withUnsafeBufferPointer { starts in
-                valueLengths.withUnsafeBufferPointer { lengths in
-                    bytes.withUnsafeBufferPointer { raw in
-                        let base = raw.baseAddress ?? UnsafePointer(bitPattern: 1)!
-                        for i in 0..<kinds.count {
-                            switch kinds[i] {
-                            case .start:
-                                let first = Int(attributeFirst[i])
-                                let attrs = AttributeList(
-                                    count: Int(attributeCount[i]),
-                                    names: (attrNames.baseAddress ?? UnsafePointer(bitPattern: 8)!) + first,
-                                    starts: (starts.baseAddress ?? UnsafePointer(bitPattern: 4)!) + first,
-                                    lengths: (lengths.baseAddress ?? UnsafePointer(bitPattern: 4)!) + first,
-                                    bytes: base)
-                                handler.position = (lines[i], columns[i])
-                                handler.start(name: names[i], attributes: attrs)
-                            case .end:
-                                handler.end(name: names[i])
-                            }
-                        }
-                    }
-                }
+        for e in UnsafeBufferPointer(start: events, count: count) {
+            switch e.kind {
+            case .start:
+                let first = Int(e.attributeFirst)
+                let attrs = AttributeList(
+                    count: Int(e.attributeCount), names: attributeNames + first, starts: valueStarts + first,
+                    lengths: valueLengths + first, bytes: bytes)
+                handler.position = (e.line, e.column)
+                handler.start(name: e.name, attributes: attrs)
+            case .end:
+                handler.end(name: e.name)
             }
         }
     }

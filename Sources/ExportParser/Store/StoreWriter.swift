@@ -391,33 +391,33 @@ final class StoreWriter: @unchecked Sendable {
     }
 
     private func flushMetadata() throws {
-        guard !pendingMetadata.isEmpty else { return }
-        try pendingMetadata.withUnsafeBufferPointer { pending in
-            try insertSampleMetadata.insert(rows: pending.count) { st, row, i in
-                let m = pending.baseAddress! + row
-                st.bind(i, m.pointee.sampleID)
-                st.bind(i + 1, m.pointee.position)
-                st.bind(i + 2, m.pointee.entry.key)
-                st.bind(i + 3, m.pointee.entry.value)
-            }
+        try flush(&pendingMetadata, with: insertSampleMetadata, table: "sample_metadata") { st, m, i in
+            st.bind(i, m.pointee.sampleID)
+            st.bind(i + 1, m.pointee.position)
+            st.bind(i + 2, m.pointee.entry.key)
+            st.bind(i + 3, m.pointee.entry.value)
         }
-        added("sample_metadata", pendingMetadata.count)
-        pendingMetadata.removeAll(keepingCapacity: true)
     }
 
     private func flushBeats() throws {
-        guard !pendingBeats.isEmpty else { return }
-        try pendingBeats.withUnsafeBufferPointer { pending in
-            try insertBeats.insert(rows: pending.count) { st, row, i in
-                let b = pending.baseAddress! + row
-                st.bind(i, b.pointee.sampleID)
-                st.bind(i + 1, b.pointee.position)
-                st.bind(i + 2, b.pointee.beat.bpm)
-                st.bind(i + 3, b.pointee.beat.time)
-            }
+        try flush(&pendingBeats, with: insertBeats, table: "hrv_beats") { st, b, i in
+            st.bind(i, b.pointee.sampleID)
+            st.bind(i + 1, b.pointee.position)
+            st.bind(i + 2, b.pointee.beat.bpm)
+            st.bind(i + 3, b.pointee.beat.time)
         }
-        added("hrv_beats", pendingBeats.count)
-        pendingBeats.removeAll(keepingCapacity: true)
+    }
+
+    /// Writes held child rows (metadata entries or beats of samples already written), bound in
+    /// place through pointers into the buffer, and empties it.
+    private func flush<Row>(_ rows: inout [Row], with insert: MultiRowInsert, table: String,
+                            bind: (Statement, UnsafePointer<Row>, Int32) -> Void) throws {
+        guard !rows.isEmpty else { return }
+        try rows.withUnsafeBufferPointer { pending in
+            try insert.insert(rows: pending.count) { st, row, i in bind(st, pending.baseAddress! + row, i) }
+        }
+        added(table, rows.count)
+        rows.removeAll(keepingCapacity: true)
     }
 
     func write(_ c: Correlation) throws {

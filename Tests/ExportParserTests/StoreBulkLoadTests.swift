@@ -96,13 +96,36 @@ final class StoreBulkLoadTests: XCTestCase {
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: dir.path), [])
     }
 
-    func testTheTemporaryFileOfAKilledCreationIsRemoved() throws {
-        // pid 2^22 + 1 is above Linux's pid_max limit: no such process.
-        let stale = dir.appendingPathComponent(".health.sqlite.creating-4194305").path
-        try Data("half a store".utf8).write(to: URL(fileURLWithPath: stale))
+    func testTheTemporaryFilesOfKilledCreationsAreRemoved() throws {
+        // pid 2^22 + 1 is above Linux's pid_max limit: no such process on this host.
+        let killedHere = dir.appendingPathComponent(".health.sqlite.creating-4194305-7-\(HealthStore.hostName)").path
+        // Another host's (or container's) file: kept while it may be written, removed after an hour idle.
+        let otherHostBusy = dir.appendingPathComponent(".health.sqlite.creating-4194305-8-elsewhere").path
+        let otherHostIdle = dir.appendingPathComponent(".health.sqlite.creating-4194305-9-elsewhere").path
+        for p in [killedHere, otherHostBusy, otherHostIdle] { try Data("half a store".utf8).write(to: URL(fileURLWithPath: p)) }
+        try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: -7200)], ofItemAtPath: otherHostIdle)
         let store = try HealthStore(path: path)
-        XCTAssertFalse(FileManager.default.fileExists(atPath: stale))
+        XCTAssertFalse(FileManager.default.fileExists(atPath: killedHere))
+        XCTAssertTrue(FileManager.default.fileExists(atPath: otherHostBusy))
+        XCTAssertFalse(FileManager.default.fileExists(atPath: otherHostIdle))
         _ = try T.run(store, T.meta(sha: "a")) { s in s.sample(sample(minute: 1)) }
         XCTAssertEqual(try T.count(path, "SELECT count(*) FROM samples"), 1)
+    }
+
+    func testADanglingSymbolicLinkIsRefusedBeforeAnyWork() throws {
+        try FileManager.default.createSymbolicLink(atPath: path, withDestinationPath: dir.appendingPathComponent("gone.sqlite").path)
+        XCTAssertThrowsError(try HealthStore(path: path)) { e in
+            XCTAssertTrue("\(e)".contains("symbolic link"), "\(e)")
+        }
+    }
+
+    func testAFailedRunRemovesItsNewStoreAtOnce() throws {
+        let store = try HealthStore(path: path)
+        let session = try store.beginImport(T.meta(sha: "a"))
+        session.sample(sample(minute: 1))
+        session.abandon()
+        store.discardIfUnpublished()
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: dir.path), [])
+        withExtendedLifetime(store) {}
     }
 }

@@ -63,8 +63,11 @@ public final class ConvertJob {
             // leaves --out as it was.
             try write(days, beforePuttingInPlace: finishStoring)
         } catch {
-            // A commit under way still ends (committed or not) before the run reports the error.
+            // A commit under way still ends (committed or not) before the run reports the error,
+            // and a new store that got no import is removed now, not whenever its last reference
+            // goes (the process may exit first).
             try? finishStoring()
+            store?.discardIfUnpublished()
             throw error
         }
         outcome.daysWritten = days.count

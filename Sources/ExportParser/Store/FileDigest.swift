@@ -4,42 +4,16 @@ import Foundation
 /// The sha256 of an input file, which identifies an import: the same bytes for the same person
 /// are imported once.
 public enum FileDigest {
-    /// Lowercase hex sha256 of the file's bytes (swift-crypto, which uses BoringSSL's assembly,
-    /// SHA-NI where the CPU has it). The file is mapped 8 MiB at a time rather than read: the
-    /// parser has just read the same bytes, so they are in the page cache, and mapping them
-    /// saves copying a second gigabyte through the kernel. Memory stays at one window.
+    /// Lowercase hex sha256 of the file's bytes, read in 4 MiB chunks (swift-crypto, which uses
+    /// BoringSSL's assembly, SHA-NI where the CPU has it). Read, not mapped: a mapped file that
+    /// shrinks while it is hashed (a synced export being rewritten) kills the process with
+    /// SIGBUS, where a read just ends early.
     public static func sha256(path: String) throws -> String {
         let fd = open(path, O_RDONLY)
         guard fd >= 0 else {
             throw InputError(file: path, message: "cannot read: \(String(cString: strerror(errno)))")
         }
         defer { close(fd) }
-        var st = stat()
-        guard fstat(fd, &st) == 0 else {
-            throw InputError(file: path, message: "cannot read: \(String(cString: strerror(errno)))")
-        }
-        var hasher = SHA256()
-        let size = Int(st.st_size)
-        let window = 8 << 20
-        var offset = 0
-        while offset < size {
-            let n = min(window, size - offset)
-            guard let p = mmap(nil, n, PROT_READ, MAP_PRIVATE, fd, off_t(offset)), p != MAP_FAILED else {
-                // Not mappable (a pipe, a special file system): read it instead.
-                return try sha256Reading(fd: fd, path: path)
-            }
-            madvise(p, n, MADV_SEQUENTIAL)
-            hasher.update(bufferPointer: UnsafeRawBufferPointer(start: p, count: n))
-            munmap(p, n)
-            offset += n
-        }
-        return hex(hasher.finalize())
-    }
-
-    private static func sha256Reading(fd: Int32, path: String) throws -> String {
-        guard lseek(fd, 0, SEEK_SET) == 0 else {
-            throw InputError(file: path, message: "cannot read: \(String(cString: strerror(errno)))")
-        }
         var hasher = SHA256()
         let size = 4 << 20
         let buf = UnsafeMutableRawBufferPointer.allocate(byteCount: size, alignment: 16)

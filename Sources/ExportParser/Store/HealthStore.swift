@@ -44,7 +44,8 @@ public struct StoreImportResult: Sendable {
     public var samplesRead: Int
     public var samplesAdded: Int
     /// Time the writer thread spent writing rows (it overlaps the parsing), and time `complete`
-    /// spent after the reader was done (day values, indexes, commit, checkpoint).
+    /// spent after the reader was done (day values, indexes, commit, then the WAL checkpoint or,
+    /// for a new store, moving it into place).
     public var writerSeconds: Double
     /// CPU time of the writer thread (steadier than wall time on a shared machine).
     public var writerCPUSeconds: Double
@@ -54,10 +55,10 @@ public struct StoreImportResult: Sendable {
 
 /// The SQLite store: one file per store, rows keyed by person, one transaction per import.
 ///
-/// Opening creates the file 0600 (its -wal and -shm files inherit the mode), switches to WAL,
-/// sets a busy timeout and applies migrations. A file that is not a SQLite database, or whose
-/// schema is newer than this build knows, is refused with a `StoreError` before anything in it
-/// changes.
+/// Opening an existing store switches it to WAL, sets a busy timeout and applies migrations; a
+/// new one is built under a temporary name first (see `init`). Files are 0600 (the -wal and -shm
+/// files inherit the mode). A file that is not a SQLite database, or whose schema is newer than
+/// this build knows, is refused with a `StoreError` before anything in it changes.
 public final class HealthStore: @unchecked Sendable {
     public let path: String
     private(set) var db: SQLiteConnection
@@ -71,30 +72,50 @@ public final class HealthStore: @unchecked Sendable {
 
     /// Opens the store at `path`, creating it when there is none.
     ///
-    /// A new store is built under a temporary name beside `path` (`.NAME.creating-PID-N`) with an
-    /// in-memory rollback journal and no syncs, and moved into place when its first import
+    /// A new store is built under a temporary name beside `path` (`.NAME.creating-PID-N-HOST`) with
+    /// an in-memory rollback journal and no syncs, and moved into place when its first import
     /// commits (`publishIfNew`). Nothing can be reading a file nobody else knows of, and if the
     /// run fails or is killed there is no store, as before it; so the first, biggest import is
     /// written once instead of into the WAL and then again into the file, which takes about
     /// 1.5 s off the 1 GB benchmark. An existing store is always written through its WAL.
     public init(path: String) throws {
         self.path = path
-        if FileManager.default.fileExists(atPath: path) {
+        Self.removeAbandonedCreations(for: path)
+        var st = stat()
+        if lstat(path, &st) == 0 {
+            if (st.st_mode & S_IFMT) == S_IFLNK, stat(path, &st) != 0 {
+                throw StoreError(path: path, message: "is a symbolic link to a file that does not exist; point --store at the store itself")
+            }
             db = try Self.open(path, created: false)
             try Self.useWAL(db)
         } else {
-            Self.removeAbandonedCreations(for: path)
             let temporary = Self.creationPath(for: path)
             db = try Self.open(temporary, created: true, reportAs: path)
-            try db.execute("PRAGMA journal_mode = MEMORY; PRAGMA synchronous = OFF")
             creatingAt = temporary
+            do {
+                try db.execute("PRAGMA journal_mode = MEMORY; PRAGMA synchronous = OFF")
+            } catch {
+                discardIfUnpublished()
+                throw error
+            }
         }
-        try migrate()
+        do {
+            try migrate()
+        } catch {
+            discardIfUnpublished()
+            throw error
+        }
     }
 
-    deinit {
-        // Never published: the run imported nothing, so there is no store.
-        if let creatingAt { unlink(creatingAt) }
+    deinit { discardIfUnpublished() }
+
+    /// Removes a new store that never got an import committed (the run failed): there is then no
+    /// store, as before the run. Called on deinit, and by `convert` before it reports a failure
+    /// (the process may exit before the last reference goes).
+    public func discardIfUnpublished() {
+        guard let creatingAt else { return }
+        unlink(creatingAt)
+        self.creatingAt = nil
     }
 
     /// Opens one file as a store connection: created 0600 (whatever the umask) when `created`,
@@ -108,22 +129,21 @@ public final class HealthStore: @unchecked Sendable {
             }
             close(fd)
         }
-        let db: SQLiteConnection
         do {
-            db = try SQLiteConnection(path: file, shownAs: shown)
+            let db = try SQLiteConnection(path: file, shownAs: shown)
             sqlite3_busy_timeout(db.handle, Self.busyTimeoutMilliseconds)
             try Self.checkReadable(db, path: shown)
+            // From here on the file is a SQLite database whose schema this build can handle.
+            chmod(file, 0o600)
+            // A new store gets 16 KiB pages (set before the first write): bulk loads of millions of
+            // rows split and rebalance far fewer B-tree pages than with the 4 KiB default.
+            if created { try db.execute("PRAGMA page_size = 16384") }
+            try db.execute("PRAGMA foreign_keys = OFF; PRAGMA cache_size = -16384; PRAGMA temp_store = FILE")
+            return db
         } catch {
             if created { unlink(file) }
             throw error
         }
-        // From here on the file is a SQLite database whose schema this build can handle.
-        chmod(file, 0o600)
-        // A new store gets 16 KiB pages (set before the first write): bulk loads of millions of
-        // rows split and rebalance far fewer B-tree pages than with the 4 KiB default.
-        if created { try db.execute("PRAGMA page_size = 16384") }
-        try db.execute("PRAGMA foreign_keys = OFF; PRAGMA cache_size = -16384; PRAGMA temp_store = FILE")
-        return db
     }
 
     /// WAL, so that readers in other programs neither block an import nor are blocked by it.
@@ -135,17 +155,33 @@ public final class HealthStore: @unchecked Sendable {
     static func creationPath(for path: String) -> String {
         let url = URL(fileURLWithPath: path)
         let unique = UInt32.random(in: 0...UInt32.max)
-        return url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).creating-\(getpid())-\(unique)").path
+        return url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).creating-\(getpid())-\(unique)-\(hostName)").path
     }
 
-    /// Temporary files of earlier runs that were killed while creating this store.
+    static let hostName: String = {
+        var buf = [UInt8](repeating: 0, count: 256)
+        guard gethostname(&buf, buf.count - 1) == 0 else { return "host" }
+        let name = String(decoding: buf.prefix { $0 != 0 }, as: UTF8.self).filter { $0.isLetter || $0.isNumber || $0 == "." || $0 == "_" }
+        return name.isEmpty ? "host" : name
+    }()
+
+    /// Temporary files of earlier runs that were killed while creating this store (or between
+    /// moving it into place and removing the temporary name: then only that second name goes).
+    /// One is removed when its process is gone: the same host and no such process, or, for a
+    /// file another host (or container) may be writing, no change for an hour.
     private static func removeAbandonedCreations(for path: String) {
         let url = URL(fileURLWithPath: path)
         let dir = url.deletingLastPathComponent().path
         let prefix = ".\(url.lastPathComponent).creating-"
         for name in (try? FileManager.default.contentsOfDirectory(atPath: dir)) ?? [] where name.hasPrefix(prefix) {
-            guard let pid = Int32(name.dropFirst(prefix.count).prefix { $0 != "-" }) else { continue }
-            if kill(pid, 0) != 0 && errno == ESRCH { unlink(dir + "/" + name) }
+            let parts = name.dropFirst(prefix.count).split(separator: "-", maxSplits: 2)
+            guard parts.count == 3, let pid = Int32(parts[0]) else { continue }
+            let file = dir + "/" + name
+            var st = stat()
+            guard lstat(file, &st) == 0 else { continue }
+            let idle = Double(time(nil) - st.st_mtim.tv_sec)
+            let gone = String(parts[2]) == hostName && pid != getpid() && kill(pid, 0) != 0 && errno == ESRCH
+            if gone || idle > 3600 { unlink(file) }
         }
     }
 
@@ -156,26 +192,44 @@ public final class HealthStore: @unchecked Sendable {
     public func publishIfNew() throws {
         precondition(!importInProgress, "publishIfNew during an import")
         guard let temporary = creatingAt else { return }
+        // The store was written without syncs: this is its one durability point.
         let fd = Foundation.open(temporary, O_RDONLY)
-        if fd >= 0 {
-            fsync(fd)
-            close(fd)
+        guard fd >= 0, fsync(fd) == 0 else {
+            let reason = String(cString: strerror(errno))
+            if fd >= 0 { close(fd) }
+            throw StoreError(path: path, message: "cannot be created: syncing it failed: \(reason)")
         }
-        if link(temporary, path) != 0 {
-            let reason = errno == EEXIST
-                ? "was created by another process while this import ran; this import was not stored (run it again to add it)"
-                : "cannot be created: \(String(cString: strerror(errno)))"
-            throw StoreError(path: path, message: reason)
+        close(fd)
+        if link(temporary, path) == 0 {
+            unlink(temporary)
+        } else if errno == EEXIST {
+            throw StoreError(path: path, message: "was created by another process while this import ran; this import was not stored (run it again to add it)")
+        } else if [EPERM, ENOTSUP, EOPNOTSUPP, ENOSYS, EINVAL, EXDEV].contains(errno) {
+            // No hard links on this file system (exFAT, some network shares): rename, having
+            // checked that nothing is at `path` (a store created in the instant between the
+            // check and the rename would be replaced; link() closes that gap where it exists).
+            var st = stat()
+            guard lstat(path, &st) != 0 else {
+                throw StoreError(path: path, message: "was created by another process while this import ran; this import was not stored (run it again to add it)")
+            }
+            guard rename(temporary, path) == 0 else {
+                throw StoreError(path: path, message: "cannot be created: \(String(cString: strerror(errno)))")
+            }
+        } else {
+            throw StoreError(path: path, message: "cannot be created: \(String(cString: strerror(errno)))")
         }
-        unlink(temporary)
         creatingAt = nil
         let dir = Foundation.open(URL(fileURLWithPath: path).deletingLastPathComponent().path, O_RDONLY)
         if dir >= 0 {
             fsync(dir)
             close(dir)
         }
+        // The import is stored from here on. The connection that built it is left to the
+        // finished session (it is not used again); this one serves the store at its path. If
+        // switching to WAL has to wait for a reader that opened the new file this instant, the
+        // next open does it.
         db = try Self.open(path, created: false)
-        try Self.useWAL(db)
+        try? Self.useWAL(db)
     }
 
     /// Reads the header and the schema version without writing anything.

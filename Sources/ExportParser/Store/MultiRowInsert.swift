@@ -27,9 +27,13 @@ final class MultiRowInsert {
         self.db = db
         self.head = head
         self.rowTemplate = rowTemplate
-        self.rowsPerStatement = rowsPerStatement
-        self.perRow = rowTemplate.filter { $0 == "#" }.count
-        self.sharedCount = Self.highestNumberedParameter(rowTemplate)
+        let perRow = rowTemplate.filter { $0 == "#" }.count
+        let shared = Self.highestNumberedParameter(rowTemplate)
+        // SQLite before 3.32 allows 999 parameters a statement, later ones 32,766 by default.
+        let parameters = Int(sqlite3_limit(db.handle, SQLITE_LIMIT_VARIABLE_NUMBER, -1))
+        self.rowsPerStatement = Swift.max(1, Swift.min(rowsPerStatement, (parameters - shared) / Swift.max(1, perRow)))
+        self.perRow = perRow
+        self.sharedCount = shared
         self.bindShared = bindShared
     }
 

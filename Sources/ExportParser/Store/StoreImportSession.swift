@@ -2,7 +2,7 @@ import CSQLite
 import Foundation
 
 /// One import into the store, inside one transaction. The reader feeds it as a `SampleSink`
-/// on the parsing thread; the sink only appends already-decoded values to a small batch and
+/// on its decoding thread; the sink only appends already-decoded values to a small batch and
 /// hands full batches to a writer thread through a bounded queue, so SQLite's work overlaps the
 /// parsing and memory stays flat. `complete` writes the day values and the import's counts and
 /// commits; `abandon` (or an error) rolls everything back.
@@ -72,7 +72,9 @@ public final class StoreImportSession: SampleSink, @unchecked Sendable {
         // The rows the writer still holds for its next multi-row insert. (After an abandon the
         // import is rolled back anyway.)
         if status.error == nil {
+            let t0 = DispatchTime.now().uptimeNanoseconds
             do { try writer.flush() } catch { status.error = error }
+            status.nanoseconds &+= DispatchTime.now().uptimeNanoseconds &- t0
         }
     }
 
@@ -178,7 +180,7 @@ public final class StoreImportSession: SampleSink, @unchecked Sendable {
 
     private func rollback() {
         if state == .open {
-            // The writer may still be running if draining itself failed; it stops at the closed queue.
+            // Normally the writer has ended by now; if not, it stops at the closed queue.
             queue.discardAndClose()
         }
         if sqlite3_get_autocommit(store.db.handle) == 0 { try? store.db.execute("ROLLBACK") }

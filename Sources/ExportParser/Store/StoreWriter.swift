@@ -339,8 +339,8 @@ final class StoreWriter: @unchecked Sendable {
     /// Writes every row still held back. The writer thread calls it after the last item.
     func flush() throws {
         try flushSamples()
-        try flushMetadata()
-        try flushBeats()
+        try flushMetadata(whole: false)
+        try flushBeats(whole: false)
     }
 
     private func flushSamples() throws {
@@ -386,12 +386,12 @@ final class StoreWriter: @unchecked Sendable {
         samplesAdded += inserted
         added("sample_records", inserted)
         pendingSamples.removeAll(keepingCapacity: true)
-        if pendingMetadata.count >= insertSampleMetadata.rowsPerStatement { try flushMetadata() }
-        if pendingBeats.count >= insertBeats.rowsPerStatement { try flushBeats() }
+        try flushMetadata(whole: true)
+        try flushBeats(whole: true)
     }
 
-    private func flushMetadata() throws {
-        try flush(&pendingMetadata, with: insertSampleMetadata, table: "sample_metadata") { st, m, i in
+    private func flushMetadata(whole: Bool) throws {
+        try flush(&pendingMetadata, with: insertSampleMetadata, table: "sample_metadata", wholeStatementsOnly: whole) { st, m, i in
             st.bind(i, m.pointee.sampleID)
             st.bind(i + 1, m.pointee.position)
             st.bind(i + 2, m.pointee.entry.key)
@@ -399,8 +399,8 @@ final class StoreWriter: @unchecked Sendable {
         }
     }
 
-    private func flushBeats() throws {
-        try flush(&pendingBeats, with: insertBeats, table: "hrv_beats") { st, b, i in
+    private func flushBeats(whole: Bool) throws {
+        try flush(&pendingBeats, with: insertBeats, table: "hrv_beats", wholeStatementsOnly: whole) { st, b, i in
             st.bind(i, b.pointee.sampleID)
             st.bind(i + 1, b.pointee.position)
             st.bind(i + 2, b.pointee.beat.bpm)
@@ -409,15 +409,17 @@ final class StoreWriter: @unchecked Sendable {
     }
 
     /// Writes held child rows (metadata entries or beats of samples already written), bound in
-    /// place through pointers into the buffer, and empties it.
-    private func flush<Row>(_ rows: inout [Row], with insert: MultiRowInsert, table: String,
+    /// place through pointers into the buffer. With `wholeStatementsOnly`, only full statements'
+    /// worth go and the rest waits for the next samples (one statement size, cursors kept open).
+    private func flush<Row>(_ rows: inout [Row], with insert: MultiRowInsert, table: String, wholeStatementsOnly: Bool,
                             bind: (Statement, UnsafePointer<Row>, Int32) -> Void) throws {
-        guard !rows.isEmpty else { return }
-        try rows.withUnsafeBufferPointer { pending in
-            try insert.insert(rows: pending.count) { st, row, i in bind(st, pending.baseAddress! + row, i) }
+        let n = wholeStatementsOnly ? rows.count - rows.count % insert.rowsPerStatement : rows.count
+        guard n > 0 else { return }
+        _ = try rows.withUnsafeBufferPointer { pending in
+            try insert.insert(rows: n) { st, row, i in bind(st, pending.baseAddress! + row, i) }
         }
-        added(table, rows.count)
-        rows.removeAll(keepingCapacity: true)
+        added(table, n)
+        rows.removeFirst(n)
     }
 
     func write(_ c: Correlation) throws {

@@ -5,7 +5,8 @@ import CYajl
 /// is (body, metric, datum, workout, …); scalar values are decoded straight from yajl's bytes
 /// into the current datum or workout, and only the fields the reader uses are decoded at all.
 ///
-/// `HAEReader` owns the yajl handle and the file; this class holds the state between callbacks.
+/// `HAEReader` owns the yajl handle and the file; this class holds the state between events,
+/// which come from a tape (`HAETapePlayer`, the main pass) or straight from yajl (a replay).
 /// It is used by one thread at a time: the decoder thread of `HAETapePlayer` during the main
 /// pass, the reading thread before and after it. Hence `@unchecked Sendable`.
 final class HAEDocumentWalker: @unchecked Sendable {
@@ -13,7 +14,8 @@ final class HAEDocumentWalker: @unchecked Sendable {
     let wantsDetails: Bool
     var report = ReadReport()
 
-    /// Set by the reader: byte offset of the current chunk and the handle, for byte offsets.
+    /// For byte offsets: in a replay, the offset of yajl's current chunk (set by the reader) and
+    /// the handle; in the main pass, the offset recorded with the current event, and no handle.
     var chunkBase: Int64 = 0
     var handle: yajl_handle?
     /// A structural problem found by a callback (the callback then stops yajl).

@@ -28,8 +28,6 @@ final class HAEEventTape: @unchecked Sendable {
     static let eventLimit = 16384
     static let byteLimit = 1 << 19
 
-    var isEmpty: Bool { eventCount == 0 }
-
     init() {
         events = .allocate(capacity: Self.eventLimit)
         byteCapacity = Self.byteLimit + 64 * 1024
@@ -62,21 +60,21 @@ final class HAEEventTape: @unchecked Sendable {
     func play(into walker: HAEDocumentWalker) -> Bool {
         let base = UnsafePointer(bytes)
         for e in UnsafeBufferPointer(start: events, count: eventCount) {
-                    walker.chunkBase = e.offset
-                    let ok: Bool
-                    switch e.kind {
-                    case .null: ok = walker.literal("null", isNull: true)
-                    case .true: ok = walker.literal("true")
-                    case .false: ok = walker.literal("false")
-                    case .number: ok = walker.number(base + Int(e.start), Int(e.length))
-                    case .string: ok = walker.string(base + Int(e.start), Int(e.length))
-                    case .key: ok = walker.mapKey(base + Int(e.start), Int(e.length))
-                    case .startMap: ok = walker.startMap()
-                    case .endMap: ok = walker.endMap()
-                    case .startArray: ok = walker.startArray()
-                    case .endArray: ok = walker.endArray()
-                    }
-                    if !ok { return false }
+            walker.chunkBase = e.offset
+            let ok: Bool
+            switch e.kind {
+            case .null: ok = walker.literal("null", isNull: true)
+            case .true: ok = walker.literal("true")
+            case .false: ok = walker.literal("false")
+            case .number: ok = walker.number(base + Int(e.start), Int(e.length))
+            case .string: ok = walker.string(base + Int(e.start), Int(e.length))
+            case .key: ok = walker.mapKey(base + Int(e.start), Int(e.length))
+            case .startMap: ok = walker.startMap()
+            case .endMap: ok = walker.endMap()
+            case .startArray: ok = walker.startArray()
+            case .endArray: ok = walker.endArray()
+            }
+            if !ok { return false }
         }
         return true
     }

@@ -108,9 +108,10 @@ public struct HAEReader {
                 let want = to.map { Int(Swift.min(Int64(Self.chunkSize), $0 - offset)) } ?? Self.chunkSize
                 let n = pread(fd, buffer, want, off_t(offset))
                 if n < 0 {
-                    if errno == EINTR { continue }
+                    let err = errno
+                    if err == EINTR { continue }
                     try drain()
-                    throw InputError(file: path, location: InputLocation(byteOffset: offset), message: "read failed: \(String(cString: strerror(errno)))")
+                    throw InputError(file: path, location: InputLocation(byteOffset: offset), message: "read failed: \(String(cString: strerror(err)))")
                 }
                 if n == 0 { break }
                 var start = buffer

@@ -10,6 +10,16 @@ final class PublicSampleTests: XCTestCase {
     /// `<Correlation>…</Correlation>`, their `type="…"` read from the tag text.
     static func independentCount(_ text: String) -> [String: Int] {
         var counts: [String: Int] = [:]
+        for tag in topLevelRecordTags(text) {
+            if let type = attribute(tag, "type") { counts[type, default: 0] += 1 }
+        }
+        return counts
+    }
+
+    /// The text of every top-level `<Record …` start tag (up to its `>`), found with plain string
+    /// scanning: records inside `<Correlation>…</Correlation>` are members, not top level.
+    static func topLevelRecordTags(_ text: String) -> [Substring] {
+        var tags: [Substring] = []
         var depthInCorrelation = 0
         var i = text.startIndex
         while let lt = text[i...].firstIndex(of: "<") {
@@ -17,15 +27,18 @@ final class PublicSampleTests: XCTestCase {
             if rest.hasPrefix("<Correlation") { depthInCorrelation += 1 }
             else if rest.hasPrefix("</Correlation>") { depthInCorrelation -= 1 }
             else if rest.hasPrefix("<Record "), depthInCorrelation == 0, let close = rest.firstIndex(of: ">") {
-                let tag = text[lt..<close]
-                if let r = tag.range(of: " type=\"") {
-                    let after = tag[r.upperBound...]
-                    if let q = after.firstIndex(of: "\"") { counts[String(after[..<q]), default: 0] += 1 }
-                }
+                tags.append(text[lt..<close])
             }
             i = text.index(after: lt)
         }
-        return counts
+        return tags
+    }
+
+    /// An attribute's value as written in a start tag's text; nil when absent (or unterminated).
+    static func attribute(_ tag: Substring, _ name: String) -> String? {
+        guard let r = tag.range(of: " \(name)=\"") else { return nil }
+        let after = tag[r.upperBound...]
+        return after.firstIndex(of: "\"").map { String(after[..<$0]) }
     }
 
     /// The files to read: XML and ZIP, not GPX routes nor the CDA document.

@@ -12,28 +12,14 @@ final class StorePublicSampleTests: XCTestCase {
     /// Natural keys of top-level records, read with plain string scanning: type, source, start,
     /// end, value and unit as written.
     static func independentKeys(_ text: String) -> [String: Set<String>] {
+        func attribute(_ tag: Substring, _ name: String) -> String { PublicSampleTests.attribute(tag, name) ?? "" }
         var keys: [String: Set<String>] = [:]
-        var depthInCorrelation = 0
-        var i = text.startIndex
-        func attribute(_ tag: Substring, _ name: String) -> String {
-            guard let r = tag.range(of: " \(name)=\"") else { return "" }
-            let after = tag[r.upperBound...]
-            return after.firstIndex(of: "\"").map { String(after[..<$0]) } ?? ""
-        }
-        while let lt = text[i...].firstIndex(of: "<") {
-            let rest = text[lt...]
-            if rest.hasPrefix("<Correlation") { depthInCorrelation += 1 }
-            else if rest.hasPrefix("</Correlation>") { depthInCorrelation -= 1 }
-            else if rest.hasPrefix("<Record "), depthInCorrelation == 0, let close = rest.firstIndex(of: ">") {
-                let tag = text[lt..<close]
-                let type = attribute(tag, "type")
-                let value = attribute(tag, "value")
-                let number = Double(value).map { String($0) } ?? value
-                let key = [attribute(tag, "sourceName"), attribute(tag, "startDate"), attribute(tag, "endDate"), number, attribute(tag, "unit")]
-                    .joined(separator: "\u{1F}")
-                keys[type, default: []].insert(key)
-            }
-            i = text.index(after: lt)
+        for tag in PublicSampleTests.topLevelRecordTags(text) {
+            let value = attribute(tag, "value")
+            let number = Double(value).map { String($0) } ?? value
+            let key = [attribute(tag, "sourceName"), attribute(tag, "startDate"), attribute(tag, "endDate"), number, attribute(tag, "unit")]
+                .joined(separator: "\u{1F}")
+            keys[attribute(tag, "type"), default: []].insert(key)
         }
         return keys
     }

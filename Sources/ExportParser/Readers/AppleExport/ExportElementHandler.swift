@@ -141,8 +141,7 @@ final class ExportElementHandler: @unchecked Sendable {
             route?.inlineLocationCount += 1
         case .correlation where depth == 1:
             let d = attrs.dictionary()
-            guard let start = d["startDate"].flatMap(TimestampParser.parse), let end = d["endDate"].flatMap(TimestampParser.parse) else {
-                report.skip("correlation with a missing or unparseable date", at: locate())
+            guard let (start, end) = interval(d, of: "correlation") else {
                 correlation = nil
                 return
             }
@@ -423,12 +422,21 @@ final class ExportElementHandler: @unchecked Sendable {
         correlation?.members.append(s)
     }
 
+    /// The `startDate` and `endDate` of a top-level correlation or workout; nil, with the element
+    /// counted as skipped, when either is missing or unreadable.
+    private func interval(_ d: [String: String], of what: String) -> (Timestamp, Timestamp)? {
+        guard let start = d["startDate"].flatMap(TimestampParser.parse), let end = d["endDate"].flatMap(TimestampParser.parse) else {
+            report.skip("\(what) with a missing or unparseable date", at: locate())
+            return nil
+        }
+        return (start, end)
+    }
+
     // MARK: - Workouts
 
     private func beginWorkout(_ attrs: AttributeList) {
         let d = attrs.dictionary()
-        guard let start = d["startDate"].flatMap(TimestampParser.parse), let end = d["endDate"].flatMap(TimestampParser.parse) else {
-            report.skip("workout with a missing or unparseable date", at: locate())
+        guard let (start, end) = interval(d, of: "workout") else {
             workout = nil
             return
         }

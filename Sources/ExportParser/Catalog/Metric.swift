@@ -13,11 +13,13 @@ public final class Metric: Sendable, Hashable {
     public let unit: CanonicalUnit
     /// Decimals on the wire (payload and CSV). The store keeps full precision.
     public let decimals: Int
+    /// What one sample can hold, in `unit`; a value outside it is skipped and counted.
+    public let plausible: ClosedRange<Double>
     /// Health Auto Export metric names that carry this type (several spellings where public
     /// ingesters disagree).
     public let haeNames: [String]
 
-    init(index: Int, healthKitType: String, section: PayloadSection, field: String, rule: Rule, unit: CanonicalUnit, decimals: Int, haeNames: [String]) {
+    init(index: Int, healthKitType: String, section: PayloadSection, field: String, rule: Rule, unit: CanonicalUnit, decimals: Int, plausible: ClosedRange<Double>, haeNames: [String]) {
         self.index = index
         self.healthKitType = healthKitType
         self.section = section
@@ -25,8 +27,27 @@ public final class Metric: Sendable, Hashable {
         self.rule = rule
         self.unit = unit
         self.decimals = decimals
+        self.plausible = plausible
         self.haeNames = haeNames
     }
+
+    /// Why `value` (in `unit`) cannot be one real sample of this type, or nil when it can. The
+    /// one check both readers apply, so the same value is skipped whichever file it came from.
+    func implausibility(_ value: Double) -> String? {
+        if !value.isFinite { return "value that is not a finite number for \(shortName)" }
+        if plausible.contains(value) { return nil }
+        if value < 0, plausible.lowerBound >= 0 { return "negative value for \(shortName)" }
+        let range = "\(Self.format(plausible.lowerBound))–\(Self.format(plausible.upperBound)) \(unit.rawValue)"
+        return "value outside \(range) for \(shortName)"
+    }
+
+    /// The HealthKit type without its prefix (`StepCount`), for messages.
+    var shortName: String {
+        let prefix = "HKQuantityTypeIdentifier"
+        return healthKitType.hasPrefix(prefix) ? String(healthKitType.dropFirst(prefix.count)) : healthKitType
+    }
+
+    private static func format(_ v: Double) -> String { v == v.rounded() ? String(Int(v)) : String(v) }
 
     public static func == (a: Metric, b: Metric) -> Bool { a.index == b.index }
     public func hash(into h: inout Hasher) { h.combine(index) }

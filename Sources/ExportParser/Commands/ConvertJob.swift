@@ -58,10 +58,10 @@ public final class ConvertJob {
                 if let commit { storing = (outcome.inputs.count - 1, commit) }
             }
             days = DayMerge.merge(perInput)
-            days = days.filter { d in (fromDay.map { d.dayNumber >= $0 } ?? true) && (toDay.map { d.dayNumber <= $0 } ?? true) }
+            days = days.filter(isInWindow)
             // The outputs are put in place only once the store has committed: a run that fails
             // leaves --out as it was.
-            try write(days, beforePuttingInPlace: finishStoring)
+            try write(days, checks: outcome.inputs, beforePuttingInPlace: finishStoring)
         } catch {
             // A commit under way still ends (committed or not) before the run reports the error,
             // and a new store that got no import is removed now, not whenever its last reference
@@ -75,6 +75,11 @@ public final class ConvertJob {
         outcome.lastDate = days.last?.date
         outcome.elapsed = Date().timeIntervalSince(started)
         return outcome
+    }
+
+    /// Whether a day is inside `--from`/`--to`.
+    private func isInWindow(_ d: FinishedDay) -> Bool {
+        (fromDay.map { d.dayNumber >= $0 } ?? true) && (toDay.map { d.dayNumber <= $0 } ?? true)
     }
 
     private func openStore() throws -> HealthStore? {
@@ -155,16 +160,23 @@ public final class ConvertJob {
         }
         var input = ConvertOutcome.Input(path: path, format: format, report: report, elapsed: Date().timeIntervalSince(started))
         input.lateSumPieces = book.lateSumPieces
+        input.runningOutsideRuns = book.runningOutsideRuns
+        input.duplicateWorkouts = book.duplicateWorkouts
+        input.appleTotals = book.appleTotalsCheck(days.filter(isInWindow))
         return (input, days, commit)
     }
 
-    /// Writes the day files, `payloads.json` and `daily.csv` a day at a time into temporary
-    /// names (memory holds one rendered day, not all of them), then puts them in place.
-    private func write(_ days: [FinishedDay], beforePuttingInPlace: () throws -> Void) throws {
+    /// Writes the day files, `payloads.json`, `daily.csv` and the days that disagree with Apple's
+    /// daily totals a day at a time into temporary names (memory holds one rendered day, not all
+    /// of them), then puts them in place.
+    private func write(_ days: [FinishedDay], checks: [ConvertOutcome.Input], beforePuttingInPlace: () throws -> Void) throws {
         let out = request.outDir
         try OutputFiles.makeDirectory(out)
         let batch = try OutputFiles.Staged(out + "/payloads.json")
         let csv = try OutputFiles.Staged(out + "/daily.csv")
+        let apple = try OutputFiles.Staged(out + "/" + AppleDailyTotals.fileName)
+        try apple.append(AppleDailyTotals.csvHeader)
+        for input in checks { if let totals = input.appleTotals { try apple.append(totals.csvRows(input: input.path)) } }
         try OutputFiles.replaceDirectory(out + "/payloads") { dir in
             try batch.append(days.isEmpty ? "{\n  \"data\": []\n}\n" : "{\n  \"data\": [\n")
             try csv.append(CSVWriter.header)
@@ -178,6 +190,7 @@ public final class ConvertJob {
         }
         try batch.commit()
         try csv.commit()
+        try apple.commit()
     }
 
     static func modificationTime(_ path: String) -> Timestamp? {

@@ -1,6 +1,7 @@
 import Foundation
 
-/// What a run did, for the summary a person reads at the end. Holds counts, never values.
+/// What a run did, for the summary a person reads at the end. Holds counts, and no health
+/// value but the days that differ from Apple's daily totals, which the person is shown.
 public struct ConvertOutcome: Sendable {
     public struct Input: Sendable {
         public var path: String
@@ -12,6 +13,12 @@ public struct ConvertOutcome: Sendable {
         /// Sum samples that came after their day had been resolved to save memory (see
         /// `DayOptions.sumPieceBudget`); their day's total did not get source resolution.
         public var lateSumPieces = 0
+        /// Running-mechanics samples and buckets outside every running workout (not in payloads).
+        public var runningOutsideRuns = 0
+        /// Workouts that repeated one already read (a sync's copies), counted once.
+        public var duplicateWorkouts = 0
+        /// Apple's daily totals beside the tool's, when the input has ActivitySummary elements.
+        public var appleTotals: AppleDailyTotals?
     }
     public var inputs: [Input] = []
     public var daysWritten = 0
@@ -33,6 +40,15 @@ public struct ConvertOutcome: Sendable {
                 lines.append("\(i.path): already imported for this person (same sha256); the store is unchanged")
             }
             if let r = i.report { total.merge(r) }
+            if i.duplicateWorkouts > 0 {
+                lines.append("\(i.path): \(Self.count(i.duplicateWorkouts)) workouts repeated an earlier one but for their creation date (a sync's copies) and were counted once")
+            }
+            if i.runningOutsideRuns > 0 {
+                lines.append("\(i.path): \(Self.count(i.runningOutsideRuns)) running-mechanics samples fell outside every running workout and are in no payload")
+            }
+            if let line = i.appleTotals?.summaryLine {
+                lines.append(inputs.count > 1 ? "\(i.path): \(line)" : line)
+            }
             if i.lateSumPieces > 0 {
                 lines.append("Note: \(i.path) is not grouped by type and date like Health app exports; \(Self.count(i.lateSumPieces)) summed samples reached a day already closed and were added without resolving overlapping sources")
             }
@@ -45,6 +61,10 @@ public struct ConvertOutcome: Sendable {
         }
         if daysWritten > 0, let f = firstDate, let l = lastDate {
             lines.append("Wrote \(Self.count(daysWritten)) days (\(f) … \(l)) to \(outDir)/payloads, \(outDir)/payloads.json and \(outDir)/daily.csv")
+            let disagreeing = inputs.reduce(0) { $0 + ($1.appleTotals?.disagreeing.count ?? 0) }
+            if disagreeing > 0 {
+                lines.append("\(Self.count(disagreeing)) day figures differ from Apple's daily totals by more than 2 %: \(outDir)/\(AppleDailyTotals.fileName)")
+            }
         } else {
             lines.append("Wrote no days (nothing in the date window); \(outDir)/payloads.json and daily.csv hold an empty set")
         }

@@ -19,6 +19,20 @@ public final class DayBook: SampleSink {
     /// value at full precision, in two arrays.
     private var runningTimes: [Int: [Int32]] = [:]
     private var runningValues: [Int: [Double]] = [:]
+    /// Running-mechanics buckets (HAE's day or hour statistics) by metric and local day: a
+    /// bucket has no time inside a run, so it counts for its day when that day has a run.
+    private var runningBuckets: [Int: [Int: (sum: Double, count: Int)]] = [:]
+    /// Running-mechanics samples and buckets no running workout took: not in any payload, and
+    /// said so in the summary.
+    public private(set) var runningOutsideRuns = 0
+    /// Workouts seen, to count a synced copy once (`WorkoutIdentity`), and the copies left out.
+    private var workoutIdentities: Set<WorkoutIdentity> = []
+    public private(set) var duplicateWorkouts = 0
+    /// Source ids whose records came from a watch (`Sample.deviceIsWatch`).
+    private var watchSourceIDs: [Bool] = []
+    private var lastUnit: (String?, UInt64) = (nil, 0)
+    /// Apple's own daily totals (`ActivitySummary`) by local day, in payload units.
+    private var appleTotals: [Int: AppleDailyTotals.Figures] = [:]
     /// Heart-rate samples for workouts without their own heart-rate statistics, 8 bytes each: the
     /// start (seconds since 2001-01-01, biased to unsigned) in the high half and the rate's Float
     /// bits in the low half, so the array sorts by time in place, with no copies.
@@ -106,7 +120,26 @@ public final class DayBook: SampleSink {
         let id = Int32(sources.count)
         sources.append(name)
         sourceIDs[name] = id
+        watchSourceIDs.append(false)
         return id
+    }
+
+    /// The sources known to be watches by their records' device.
+    private var watchNames: Set<String> {
+        Set(sources.indices.filter { watchSourceIDs[$0] }.map { sources[$0] })
+    }
+
+    /// Tells copies of one record from different records with the same source, times and value:
+    /// their unit and metadata (`SumPiece.fingerprint`).
+    @inline(__always)
+    private func fingerprint(_ s: Sample) -> UInt32 {
+        if s.unit != lastUnit.0 {
+            var h = FNV1a()
+            if let u = s.unit { h.add(u) }
+            lastUnit = (s.unit, h.value)
+        }
+        let d = s.metadataDigest &* 0x9E37_79B9_7F4A_7C15 ^ lastUnit.1
+        return UInt32(truncatingIfNeeded: d ^ (d >> 32))
     }
 
     // MARK: - SampleSink
@@ -115,6 +148,7 @@ public final class DayBook: SampleSink {
 
     public func sample(_ s: Sample) {
         seen.wrappingAdd(1, ordering: .relaxed)
+        if s.deviceIsWatch { watchSourceIDs[Int(sourceID(s.source))] = true }
         guard let metric = s.metric else {
             if s.type == Catalog.sleepType, let text = s.valueText, let stage = SleepSegment.stage(for: text) {
                 night(clock.night(endingAt: s.end)).segments.append(SleepSegment(start: s.start, end: s.end, stage: stage, source: s.source))
@@ -124,6 +158,12 @@ public final class DayBook: SampleSink {
         }
         guard let value = s.canonicalValue else { return }
         if metric.rule == .workoutAvg {
+            if s.isBucket {
+                let day = clock.day(s.start)
+                runningBuckets[metric.index, default: [:]][day, default: (0, 0)].sum += value
+                runningBuckets[metric.index]![day]!.count += 1
+                return
+            }
             runningTimes[metric.index, default: []].append(Int32(clamping: s.start.seconds - Self.heartRateEpoch))
             runningValues[metric.index, default: []].append(value)
             return
@@ -159,6 +199,10 @@ public final class DayBook: SampleSink {
     }
 
     public func workout(_ w: Workout) {
+        guard workoutIdentities.insert(WorkoutIdentity(w)).inserted else {
+            duplicateWorkouts += 1
+            return
+        }
         workouts.append(w)
         state(clock.day(w.start)).note(zone: w.timeZoneName, offset: w.start.offset)
     }
@@ -167,14 +211,25 @@ public final class DayBook: SampleSink {
         self.night(clock.day(night.sleepEnd)).summaries.append(night)
     }
 
+    public func activitySummary(_ summary: ActivitySummary) {
+        guard let day = CivilDate.parseISODate(summary.date), let figures = AppleDailyTotals.Figures(summary) else { return }
+        appleTotals[day] = figures
+    }
+
+    /// Apple's daily totals beside this book's, for the days that have both. Call after `finish`.
+    public func appleTotalsCheck(_ days: [FinishedDay]) -> AppleDailyTotals {
+        AppleDailyTotals(apple: appleTotals, days: days)
+    }
+
     /// Splits a sum sample at local midnights in proportion to time, then keeps the pieces.
     private func addSum(_ metric: Metric, _ s: Sample, _ value: Double, firstDay: Int) {
         let source = sourceID(s.source)
+        let print = fingerprint(s)
         if firstDay > sumWatermark[metric.index, default: Int.min] { sumWatermark[metric.index] = firstDay }
         let lastDay = clock.day(s.end)
         defer { if bufferedPieces > options.sumPieceBudget { resolveLeftBehindDays() } }
         if clock.day(s.end) == firstDay || s.end.seconds <= s.start.seconds {
-            keep(SumPiece(start: s.start.seconds, end: s.end.seconds, value: value, source: source), metric: metric.index, day: firstDay)
+            keep(SumPiece(start: s.start.seconds, end: s.end.seconds, value: value, source: source, fingerprint: print), metric: metric.index, day: firstDay)
             return
         }
         let length = Double(s.end.seconds - s.start.seconds)
@@ -183,7 +238,7 @@ public final class DayBook: SampleSink {
             let pieceEnd = day == lastDay ? s.end.seconds : clock.midnight(day: day + 1, recordedOffset: s.start.offset)
             if pieceEnd > pieceStart {
                 let share = value * Double(pieceEnd - pieceStart) / length
-                keep(SumPiece(start: pieceStart, end: pieceEnd, value: share, source: source), metric: metric.index, day: day)
+                keep(SumPiece(start: pieceStart, end: pieceEnd, value: share, source: source, fingerprint: print), metric: metric.index, day: day)
             }
             pieceStart = max(pieceStart, pieceEnd)
         }
@@ -203,7 +258,7 @@ public final class DayBook: SampleSink {
         for (n, d) in days {
             for (metric, pieces) in d.sumPieces {
                 guard let mark = sumWatermark[metric], n <= mark - 2 else { continue }
-                let value = SumResolver.resolve(pieces, sources: sources, priority: options.sourcePriority)
+                let value = SumResolver.resolve(pieces, sources: sources, priority: options.sourcePriority, watches: watchNames)
                 d.resolvedSums[metric, default: 0] += value
                 d.sumPieces[metric] = nil
                 bufferedPieces -= pieces.count
@@ -220,6 +275,7 @@ public final class DayBook: SampleSink {
         let syncDate = exportDate ?? options.fallbackExportDate
         let syncText = syncDate.map { clock.iso($0) } ?? "1970-01-01T00:00:00+00:00"
         var out: [Int: FinishedDay] = [:]
+        let watches = watchNames
 
         func day(_ n: Int) -> FinishedDay {
             if let d = out[n] { return d }
@@ -236,7 +292,7 @@ public final class DayBook: SampleSink {
         for (n, st) in days {
             var d = day(n)
             for (i, pieces) in st.sumPieces {
-                d.values[i] = SumResolver.resolve(pieces, sources: sources, priority: options.sourcePriority)
+                d.values[i] = SumResolver.resolve(pieces, sources: sources, priority: options.sourcePriority, watches: watches)
             }
             for (i, v) in st.resolvedSums { d.values[i] = (d.values[i] ?? 0) + v }
             for (i, sum) in st.avgSum { d.values[i] = sum / Double(st.avgCount[i]!) }
@@ -250,7 +306,7 @@ public final class DayBook: SampleSink {
         for (n, ns) in nights {
             var d = day(n)
             for (i, sum) in ns.nightSum { d.values[i] = sum / Double(ns.nightCount[i]!) }
-            if let r = SleepNight.resolve(ns.segments, priority: options.sourcePriority, clock: clock) {
+            if let r = SleepNight.resolve(ns.segments, priority: options.sourcePriority, clock: clock, watches: watches) {
                 d.sleep = r
             } else if !ns.summaries.isEmpty {
                 d.sleep = summarize(ns.summaries)
@@ -258,7 +314,7 @@ public final class DayBook: SampleSink {
             out[n] = d
         }
         finishWorkouts(into: &out, day: day)
-        return out.values.filter { $0.hasContent }.sorted { $0.dayNumber < $1.dayNumber }
+        return out.values.map(\.withFiniteValues).filter { $0.hasContent }.sorted { $0.dayNumber < $1.dayNumber }
     }
 
     private func summarize(_ list: [SleepSummary]) -> SleepResult {
@@ -271,8 +327,9 @@ public final class DayBook: SampleSink {
         r.deepHours = total(\.deepHours)
         r.remHours = total(\.remHours)
         r.awakeHours = total(\.awakeHours)
-        let starts = list.compactMap { $0.inBedStart ?? $0.sleepStart }
-        let ends = list.compactMap { $0.inBedEnd ?? $0.sleepEnd }
+        // The in-bed window covers the sleep it frames.
+        let starts = list.flatMap { [$0.inBedStart, $0.sleepStart].compactMap { $0 } }
+        let ends = list.flatMap { [$0.inBedEnd, $0.sleepEnd].compactMap { $0 } }
         if let s = starts.min() { r.inBedStart = clock.iso(s) }
         if let e = ends.max() { r.inBedEnd = clock.iso(e) }
         r.source = list.compactMap(\.source).first
@@ -280,7 +337,11 @@ public final class DayBook: SampleSink {
     }
 
     private func finishWorkouts(into out: inout [Int: FinishedDay], day: (Int) -> FinishedDay) {
-        guard !workouts.isEmpty else { return }
+        guard !workouts.isEmpty else {
+            runningOutsideRuns = runningTimes.values.reduce(0) { $0 + $1.count }
+                + runningBuckets.values.reduce(0) { $0 + $1.values.reduce(0) { $0 + $1.count } }
+            return
+        }
         // Heart-rate samples are needed only for workouts that state no heart rate of their own
         // (exports before iOS 16); sorted in place once if so, and freed either way.
         let needsSamples = workouts.contains { WorkoutFigures.needsHeartRateSamples($0) }
@@ -303,24 +364,37 @@ public final class DayBook: SampleSink {
             if w.activityType == "HKWorkoutActivityTypeRunning" { runIntervals[n, default: []].append((w.start.seconds, w.end.seconds)) }
             out[n] = d
         }
+        var taken = 0
         for (n, intervals) in runIntervals {
             guard var d = out[n] else { continue }
             for metric in Catalog.metrics where metric.rule == .workoutAvg {
-                guard let (times, values) = sortedRunning[metric.index] else { continue }
                 var sum = 0.0, count = 0
-                // Overlapping runs merged first, so a sample inside two of them counts once.
-                for (start, end) in Self.merged(intervals) {
-                    var i = Self.lowerBound(times, Int64(start))
-                    while i < times.count, Int64(times[i]) <= end {
-                        sum += values[i]
-                        count += 1
-                        i += 1
+                if let (times, values) = sortedRunning[metric.index] {
+                    // Overlapping runs merged first, so a sample inside two of them counts once.
+                    for (start, end) in Self.merged(intervals) {
+                        var i = Self.lowerBound(times, Int64(start))
+                        while i < times.count, Int64(times[i]) <= end {
+                            sum += values[i]
+                            count += 1
+                            i += 1
+                        }
                     }
                 }
+                // A bucket (HAE's day figure) counts for its day's runs, each bucket as one value.
+                if let b = runningBuckets[metric.index]?.removeValue(forKey: n) {
+                    sum += b.sum
+                    count += b.count
+                    taken -= b.count // counted below among the buckets
+                }
+                taken += count
                 if count > 0 { d.values[metric.index] = sum / Double(count) }
             }
             out[n] = d
         }
+        let heldSamples = runningTimes.values.reduce(0) { $0 + $1.count }
+        let leftBuckets = runningBuckets.values.reduce(0) { $0 + $1.values.reduce(0) { $0 + $1.count } }
+        runningOutsideRuns = max(0, heldSamples - taken) + leftBuckets
+        runningBuckets = [:]
     }
 }
 
@@ -358,6 +432,29 @@ extension DayBook {
 }
 
 extension FinishedDay {
+    /// The day without any value that is not a finite number. The readers skip non-finite and
+    /// implausible samples, so no rule can produce one; this is the last guard before the
+    /// writers, which must never see one (JSON has no infinity).
+    var withFiniteValues: FinishedDay {
+        var d = self
+        for i in d.values.indices where d.values[i].map({ !$0.isFinite }) ?? false { d.values[i] = nil }
+        if let hr = d.heartRate, ![hr.average, hr.minimum, hr.maximum].allSatisfy(\.isFinite) { d.heartRate = nil }
+        if let s = d.sleep, ![s.totalHours, s.coreHours ?? 0, s.deepHours ?? 0, s.remHours ?? 0, s.awakeHours ?? 0].allSatisfy(\.isFinite) {
+            d.sleep = nil
+        }
+        d.workouts = d.workouts.map { w in
+            var w = w
+            func finite(_ v: Double?) -> Double? { v.flatMap { $0.isFinite ? $0 : nil } }
+            w.energyKcal = finite(w.energyKcal)
+            w.distanceMetres = finite(w.distanceMetres)
+            w.averageHeartRate = finite(w.averageHeartRate)
+            w.maximumHeartRate = finite(w.maximumHeartRate)
+            if !w.durationSeconds.isFinite { w.durationSeconds = 0 }
+            return w
+        }
+        return d
+    }
+
     /// A day is written when any rule produced something for it.
     var hasContent: Bool {
         heartRate != nil || sleep != nil || !workouts.isEmpty || values.contains { $0 != nil }

@@ -3,8 +3,9 @@
 /// Stages come from one choice of source: every Apple Watch source when any has stage data that
 /// night, otherwise the highest-priority source with asleep samples. Within the choice each stage
 /// is the union of its intervals, so overlapping samples are not counted twice. Total asleep =
-/// core + deep + rem + unspecified; InBed only frames the night (earliest start, latest end),
-/// and stands in for the total on legacy nights that have nothing else.
+/// core + deep + rem + unspecified, where unspecified counts only for time no stage covers. A
+/// stage with no time is left out. InBed frames the night (earliest start, latest end, widened to
+/// cover the sleep it frames), and stands in for the total on legacy nights that have nothing else.
 struct SleepSegment {
     enum Stage: UInt8 { case inBed, unspecified, awake, core, deep, rem }
     var start: Timestamp
@@ -26,7 +27,8 @@ struct SleepSegment {
 }
 
 enum SleepNight {
-    static func resolve(_ segments: [SleepSegment], priority: SourcePriority, clock: LocalClock) -> SleepResult? {
+    /// `watches` names the sources known to be watches by their records' device.
+    static func resolve(_ segments: [SleepSegment], priority: SourcePriority, clock: LocalClock, watches: Set<String> = []) -> SleepResult? {
         guard !segments.isEmpty else { return nil }
         let staged = segments.filter { $0.stage != .inBed }
         let inBed = segments.filter { $0.stage == .inBed }
@@ -34,28 +36,32 @@ enum SleepNight {
 
         var chosen: [SleepSegment] = []
         var sourceName: String?
-        let watch = staged.filter { SourcePriority.isAppleWatch($0.source) }
+        let watch = staged.filter { SourcePriority.isAppleWatch($0.source, watches: watches) }
         if !watch.isEmpty {
             chosen = watch
-            sourceName = priority.order(Array(Set(watch.map(\.source)))).first
+            sourceName = priority.order(Array(Set(watch.map(\.source))), watches: watches).first
         } else {
             let asleepSources = Set(staged.filter { asleepStages.contains($0.stage) }.map(\.source))
-            if let best = priority.order(Array(asleepSources)).first {
+            if let best = priority.order(Array(asleepSources), watches: watches).first {
                 chosen = staged.filter { $0.source == best }
                 sourceName = best
             }
         }
 
-        func hours(_ stage: SleepSegment.Stage) -> Double? {
-            let items = chosen.filter { $0.stage == stage }
-            guard !items.isEmpty else { return nil }
-            return Double(IntervalSet(items.map { ($0.start.seconds, $0.end.seconds) }).total) / 3600
+        func union(_ stages: Set<SleepSegment.Stage>) -> IntervalSet {
+            IntervalSet(chosen.filter { stages.contains($0.stage) }.map { ($0.start.seconds, $0.end.seconds) })
         }
+        func hours(_ seconds: Int64) -> Double? { seconds > 0 ? Double(seconds) / 3600 : nil }
+        func hours(_ stage: SleepSegment.Stage) -> Double? { hours(union([stage]).total) }
 
         var result: SleepResult
         let asleep = chosen.filter { asleepStages.contains($0.stage) }
         if !asleep.isEmpty {
-            let core = hours(.core), deep = hours(.deep), rem = hours(.rem), unspecified = hours(.unspecified)
+            let core = hours(.core), deep = hours(.deep), rem = hours(.rem)
+            // Unspecified asleep only where no stage covers it: another app's whole-night
+            // `asleep` beside the stages is not counted a second time.
+            let stages = union([.core, .deep, .rem])
+            let unspecified = hours(union([.unspecified]).spans.reduce(Int64(0)) { $0 + ($1.1 - $1.0) - stages.covered($1.0, $1.1) })
             result = SleepResult(totalHours: (core ?? 0) + (deep ?? 0) + (rem ?? 0) + (unspecified ?? 0))
             result.coreHours = core
             result.deepHours = deep
@@ -63,7 +69,7 @@ enum SleepNight {
             result.awakeHours = hours(.awake)
         } else if !inBed.isEmpty {
             // Legacy nights (iPhone bedtime only): the in-bed window is all there is.
-            let best = priority.order(Array(Set(inBed.map(\.source)))).first!
+            let best = priority.order(Array(Set(inBed.map(\.source))), watches: watches).first!
             let own = inBed.filter { $0.source == best }
             result = SleepResult(totalHours: Double(IntervalSet(own.map { ($0.start.seconds, $0.end.seconds) }).total) / 3600)
             sourceName = best
@@ -74,7 +80,7 @@ enum SleepNight {
             return nil
         }
         result.source = sourceName
-        let frame = inBed.isEmpty ? asleep : inBed
+        let frame = inBed + asleep
         if let first = frame.min(by: { $0.start < $1.start }), let last = frame.max(by: { $0.end < $1.end }) {
             result.inBedStart = clock.iso(first.start)
             result.inBedEnd = clock.iso(last.end)

@@ -1,26 +1,32 @@
 /// The `sum` rule for one metric and one day: overlapping sources resolved the way HealthKit's
 /// statistics do. For each stretch of time the highest-priority source with samples there wins;
 /// a lower source's sample counts only for the fraction of its interval that no higher source
-/// covers. Exact duplicates (same source, interval and value, as re-syncs produce) count once.
+/// covers. Exact duplicates count once: the same source, interval, value, unit and metadata, as
+/// re-syncs produce (they differ only in their creation date). Records that differ in metadata
+/// (two foods logged at one instant with the same protein) are different readings and both count.
 struct SumPiece {
     var start: Int64
     var length: Int32
     var source: Int32
     var value: Double
+    /// Unit and metadata digest (`DayBook.fingerprint`): equal for copies of one record.
+    var fingerprint: UInt32
 
-    init(start: Int64, end: Int64, value: Double, source: Int32) {
+    init(start: Int64, end: Int64, value: Double, source: Int32, fingerprint: UInt32 = 0) {
         self.start = start
         self.length = Int32(clamping: end - start)
         self.source = source
         self.value = value
+        self.fingerprint = fingerprint
     }
 
     var end: Int64 { start + Int64(length) }
 }
 
 enum SumResolver {
-    /// `sources[i]` names source id i; `priority` orders them.
-    static func resolve(_ pieces: [SumPiece], sources: [String], priority: SourcePriority) -> Double {
+    /// `sources[i]` names source id i; `priority` orders them, `watches` names the sources known to
+    /// be watches by their device.
+    static func resolve(_ pieces: [SumPiece], sources: [String], priority: SourcePriority, watches: Set<String> = []) -> Double {
         guard !pieces.isEmpty else { return 0 }
         // Sorted by source, then interval and value: duplicates become neighbours, and each
         // source's pieces a contiguous run.
@@ -28,13 +34,16 @@ enum SumResolver {
             if a.source != b.source { return a.source < b.source }
             if a.start != b.start { return a.start < b.start }
             if a.length != b.length { return a.length < b.length }
-            return a.value < b.value
+            if a.value != b.value { return a.value < b.value }
+            return a.fingerprint < b.fingerprint
         }
         var runs: [(source: Int32, range: Range<Int>)] = []
         var unique: [SumPiece] = []
         unique.reserveCapacity(sorted.count)
         for p in sorted {
-            if let last = unique.last, last.source == p.source, last.start == p.start, last.length == p.length, last.value == p.value {
+            if let last = unique.last, last.source == p.source, last.start == p.start, last.length == p.length, last.value == p.value,
+                last.fingerprint == p.fingerprint
+            {
                 continue // an exact duplicate (re-sync): counted once
             }
             if runs.last?.source != p.source { runs.append((p.source, unique.count..<unique.count)) }
@@ -42,7 +51,7 @@ enum SumResolver {
             runs[runs.count - 1].range = runs[runs.count - 1].range.lowerBound..<unique.count
         }
         if runs.count == 1 { return unique.reduce(0) { $0 + $1.value } }
-        let rank = Dictionary(uniqueKeysWithValues: priority.order(runs.map { sources[Int($0.source)] }).enumerated().map { ($1, $0) })
+        let rank = Dictionary(uniqueKeysWithValues: priority.order(runs.map { sources[Int($0.source)] }, watches: watches).enumerated().map { ($1, $0) })
         runs.sort { rank[sources[Int($0.source)]]! < rank[sources[Int($1.source)]]! }
         var covered = IntervalSet()
         var total = 0.0

@@ -35,7 +35,9 @@ enum WorkoutFigures {
         if let s = w.statistics.first(where: { $0.type.hasPrefix("HKQuantityTypeIdentifierDistance") && $0.sum != nil }) {
             distance = CanonicalUnit.metres.convert(s.sum!, from: s.unit ?? "km")
         }
-        if distance == nil, let t = w.totalDistance {
+        // Older exports write totalDistance="0" on strength, yoga and dance workouts: a zero
+        // total with no distance statistic means the workout has no distance (null).
+        if distance == nil, let t = w.totalDistance, t > 0 {
             distance = CanonicalUnit.metres.convert(t, from: w.totalDistanceUnit ?? "km")
         }
         var avg = w.statedAverageHeartRate

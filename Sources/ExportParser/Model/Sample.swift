@@ -38,6 +38,14 @@ public struct Sample: Sendable {
     public var bucketMinimum: Double? = nil
     public var bucketMaximum: Double? = nil
     public var isBucket = false
+    /// A digest of the record's metadata entries (keys and values in order; 0 when it has none).
+    /// Two records are the same reading only when their metadata match too: a food app writes
+    /// several foods at one instant with the same protein, told apart only by their metadata.
+    /// Computed whether or not details are decoded, so the day rules never depend on `--no-store`.
+    public var metadataDigest: UInt64 = 0
+    /// The record's `device` says `model:Watch`: its source is an Apple Watch whatever the
+    /// user named it (a renamed or localised watch).
+    public var deviceIsWatch = false
 
     public init(
         type: String, metric: Metric? = nil, source: String, sourceVersion: String? = nil,

@@ -3,7 +3,7 @@
 /// docs/store.md documents the tables.
 enum StoreSchema {
     /// Migration `i` brings the schema from version `i` to `i + 1`.
-    static let migrations: [String] = [v1]
+    static let migrations: [String] = [v1, v2]
 
     /// The newest schema version this build knows.
     static var currentVersion: Int { migrations.count }
@@ -320,7 +320,28 @@ enum StoreSchema {
     ) WITHOUT ROWID;
     """
 
-    /// The samples' natural key (person, type, start, end, source, value, unit) is their unique
+    /// Version 2: records that differ only in their metadata are different records (two foods
+    /// logged at one instant with the same protein), so the samples' natural key gains
+    /// `metadata_digest` (`Sample.metadataDigest`, a 64-bit FNV-1a of the metadata entries; 0
+    /// for records without metadata and for rows stored before version 2). And the view
+    /// `apple_daily_totals` sets Apple's own daily totals (ActivitySummary) beside the tool's
+    /// `active_calories` and `exercise_min` (docs/store.md).
+    static let v2 = """
+    ALTER TABLE sample_records ADD COLUMN metadata_digest INTEGER NOT NULL DEFAULT 0;
+    DROP INDEX sample_records_natural_key;
+    CREATE UNIQUE INDEX sample_records_natural_key ON sample_records (
+        person, type_id, start_epoch, end_epoch, source_id, ifnull(value, ''), ifnull(value_text, ''), ifnull(unit, ''), metadata_digest
+    );
+    CREATE VIEW apple_daily_totals AS
+    SELECT a.person, a.date,
+        (SELECT value FROM day_values v WHERE v.person = a.person AND v.date = a.date AND v.field = 'active_calories') AS active_calories,
+        CASE WHEN a.active_energy_burned_unit = 'kJ' THEN a.active_energy_burned / 4.184 ELSE a.active_energy_burned END AS apple_active_calories,
+        (SELECT value FROM day_values v WHERE v.person = a.person AND v.date = a.date AND v.field = 'exercise_min') AS exercise_min,
+        a.apple_exercise_time AS apple_exercise_min
+    FROM activity_summaries a;
+    """
+
+    /// The samples' natural key (person, type, start, end, source, value, unit, metadata digest) is their unique
     /// index, in that column order, so it also serves range queries by person, type and time.
     /// Non-unique indexes for reading, created (if missing) at the end of every import, after
     /// the load, so bulk inserts do not maintain them row by row on a first import.

@@ -99,9 +99,9 @@ final class StoreWriter: @unchecked Sendable {
             head: """
                 INSERT OR IGNORE INTO sample_records (id, person, import_id, type_id, source_id, source_version, device_id, unit,
                   value, value_text, payload_value, created_epoch, created_offset, start_epoch, start_offset, end_epoch, end_offset,
-                  time_zone, bucket_minimum, bucket_maximum, is_bucket) VALUES
+                  time_zone, bucket_minimum, bucket_maximum, is_bucket, metadata_digest) VALUES
                 """,
-            rowTemplate: "(#, ?1, ?2, #, #, #, #, #, #, #, #, #, #, #, #, #, #, #, #, #, #)"
+            rowTemplate: "(#, ?1, ?2, #, #, #, #, #, #, #, #, #, #, #, #, #, #, #, #, #, #, #)"
         ) { s in
             s.bind(1, person)
             s.bind(2, importID)
@@ -364,6 +364,7 @@ final class StoreWriter: @unchecked Sendable {
                 st.bind(i + 16, p.pointee.sample.bucketMinimum)
                 st.bind(i + 17, p.pointee.sample.bucketMaximum)
                 st.bind(i + 18, p.pointee.sample.isBucket ? 1 : 0)
+                st.bind(i + 19, Int64(bitPattern: p.pointee.sample.metadataDigest))
             }
         }
         // Which rows went in: all of them in a first import; otherwise ask for the ids in range

@@ -61,6 +61,20 @@ final class ExportElementHandler: @unchecked Sendable {
         return p[n] == 0
     }
 
+    /// Whether `count` bytes at `p` contain `needle` (a short ASCII literal).
+    @inline(__always)
+    static func contains(_ p: UnsafePointer<UInt8>, _ count: Int, _ needle: StaticString) -> Bool {
+        let n = needle.utf8CodeUnitCount
+        guard count >= n else { return false }
+        let first = needle.utf8Start[0]
+        var i = 0
+        while i <= count - n {
+            if p[i] == first, memcmp(p + i, needle, n) == 0 { return true }
+            i += 1
+        }
+        return false
+    }
+
     private func classify(_ name: UnsafePointer<UInt8>) -> Element {
         switch name[0] {
         case UInt8(ascii: "R"): if Self.equals(name, "Record") { return .record }
@@ -219,6 +233,9 @@ final class ExportElementHandler: @unchecked Sendable {
         var created: Timestamp?
         var device: String?
         var timeZoneName: String?
+        var metadataDigest = FNV1a()
+        var hasMetadata = false
+        var deviceIsWatch = false
         var metadata: [MetadataEntry] = []
         var beats: [InstantaneousBeat] = []
         var location = InputLocation()
@@ -230,6 +247,7 @@ final class ExportElementHandler: @unchecked Sendable {
         rec.typeID = -1; rec.sourceID = -1; rec.unitID = -1; rec.versionID = -1
         rec.value = nil; rec.valueText = nil; rec.valueWasText = false
         rec.start = nil; rec.end = nil; rec.created = nil; rec.device = nil; rec.timeZoneName = nil
+        rec.metadataDigest = FNV1a(); rec.hasMetadata = false; rec.deviceIsWatch = false
         rec.problem = nil
         if !rec.metadata.isEmpty { rec.metadata.removeAll(keepingCapacity: true) }
         if !rec.beats.isEmpty { rec.beats.removeAll(keepingCapacity: true) }
@@ -265,8 +283,9 @@ final class ExportElementHandler: @unchecked Sendable {
                 hintUnit = rec.unitID
             case UInt8(ascii: "c") where details && Self.equals(n, "creationDate"):
                 rec.created = TimestampParser.parse(v, c)
-            case UInt8(ascii: "d") where details && Self.equals(n, "device"):
-                rec.device = deviceText(v, c)
+            case UInt8(ascii: "d") where Self.equals(n, "device"):
+                rec.deviceIsWatch = Self.contains(v, c, "model:Watch,")
+                if details { rec.device = deviceText(v, c) }
             default:
                 break
             }
@@ -283,6 +302,11 @@ final class ExportElementHandler: @unchecked Sendable {
         let isTimeZone = attrs.valueCount(keyIndex) == 10 && memcmp(attrs.valueStart(keyIndex), "HKTimeZone", 10) == 0
         switch parent {
         case .record where rec.active:
+            rec.hasMetadata = true
+            rec.metadataDigest.add(attrs.valueStart(keyIndex), attrs.valueCount(keyIndex))
+            rec.metadataDigest.separate()
+            if valueIndex >= 0 { rec.metadataDigest.add(attrs.valueStart(valueIndex), attrs.valueCount(valueIndex)) }
+            rec.metadataDigest.separate()
             if isTimeZone, valueIndex >= 0 { rec.timeZoneName = internedString(attrs.valueStart(valueIndex), attrs.valueCount(valueIndex)) }
             if details { rec.metadata.append(entry(attrs, keyIndex, valueIndex)) }
         case .correlation:
@@ -381,6 +405,10 @@ final class ExportElementHandler: @unchecked Sendable {
                 let conversion = types[rec.typeID].conversion
                 if let (scale, offset) = conversion {
                     canonical = value * scale + offset
+                    if let why = metric.implausibility(canonical!) {
+                        report.skip(why, at: rec.location)
+                        canonical = nil
+                    }
                 } else {
                     if unitID >= 0 {
                         report.skip("unknown unit \"\(interner[unitID])\" for \(shortType(metric.healthKitType))", at: rec.location)
@@ -394,12 +422,15 @@ final class ExportElementHandler: @unchecked Sendable {
                 report.skip("record without a value (\(shortType(metric.healthKitType)))", at: rec.location)
             }
         }
-        return Sample(
+        var s = Sample(
             type: interner[rec.typeID], metric: metric, source: rec.sourceID >= 0 ? interner[rec.sourceID] : "",
             sourceVersion: rec.versionID >= 0 ? interner[rec.versionID] : nil, device: rec.device,
             unit: rec.unitID >= 0 ? interner[rec.unitID] : nil, valueText: rec.valueText, value: rec.value,
             canonicalValue: canonical, start: start, end: end, created: rec.created, timeZoneName: rec.timeZoneName,
             metadata: details ? rec.metadata : [], beats: details ? rec.beats : [])
+        s.metadataDigest = rec.hasMetadata ? rec.metadataDigest.value : 0
+        s.deviceIsWatch = rec.deviceIsWatch
+        return s
     }
 
     private func finishTopLevelRecord() {
@@ -444,11 +475,11 @@ final class ExportElementHandler: @unchecked Sendable {
         w.sourceVersion = d["sourceVersion"]
         w.device = d["device"]
         w.created = d["creationDate"].flatMap(TimestampParser.parse)
-        w.duration = d["duration"].flatMap(NumberParser.parse)
+        w.duration = workoutFigure(d["duration"], "duration")
         w.durationUnit = d["durationUnit"]
-        w.totalDistance = d["totalDistance"].flatMap(NumberParser.parse)
+        w.totalDistance = workoutFigure(d["totalDistance"], "totalDistance")
         w.totalDistanceUnit = d["totalDistanceUnit"]
-        w.totalEnergyBurned = d["totalEnergyBurned"].flatMap(NumberParser.parse)
+        w.totalEnergyBurned = workoutFigure(d["totalEnergyBurned"], "totalEnergyBurned")
         w.totalEnergyBurnedUnit = d["totalEnergyBurnedUnit"]
         workout = w
     }
@@ -457,8 +488,21 @@ final class ExportElementHandler: @unchecked Sendable {
         let d = attrs.dictionary()
         guard let type = d["type"] else { return nil }
         return WorkoutStatistic(type: type, start: d["startDate"].flatMap(TimestampParser.parse), end: d["endDate"].flatMap(TimestampParser.parse),
-                                average: d["average"].flatMap(NumberParser.parse), minimum: d["minimum"].flatMap(NumberParser.parse),
-                                maximum: d["maximum"].flatMap(NumberParser.parse), sum: d["sum"].flatMap(NumberParser.parse), unit: d["unit"])
+                                average: workoutFigure(d["average"], "WorkoutStatistics average"),
+                                minimum: workoutFigure(d["minimum"], "WorkoutStatistics minimum"),
+                                maximum: workoutFigure(d["maximum"], "WorkoutStatistics maximum"),
+                                sum: workoutFigure(d["sum"], "WorkoutStatistics sum"), unit: d["unit"])
+    }
+
+    /// A workout's number: nil, with a counted skip, when it is negative (no workout has a
+    /// negative duration, distance, energy or heart rate). Non-numbers are nil as before.
+    private func workoutFigure(_ text: String?, _ name: String) -> Double? {
+        guard let v = text.flatMap(NumberParser.parse) else { return nil }
+        if v < 0 {
+            report.skip("negative workout \(name)", at: locate())
+            return nil
+        }
+        return v
     }
 
     // MARK: - End

@@ -29,6 +29,9 @@ final class HAEDatumMapper {
     /// Wrist-temperature buckets held while undecided: one per night, so few; capped.
     private var heldWristTemperatures: [Sample] = []
     static let wristHoldLimit = 4096
+    /// HAE rounds hours and times; a total may exceed its window by this much before it is
+    /// taken as impossible.
+    static let windowSlackHours = 1.0 / 60
 
     init(shape: HAEMetricShape, wantsDetails: Bool) {
         self.shape = shape
@@ -116,9 +119,17 @@ final class HAEDatumMapper {
             unaggregated += 1
             if unaggregatedExamples.count < 3 { unaggregatedExamples.append(location(d)) }
         }
+        var canonical = shape.canonical(value)
+        if let metric = shape.metric, let c = canonical {
+            // The same check as export.xml's, on the value and on a bucket's extremes.
+            if let why = metric.implausibility(c) ?? minimum.flatMap(metric.implausibility) ?? maximum.flatMap(metric.implausibility) {
+                report.skip(why, at: location(d))
+                canonical = nil
+            }
+        }
         var s = Sample(
             type: shape.type, metric: shape.metric, source: d.source ?? "", unit: shape.units, value: value,
-            canonicalValue: shape.canonical(value), start: start, end: end, metadata: wantsDetails ? d.extras : [])
+            canonicalValue: canonical, start: start, end: end, metadata: wantsDetails ? d.extras : [])
         s.isBucket = bucket
         s.bucketMinimum = minimum
         s.bucketMaximum = maximum
@@ -199,18 +210,43 @@ final class HAEDatumMapper {
             report.skip("unknown unit \(shape.units.map { "'\($0)'" } ?? "(none)") for HAE metric \(shape.name)", at: location(d))
             return
         }
-        let asleep = shape.hours(f.asleep), core = shape.hours(f.core), deep = shape.hours(f.deep), rem = shape.hours(f.rem)
-        // Generation 3 states the total; generations 1–2 do not, and there `asleep` is the
-        // unspecified-asleep part (gen. 1: the whole night), so the stages are added to it.
-        let total = shape.hours(f.totalSleep) ?? ((asleep ?? 0) + (core ?? 0) + (deep ?? 0) + (rem ?? 0))
+        // HAE writes 0 for what it did not measure: a zero stage is left out, as export.xml leaves
+        // out a stage with no samples (docs/rules.md, "Sleep").
+        func hours(_ v: Double?) -> Double? { shape.hours(v).flatMap { $0 > 0 ? $0 : nil } }
+        let asleep = hours(f.asleep), core = hours(f.core), deep = hours(f.deep), rem = hours(f.rem)
+        let inBed = hours(f.inBed), stated = hours(f.totalSleep)
+        let staged = (core ?? 0) + (deep ?? 0) + (rem ?? 0)
+        // When stages exist they are the night's sleep. `asleep` beside them is either 0 or
+        // another app's whole-night figure (a real file: 87 of 91 nights longer than the night
+        // when added); without times it cannot be shown to lie outside the stages, so it is not
+        // added, as export.xml takes the watch's stages alone. Generation 1 has only `asleep`; a
+        // night with only in-bed hours falls back to them, as export.xml does.
+        let total: Double
+        if staged > 0 { total = staged }
+        else if let asleep { total = asleep }
+        else if let stated { total = stated }
+        else if let inBed { total = inBed }
+        else {
+            report.skip("HAE sleep record with no sleep or in-bed hours", at: location(d))
+            return
+        }
+        // A night cannot hold more sleep than its window (sleep and in-bed spans together).
+        let starts = [f.sleepStart, f.inBedStart].compactMap { $0 }, ends = [sleepEnd, f.inBedEnd].compactMap { $0 }
+        if let first = starts.min(), let last = ends.max() {
+            let window = Double(last.seconds - first.seconds) / 3600
+            if max(total, stated ?? 0) > window + Self.windowSlackHours {
+                report.skip("HAE sleep total longer than its night's window", at: location(d, "totalSleep"))
+                return
+            }
+        }
         var night = SleepSummary(sleepEnd: sleepEnd, totalHours: total)
         night.sleepStart = f.sleepStart
         night.coreHours = core
         night.deepHours = deep
         night.remHours = rem
-        night.awakeHours = shape.hours(f.awake)
+        night.awakeHours = hours(f.awake)
         night.asleepHours = asleep
-        night.inBedHours = shape.hours(f.inBed)
+        night.inBedHours = inBed
         night.inBedStart = f.inBedStart
         night.inBedEnd = f.inBedEnd
         night.source = d.source ?? f.sleepSource

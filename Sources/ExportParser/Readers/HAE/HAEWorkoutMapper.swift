@@ -30,11 +30,20 @@ enum HAEWorkoutMapper {
         if mapped == nil, !displayName.isEmpty { w.metadata.append(MetadataEntry(key: "HAEName", value: displayName)) }
         w.duration = f.duration ?? Double(end.seconds - start.seconds)
         w.durationUnit = "s"
-        if let e = f.activeEnergyBurned ?? f.activeEnergy, let qty = e.qty {
+        // A negative energy or distance is no real workout's: left out and counted, as in export.xml.
+        func figure(_ q: HAEWorkoutFields.Quantity?, _ name: String) -> Double? {
+            guard let qty = q?.qty else { return nil }
+            if qty < 0 {
+                report.skip("negative workout \(name)", at: InputLocation(byteOffset: f.byteOffset, path: path + "." + name))
+                return nil
+            }
+            return qty
+        }
+        if let e = f.activeEnergyBurned ?? f.activeEnergy, let qty = figure(e, "activeEnergyBurned") {
             w.totalEnergyBurned = qty
             w.totalEnergyBurnedUnit = e.units
         }
-        if let d = f.distance, let qty = d.qty {
+        if let d = f.distance, let qty = figure(d, "distance") {
             w.totalDistance = qty
             w.totalDistanceUnit = d.units
         }

@@ -1,0 +1,22 @@
+/// A 64-bit FNV-1a digest, fed byte by byte. It tells records apart by their metadata
+/// (`Sample.metadataDigest`) without keeping the metadata: cheap on the hot path, stable across
+/// runs and platforms (unlike `Hasher`, which is seeded per process), so it can be stored.
+struct FNV1a {
+    private(set) var value: UInt64 = 0xcbf2_9ce4_8422_2325
+
+    @inline(__always)
+    mutating func add(_ p: UnsafePointer<UInt8>, _ count: Int) {
+        var h = value
+        for i in 0..<count { h = (h ^ UInt64(p[i])) &* 0x0000_0100_0000_01b3 }
+        value = h
+    }
+
+    /// A byte no UTF-8 text contains, between fields, so ("ab", "c") and ("a", "bc") differ.
+    @inline(__always)
+    mutating func separate() { value = (value ^ 0xFF) &* 0x0000_0100_0000_01b3 }
+
+    mutating func add(_ s: String) {
+        var s = s
+        s.withUTF8 { b in if let base = b.baseAddress { add(base, b.count) } }
+    }
+}

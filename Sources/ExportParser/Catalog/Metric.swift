@@ -47,7 +47,7 @@ public final class Metric: Sendable, Hashable {
         return healthKitType.hasPrefix(prefix) ? String(healthKitType.dropFirst(prefix.count)) : healthKitType
     }
 
-    private static func format(_ v: Double) -> String { v == v.rounded() ? String(Int(v)) : String(v) }
+    private static func format(_ v: Double) -> String { v == v.rounded() ? ConvertOutcome.count(Int(v)) : String(v) }
 
     public static func == (a: Metric, b: Metric) -> Bool { a.index == b.index }
     public func hash(into h: inout Hasher) { h.combine(index) }

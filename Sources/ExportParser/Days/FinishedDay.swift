@@ -28,13 +28,18 @@ public struct WorkoutSummary: Sendable, Equatable {
     public var startSeconds: Int64
 }
 
-/// `heart_rate_samples` of one day. `count` is nil when only bucket statistics were read (HAE).
-public struct HeartRateSummary: Sendable, Equatable {
+/// A day of a `minmaxavg` metric (`heart_rate_samples`). `count` is nil when only bucket
+/// statistics were read (HAE).
+public struct MinMaxAvgSummary: Sendable, Equatable {
     public var average: Double
     public var minimum: Double
     public var maximum: Double
     public var count: Int?
 }
+
+/// The old name, kept while the day book and the merge of several inputs know heart rate as the
+/// only `minmaxavg` metric.
+public typealias HeartRateSummary = MinMaxAvgSummary
 
 /// A day after every rule has run: what the writers (payload, CSV, store) take. They never see
 /// input shapes.
@@ -46,9 +51,11 @@ public struct FinishedDay: Sendable {
     public var timezone: String
     public var deviceSyncTimestamp: String
     /// Values by `Metric.index`, in payload units at full precision; nil where the rule had no
-    /// samples. `heart_rate_samples` is in `heartRate` instead.
+    /// samples. `minmaxavg` metrics are in `summaries` instead.
     public var values: [Double?]
-    public var heartRate: HeartRateSummary?
+    /// Summaries of the `minmaxavg` metrics by `Metric.index`; nil for other rules and where
+    /// there were no samples.
+    var summaries: [MinMaxAvgSummary?]
     public var sleep: SleepResult?
     public var workouts: [WorkoutSummary]
 
@@ -57,11 +64,23 @@ public struct FinishedDay: Sendable {
         self.timezone = timezone
         self.deviceSyncTimestamp = deviceSyncTimestamp
         self.values = Array(repeating: nil, count: Catalog.metrics.count)
+        self.summaries = Array(repeating: nil, count: Catalog.metrics.count)
         self.workouts = []
     }
 
+    private static let heartRateIndex = Catalog.metric(named: "heart_rate_samples").index
+
+    /// The `heart_rate_samples` summary, as the day book fills it and the merge of several
+    /// inputs takes it.
+    public var heartRate: MinMaxAvgSummary? {
+        get { summaries[Self.heartRateIndex] }
+        set { summaries[Self.heartRateIndex] = newValue }
+    }
+
+    /// The value of a catalog field (not a `minmaxavg` one); a name not in the catalog is a
+    /// mistake in the caller.
     public func value(_ field: String) -> Double? {
-        Catalog.metric(forField: field).flatMap { values[$0.index] }
+        values[Catalog.metric(named: field).index]
     }
 
     /// One value of the long form: a `DayColumns` name with a number or a text.

@@ -83,7 +83,7 @@ public struct FinishedDay: Sendable {
         values[Catalog.metric(named: field).index]
     }
 
-    /// One value of the long form: a `DayColumns` name with a number or a text.
+    /// One value of the long form: an `OutputField.storeName` with a number or a text.
     public struct Field: Sendable, Equatable {
         public var name: String
         public var value: Double?
@@ -97,31 +97,15 @@ public struct FinishedDay: Sendable {
         }
     }
 
-    /// The day in long form, in `DayColumns` order, only the columns that have a value.
+    /// The day in long form (the store's `day_values`), in `OutputFields.all` order, only the
+    /// fields that have a value. The date is not among them: it is the key of every row.
     public var fields: [Field] {
-        var out: [Field] = [Field(name: "date", text: date), Field(name: "timezone", text: timezone)]
-        for m in Catalog.metrics {
-            if m.rule == .minMaxAvg {
-                guard let hr = heartRate else { continue }
-                out.append(Field(name: "heart_rate_avg", value: hr.average, unit: m.unit.rawValue))
-                out.append(Field(name: "heart_rate_min", value: hr.minimum, unit: m.unit.rawValue))
-                out.append(Field(name: "heart_rate_max", value: hr.maximum, unit: m.unit.rawValue))
-                if let c = hr.count { out.append(Field(name: "heart_rate_count", value: Double(c), unit: "count")) }
-            } else if let v = values[m.index] {
-                out.append(Field(name: m.field, value: v, unit: m.unit.rawValue))
+        OutputFields.all.compactMap { f in
+            guard let name = f.storeName, f.kind != .date, let v = f.read(self) else { return nil }
+            switch v.scalar {
+            case .number(let n): return Field(name: name, value: n, unit: f.unit)
+            case .text(let t): return Field(name: name, text: t)
             }
         }
-        if let s = sleep {
-            let hours: [(String, Double?)] = [
-                ("sleep_total_hours", s.totalHours), ("sleep_core_hours", s.coreHours), ("sleep_deep_hours", s.deepHours),
-                ("sleep_rem_hours", s.remHours), ("sleep_awake_hours", s.awakeHours),
-            ]
-            for (n, v) in hours { if let v { out.append(Field(name: n, value: v, unit: "hr")) } }
-            if let t = s.inBedStart { out.append(Field(name: "sleep_in_bed_start", text: t)) }
-            if let t = s.inBedEnd { out.append(Field(name: "sleep_in_bed_end", text: t)) }
-            if let t = s.source { out.append(Field(name: "sleep_source", text: t)) }
-        }
-        out.append(Field(name: "workouts_count", value: Double(workouts.count), unit: "count"))
-        return out
     }
 }

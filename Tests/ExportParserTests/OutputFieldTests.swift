@@ -72,12 +72,10 @@ final class OutputFieldTests: XCTestCase {
         XCTAssertEqual(hr.map(\.unit), ["count/min", "count/min", "count/min", "count"])
     }
 
-    /// A second `minmaxavg` metric is one catalog row: its four fields come from it, read from
-    /// its own slot of the day.
+    /// A second `minmaxavg` metric needs no rows of its own: its four fields come from its
+    /// catalog row's section, field, unit and decimals, read from its own slot of the day.
     func testASecondMinMaxAvgMetricIsOneRow() {
-        let m = Metric(index: 0, healthKitType: "HKQuantityTypeIdentifierWalkingHeartRateAverage", section: .metrics,
-                       field: "walking_heart_rate_samples", rule: .minMaxAvg, unit: .countPerMinute, decimals: 1, haeNames: [])
-        let rows = OutputFields.fields(of: m)
+        let rows = OutputFields.minMaxAvgFields(section: .metrics, field: "walking_heart_rate_samples", index: 0, unit: .countPerMinute, decimals: 1)
         XCTAssertEqual(rows.map(\.payloadPath), ["metrics.walking_heart_rate_samples.avg", "metrics.walking_heart_rate_samples.min",
                                                  "metrics.walking_heart_rate_samples.max", "metrics.walking_heart_rate_samples.count"])
         XCTAssertEqual(rows.map(\.column), ["walking_heart_rate_avg", "walking_heart_rate_min", "walking_heart_rate_max", "walking_heart_rate_count"])

@@ -29,9 +29,7 @@ enum OutputFields {
         },
     ]
 
-    /// A metric's rows. A `minmaxavg` metric is an object in the payload
-    /// (`heart_rate_samples: {avg, min, max, count}`) and four columns in the CSV and the store,
-    /// named after the field without its `_samples` (`heart_rate_avg`, …).
+    /// A metric's rows: one, or four for a `minmaxavg` metric.
     static func fields(of m: Metric) -> [OutputField] {
         let path = m.section.rawValue + "." + m.field
         let i = m.index
@@ -41,17 +39,25 @@ enum OutputFields {
                             decimals: m.decimals) { day in day.values[i].map { .number($0) } }
             ]
         }
-        let base = m.field.hasSuffix("_samples") ? String(m.field.dropLast("_samples".count)) : m.field
+        return minMaxAvgFields(section: m.section, field: m.field, index: i, unit: m.unit, decimals: m.decimals)
+    }
+
+    /// The rows of a `minmaxavg` metric: an object in the payload
+    /// (`heart_rate_samples: {avg, min, max, count}`) and four columns in the CSV and the store,
+    /// named after the field without its `_samples` (`heart_rate_avg`, …), read from the metric's
+    /// own summary slot of the day (`index`).
+    static func minMaxAvgFields(section: PayloadSection, field: String, index i: Int, unit: CanonicalUnit, decimals: Int) -> [OutputField] {
+        let path = section.rawValue + "." + field
+        let base = field.hasSuffix("_samples") ? String(field.dropLast("_samples".count)) : field
         func part(_ key: String, _ kind: OutputField.Kind, unit: String, decimals: Int,
                   _ value: @escaping @Sendable (MinMaxAvgSummary) -> Double?) -> OutputField {
             OutputField(payloadPath: path + "." + key, column: base + "_" + key, storeName: base + "_" + key, kind: kind, unit: unit,
                         decimals: decimals) { day in day.summaries[i].flatMap(value).map { .number($0) } }
         }
-        let unit = m.unit.rawValue
         return [
-            part("avg", .avg, unit: unit, decimals: m.decimals) { $0.average },
-            part("min", .min, unit: unit, decimals: m.decimals) { $0.minimum },
-            part("max", .max, unit: unit, decimals: m.decimals) { $0.maximum },
+            part("avg", .avg, unit: unit.rawValue, decimals: decimals) { $0.average },
+            part("min", .min, unit: unit.rawValue, decimals: decimals) { $0.minimum },
+            part("max", .max, unit: unit.rawValue, decimals: decimals) { $0.maximum },
             // Left out where only bucket statistics were read (they do not say how many samples).
             part("count", .count, unit: CanonicalUnit.count.rawValue, decimals: 0) { $0.count.map(Double.init) },
         ]

@@ -1,4 +1,4 @@
-import ExportParser
+@testable import ExportParser
 import Foundation
 import XCTest
 
@@ -40,7 +40,7 @@ final class SampleExportTests: XCTestCase {
         let (out, _) = try convert("export.xml")
         let text = try String(contentsOf: out.appendingPathComponent("daily.csv"), encoding: .utf8)
         let rows = text.components(separatedBy: "\r\n").filter { !$0.isEmpty }
-        XCTAssertEqual(rows.first, DayColumns.all.map(\.name).joined(separator: ","))
+        XCTAssertEqual(rows.first, OutputFields.columns.compactMap(\.column).joined(separator: ","))
         XCTAssertEqual(rows.count, 4)
         // Payload and CSV agree: step_count of 2026-03-21 (4705 by hand, EXPECTED.md).
         let header = rows[0].components(separatedBy: ",")

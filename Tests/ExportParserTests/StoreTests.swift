@@ -418,10 +418,10 @@ final class StoreTests: XCTestCase {
 
     // MARK: schema
 
-    func testDailyViewColumnsAreDayColumnsWithPerson() throws {
+    func testDailyViewColumnsAreTheCSVColumnsWithPerson() throws {
         try HealthStore(path: path).publishIfNew()
         let columns = try T.rows(path, "SELECT name FROM pragma_table_info('daily') ORDER BY cid").map { $0[0] }
-        XCTAssertEqual(columns, ["person"] + DayColumns.all.map(\.name))
+        XCTAssertEqual(columns, ["person"] + OutputFields.columns.compactMap(\.column))
         XCTAssertEqual(try T.count(path, "PRAGMA user_version"), StoreSchema.currentVersion)
     }
 

@@ -1,8 +1,10 @@
 /// The one table that drives readers, day rules and writers (reference/metrics.md).
 ///
 /// Adding a metric is one row here: the readers find it by HealthKit type or HAE name, the day
-/// book picks its accumulator by `rule`, and the payload, CSV and store take their field names
-/// and units from it.
+/// book picks its accumulator by `rule`, and the field table (`OutputFields`) makes its payload,
+/// CSV and store fields from it. (Not yet for a second `minmaxavg` metric: the day book keeps
+/// one min/max/avg accumulator a day, heart rate's, and the merge of several inputs copies only
+/// `heartRate`.)
 public enum Catalog {
     private static let q = "HKQuantityTypeIdentifier"
 

@@ -28,13 +28,18 @@ public struct WorkoutSummary: Sendable, Equatable {
     public var startSeconds: Int64
 }
 
-/// `heart_rate_samples` of one day. `count` is nil when only bucket statistics were read (HAE).
-public struct HeartRateSummary: Sendable, Equatable {
+/// A day of a `minmaxavg` metric (`heart_rate_samples`). `count` is nil when only bucket
+/// statistics were read (HAE).
+public struct MinMaxAvgSummary: Sendable, Equatable {
     public var average: Double
     public var minimum: Double
     public var maximum: Double
     public var count: Int?
 }
+
+/// The old name, kept while the day book and the merge of several inputs know heart rate as the
+/// only `minmaxavg` metric.
+public typealias HeartRateSummary = MinMaxAvgSummary
 
 /// A day after every rule has run: what the writers (payload, CSV, store) take. They never see
 /// input shapes.
@@ -46,9 +51,11 @@ public struct FinishedDay: Sendable {
     public var timezone: String
     public var deviceSyncTimestamp: String
     /// Values by `Metric.index`, in payload units at full precision; nil where the rule had no
-    /// samples. `heart_rate_samples` is in `heartRate` instead.
+    /// samples. `minmaxavg` metrics are in `summaries` instead.
     public var values: [Double?]
-    public var heartRate: HeartRateSummary?
+    /// Summaries of the `minmaxavg` metrics by `Metric.index`; nil for other rules and where
+    /// there were no samples.
+    var summaries: [MinMaxAvgSummary?]
     public var sleep: SleepResult?
     public var workouts: [WorkoutSummary]
 
@@ -57,14 +64,26 @@ public struct FinishedDay: Sendable {
         self.timezone = timezone
         self.deviceSyncTimestamp = deviceSyncTimestamp
         self.values = Array(repeating: nil, count: Catalog.metrics.count)
+        self.summaries = Array(repeating: nil, count: Catalog.metrics.count)
         self.workouts = []
     }
 
-    public func value(_ field: String) -> Double? {
-        Catalog.metric(forField: field).flatMap { values[$0.index] }
+    private static let heartRateIndex = Catalog.metric(named: "heart_rate_samples").index
+
+    /// The `heart_rate_samples` summary, as the day book fills it and the merge of several
+    /// inputs takes it.
+    public var heartRate: MinMaxAvgSummary? {
+        get { summaries[Self.heartRateIndex] }
+        set { summaries[Self.heartRateIndex] = newValue }
     }
 
-    /// One value of the long form: a `DayColumns` name with a number or a text.
+    /// The value of a catalog field (not a `minmaxavg` one); a name not in the catalog is a
+    /// mistake in the caller.
+    public func value(_ field: String) -> Double? {
+        values[Catalog.metric(named: field).index]
+    }
+
+    /// One value of the long form: an `OutputField.storeName` with a number or a text.
     public struct Field: Sendable, Equatable {
         public var name: String
         public var value: Double?
@@ -78,31 +97,15 @@ public struct FinishedDay: Sendable {
         }
     }
 
-    /// The day in long form, in `DayColumns` order, only the columns that have a value.
+    /// The day in long form (the store's `day_values`), in `OutputFields.all` order, only the
+    /// fields that have a value. The date is not among them: it is the key of every row.
     public var fields: [Field] {
-        var out: [Field] = [Field(name: "date", text: date), Field(name: "timezone", text: timezone)]
-        for m in Catalog.metrics {
-            if m.rule == .minMaxAvg {
-                guard let hr = heartRate else { continue }
-                out.append(Field(name: "heart_rate_avg", value: hr.average, unit: m.unit.rawValue))
-                out.append(Field(name: "heart_rate_min", value: hr.minimum, unit: m.unit.rawValue))
-                out.append(Field(name: "heart_rate_max", value: hr.maximum, unit: m.unit.rawValue))
-                if let c = hr.count { out.append(Field(name: "heart_rate_count", value: Double(c), unit: "count")) }
-            } else if let v = values[m.index] {
-                out.append(Field(name: m.field, value: v, unit: m.unit.rawValue))
+        OutputFields.all.compactMap { f in
+            guard let name = f.storeName, f.kind != .date, let v = f.read(self) else { return nil }
+            switch v.scalar {
+            case .number(let n): return Field(name: name, value: n, unit: f.unit)
+            case .text(let t): return Field(name: name, text: t)
             }
         }
-        if let s = sleep {
-            let hours: [(String, Double?)] = [
-                ("sleep_total_hours", s.totalHours), ("sleep_core_hours", s.coreHours), ("sleep_deep_hours", s.deepHours),
-                ("sleep_rem_hours", s.remHours), ("sleep_awake_hours", s.awakeHours),
-            ]
-            for (n, v) in hours { if let v { out.append(Field(name: n, value: v, unit: "hr")) } }
-            if let t = s.inBedStart { out.append(Field(name: "sleep_in_bed_start", text: t)) }
-            if let t = s.inBedEnd { out.append(Field(name: "sleep_in_bed_end", text: t)) }
-            if let t = s.source { out.append(Field(name: "sleep_source", text: t)) }
-        }
-        out.append(Field(name: "workouts_count", value: Double(workouts.count), unit: "count"))
-        return out
     }
 }

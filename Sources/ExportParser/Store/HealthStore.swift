@@ -261,7 +261,7 @@ public final class HealthStore: @unchecked Sendable {
     }
 
     /// Applies every migration above the file's `user_version`, each in its own transaction,
-    /// then makes sure the `daily` view matches this build's `DayColumns`.
+    /// then makes sure the `daily` view matches this build's field table (`OutputFields`).
     func migrate() throws {
         // Most opens find nothing to do: check without taking the write lock, so opening a store
         // another process is importing into does not wait.

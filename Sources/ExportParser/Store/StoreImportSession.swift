@@ -205,7 +205,7 @@ public final class StoreImportSession: SampleSink, @unchecked Sendable {
             try delete.run()
             deleted += db.changes
             insert.bind(2, date)
-            for f in day.fields where f.name != "date" {
+            for f in day.fields {
                 insert.bind(3, f.name)
                 insert.bind(4, f.value)
                 insert.bind(5, f.text)

@@ -358,14 +358,22 @@ enum StoreSchema {
     CREATE INDEX IF NOT EXISTS day_values_by_import ON day_values (import_id);
     """
 
-    /// The `daily` view: one row a date per person, columns `person` then `DayColumns.all` in
-    /// order, pivoted from `day_values`. Generated from the column list, so a catalog change
-    /// changes the view (it is re-created when its text differs, see `HealthStore`).
+    /// The `daily` view: one row a date per person, columns `person` then the CSV's columns
+    /// (`OutputFields.columns`) in order, pivoted from `day_values`. Generated from the field
+    /// table, so a catalog change changes the view (it is re-created when its text differs, see
+    /// `HealthStore`).
     static var dailyViewSQL: String {
-        var cols = ["person", "date"]
-        for c in DayColumns.all where c.name != "date" {
-            let source = c.unit == nil ? "text" : "value"
-            cols.append("max(CASE WHEN field = '\(c.name)' THEN \(source) END) AS \(quoteIdentifier(c.name))")
+        var cols = ["person"]
+        for f in OutputFields.columns {
+            guard let name = f.storeName, let column = f.column else { preconditionFailure("CSV column \(f.name) that the store does not keep") }
+            if f.kind == .date {
+                // The date is the key of every `day_values` row, not one of its fields.
+                cols.append(name)
+                continue
+            }
+            let source = f.kind.isText ? "text" : "value"
+            let literal = "'" + name.replacingOccurrences(of: "'", with: "''") + "'"
+            cols.append("max(CASE WHEN field = \(literal) THEN \(source) END) AS \(quoteIdentifier(column))")
         }
         return "CREATE VIEW daily AS SELECT " + cols.joined(separator: ", ")
             + " FROM day_values GROUP BY person, date"

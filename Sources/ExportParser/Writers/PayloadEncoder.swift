@@ -1,52 +1,80 @@
-/// A finished day as the body of `POST /sync/healthkit` (reference/payload.md): keys in the
-/// documented order, metrics with no samples left out, `sleep` and `running_mechanics` only when
-/// there is something to say, `workouts` always present.
+/// A finished day as the body of `POST /sync/healthkit` (reference/payload.md), written from
+/// `OutputFields.all`: keys in the documented order, fields with no value left out, `sleep` and
+/// `running_mechanics` only when there is something to say, `metrics` and `workouts` always
+/// present.
 public enum PayloadEncoder {
     /// Decimals for workout figures (seconds, kcal, bpm, metres are whole on the wire).
     static let workoutDecimals = 0
 
-    public static func payload(_ day: FinishedDay) -> JSONValue {
-        var metrics: [(String, JSONValue)] = []
-        var running: [(String, JSONValue)] = []
-        for m in Catalog.metrics {
-            if m.rule == .minMaxAvg {
-                guard let hr = day.heartRate else { continue }
-                var members: [(String, JSONValue)] = [
-                    ("avg", .number(hr.average, decimals: m.decimals)),
-                    ("min", .number(hr.minimum, decimals: m.decimals)),
-                    ("max", .number(hr.maximum, decimals: m.decimals)),
-                ]
-                if let c = hr.count { members.append(("count", .number(Double(c), decimals: 0))) }
-                metrics.append((m.field, .object(members)))
-                continue
-            }
-            guard let v = day.values[m.index] else { continue }
-            let entry = (m.field, JSONValue.number(v, decimals: m.decimals))
-            if m.section == .runningMechanics { running.append(entry) } else { metrics.append(entry) }
-        }
-        var body: [(String, JSONValue)] = [
-            ("date", .string(day.date)),
-            ("timezone", .string(day.timezone)),
-            ("device_sync_timestamp", .string(day.deviceSyncTimestamp)),
-            ("metrics", .object(metrics)),
-        ]
-        if let s = day.sleep { body.append(("sleep", sleep(s))) }
-        body.append(("workouts", .array(day.workouts.map(workout))))
-        if !running.isEmpty { body.append(("running_mechanics", .object(running))) }
-        return .object(body)
+    /// The top-level keys in payload.md's order (the field table is in CSV order, where running
+    /// mechanics sit among the metrics), and whether each is written when it has no members.
+    static let layout: [(key: String, keepEmpty: Bool)] = [
+        ("date", true), ("timezone", true), ("device_sync_timestamp", true), ("metrics", true),
+        ("sleep", false), ("workouts", true), ("running_mechanics", false),
+    ]
+
+    /// A key of the payload: one field, or an object of further keys (in table order).
+    indirect enum Node: Sendable {
+        case field(OutputField)
+        case object([Member], keepEmpty: Bool)
     }
 
-    static func sleep(_ s: SleepResult) -> JSONValue {
-        let d = Catalog.sleepDecimals
-        var members: [(String, JSONValue)] = [("total_hours", .number(s.totalHours, decimals: d))]
-        if let v = s.coreHours { members.append(("core_hours", .number(v, decimals: d))) }
-        if let v = s.deepHours { members.append(("deep_hours", .number(v, decimals: d))) }
-        if let v = s.remHours { members.append(("rem_hours", .number(v, decimals: d))) }
-        if let v = s.awakeHours { members.append(("awake_hours", .number(v, decimals: d))) }
-        if let v = s.inBedStart { members.append(("in_bed_start", .string(v))) }
-        if let v = s.inBedEnd { members.append(("in_bed_end", .string(v))) }
-        if let v = s.source { members.append(("source", .string(v))) }
-        return .object(members)
+    struct Member: Sendable {
+        let key: String
+        let node: Node
+    }
+
+    /// The payload's shape, built once from the table's payload paths.
+    static let tree: [Member] = {
+        let rows = OutputFields.all.compactMap { f in f.payloadPath.map { (path: $0.split(separator: ".").map(String.init), field: f) } }
+        for r in rows where !layout.contains(where: { $0.key == r.path[0] }) {
+            preconditionFailure("payload path \(r.field.name) is outside the payload's layout")
+        }
+        return layout.map { key, keepEmpty in
+            let mine = rows.filter { $0.path[0] == key }.map { (path: Array($0.path.dropFirst()), field: $0.field) }
+            precondition(!mine.isEmpty, "no output field for the payload's \(key)")
+            return Member(key: key, node: node(mine, keepEmpty: keepEmpty))
+        }
+    }()
+
+    /// One field when its path ends here, else an object of its members, each key at the place
+    /// of its first field.
+    private static func node(_ rows: [(path: [String], field: OutputField)], keepEmpty: Bool) -> Node {
+        if rows.count == 1, rows[0].path.isEmpty { return .field(rows[0].field) }
+        var keys: [String] = []
+        var byKey: [String: [(path: [String], field: OutputField)]] = [:]
+        for r in rows {
+            guard let key = r.path.first else { preconditionFailure("payload path \(r.field.name) is both a value and an object") }
+            if byKey[key] == nil { keys.append(key) }
+            byKey[key, default: []].append((Array(r.path.dropFirst()), r.field))
+        }
+        return .object(keys.map { Member(key: $0, node: node(byKey[$0]!, keepEmpty: false)) }, keepEmpty: keepEmpty)
+    }
+
+    public static func payload(_ day: FinishedDay) -> JSONValue {
+        .object(members(tree, day))
+    }
+
+    private static func members(_ list: [Member], _ day: FinishedDay) -> [(String, JSONValue)] {
+        list.compactMap { m in json(m.node, day).map { (m.key, $0) } }
+    }
+
+    private static func json(_ node: Node, _ day: FinishedDay) -> JSONValue? {
+        switch node {
+        case .field(let f):
+            return f.read(day).map { json($0, of: f) }
+        case .object(let list, let keepEmpty):
+            let m = members(list, day)
+            return m.isEmpty && !keepEmpty ? nil : .object(m)
+        }
+    }
+
+    private static func json(_ value: OutputField.Value, of f: OutputField) -> JSONValue {
+        switch value {
+        case .number(let n): return .number(n, decimals: f.numberDecimals)
+        case .text(let t): return .string(t)
+        case .workouts(let list): return .array(list.map(workout))
+        }
     }
 
     static func workout(_ w: WorkoutSummary) -> JSONValue {

@@ -81,7 +81,7 @@ final class StoreTests: XCTestCase {
         var day = FinishedDay(dayNumber: CivilDate.parseISODate("2024-01-02")!, timezone: "Europe/Amsterdam", deviceSyncTimestamp: "x")
         day.values[Catalog.metric(named: "step_count").index] = 412
         day.values[Catalog.metric(named: "distance_km").index] = 0.3049999999
-        day.heartRate = HeartRateSummary(average: 71.25, minimum: 50, maximum: 120, count: 9)
+        day.heartRate = MinMaxAvgSummary(average: 71.25, minimum: 50, maximum: 120, count: 9)
         var report = ReadReport()
         report.recordsByType = ["HKQuantityTypeIdentifierHeartRateVariabilitySDNN": 1, "HKCategoryTypeIdentifierSleepAnalysis": 1,
                                 "HKQuantityTypeIdentifierBloodPressureSystolic": 1]

@@ -2,9 +2,7 @@
 ///
 /// Adding a metric is one row here: the readers find it by HealthKit type or HAE name, the day
 /// book picks its accumulator by `rule`, and the field table (`OutputFields`) makes its payload,
-/// CSV and store fields from it. (Not yet for a second `minmaxavg` metric: the day book keeps
-/// one min/max/avg accumulator a day, heart rate's, and the merge of several inputs copies only
-/// `heartRate`.)
+/// CSV and store fields from it; a second `minmaxavg` metric too (one accumulator a metric).
 public enum Catalog {
     private static let q = "HKQuantityTypeIdentifier"
 

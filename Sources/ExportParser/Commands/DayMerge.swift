@@ -12,7 +12,7 @@ enum DayMerge {
                     continue
                 }
                 for (i, v) in d.values.enumerated() where v != nil { cur.values[i] = v }
-                if let hr = d.heartRate { cur.heartRate = hr }
+                for (i, m) in d.summaries.enumerated() where m != nil { cur.summaries[i] = m }
                 if let s = d.sleep { cur.sleep = s }
                 for w in d.workouts where !cur.workouts.contains(where: { $0.type == w.type && $0.start == w.start }) {
                     cur.workouts.append(w)

@@ -38,6 +38,7 @@ public final class DayBook: SampleSink {
     /// bits in the low half, so the array sorts by time in place, with no copies.
     private var heartRates: [UInt64] = []
     static let heartRateEpoch: Int64 = 978_307_200
+    static let heartRateIndex = Catalog.metric(named: "heart_rate_samples").index
     private var workouts: [Workout] = []
     /// Samples received, readable from another thread (progress displays): the export reader
     /// feeds the day book from its tape-player thread.
@@ -64,7 +65,7 @@ public final class DayBook: SampleSink {
         var avgSum: [Int: Double] = [:]
         var avgCount: [Int: Int] = [:]
         var latest: [Int: (end: Int64, value: Double)] = [:]
-        var hrSum = 0.0, hrCount = 0, hrMin = Double.infinity, hrMax = -Double.infinity, hrBuckets = false
+        var minMaxAvg: [Int: MinMaxAvgAccumulator] = [:]
         var zoneName: String?
         var offset: Int32?
 
@@ -178,12 +179,10 @@ public final class DayBook: SampleSink {
             d.avgSum[metric.index, default: 0] += value
             d.avgCount[metric.index, default: 0] += 1
         case .minMaxAvg:
-            d.hrSum += value
-            d.hrCount += 1
-            d.hrMin = min(d.hrMin, s.bucketMinimum ?? value)
-            d.hrMax = max(d.hrMax, s.bucketMaximum ?? value)
-            if s.isBucket { d.hrBuckets = true }
-            heartRates.append(Self.packHeartRate(s.start.seconds, value))
+            d.minMaxAvg[metric.index, default: MinMaxAvgAccumulator()]
+                .add(value, bucketMinimum: s.bucketMinimum, bucketMaximum: s.bucketMaximum, isBucket: s.isBucket)
+            // Heart rate alone also feeds the workouts that state no heart rate of their own.
+            if metric.index == Self.heartRateIndex { heartRates.append(Self.packHeartRate(s.start.seconds, value)) }
         case .latest:
             // The latest end wins; on a tie the later record in the file.
             if d.latest[metric.index].map({ $0.end <= s.end.seconds }) ?? true {
@@ -297,10 +296,7 @@ public final class DayBook: SampleSink {
             for (i, v) in st.resolvedSums { d.values[i] = (d.values[i] ?? 0) + v }
             for (i, sum) in st.avgSum { d.values[i] = sum / Double(st.avgCount[i]!) }
             for (i, l) in st.latest { d.values[i] = l.value }
-            if st.hrCount > 0 {
-                d.heartRate = HeartRateSummary(average: st.hrSum / Double(st.hrCount), minimum: st.hrMin, maximum: st.hrMax,
-                                               count: st.hrBuckets ? nil : st.hrCount)
-            }
+            for (i, acc) in st.minMaxAvg { d.summaries[i] = acc.summary }
             out[n] = d
         }
         for (n, ns) in nights {
@@ -438,7 +434,9 @@ extension FinishedDay {
     var withFiniteValues: FinishedDay {
         var d = self
         for i in d.values.indices where d.values[i].map({ !$0.isFinite }) ?? false { d.values[i] = nil }
-        if let hr = d.heartRate, ![hr.average, hr.minimum, hr.maximum].allSatisfy(\.isFinite) { d.heartRate = nil }
+        for i in d.summaries.indices {
+            if let m = d.summaries[i], ![m.average, m.minimum, m.maximum].allSatisfy(\.isFinite) { d.summaries[i] = nil }
+        }
         if let s = d.sleep, ![s.totalHours, s.coreHours ?? 0, s.deepHours ?? 0, s.remHours ?? 0, s.awakeHours ?? 0].allSatisfy(\.isFinite) {
             d.sleep = nil
         }
@@ -457,6 +455,6 @@ extension FinishedDay {
 
     /// A day is written when any rule produced something for it.
     var hasContent: Bool {
-        heartRate != nil || sleep != nil || !workouts.isEmpty || values.contains { $0 != nil }
+        sleep != nil || !workouts.isEmpty || values.contains { $0 != nil } || summaries.contains { $0 != nil }
     }
 }

@@ -37,10 +37,6 @@ public struct MinMaxAvgSummary: Sendable, Equatable {
     public var count: Int?
 }
 
-/// The old name, kept while the day book and the merge of several inputs know heart rate as the
-/// only `minmaxavg` metric.
-public typealias HeartRateSummary = MinMaxAvgSummary
-
 /// A day after every rule has run: what the writers (payload, CSV, store) take. They never see
 /// input shapes.
 public struct FinishedDay: Sendable {
@@ -70,8 +66,7 @@ public struct FinishedDay: Sendable {
 
     private static let heartRateIndex = Catalog.metric(named: "heart_rate_samples").index
 
-    /// The `heart_rate_samples` summary, as the day book fills it and the merge of several
-    /// inputs takes it.
+    /// The `heart_rate_samples` summary (its slot in `summaries`).
     public var heartRate: MinMaxAvgSummary? {
         get { summaries[Self.heartRateIndex] }
         set { summaries[Self.heartRateIndex] = newValue }

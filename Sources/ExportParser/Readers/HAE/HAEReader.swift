@@ -50,12 +50,7 @@ public struct HAEReader {
 
         let input = InputDescription(path: path, format: .hae, byteCount: size)
         sink.begin(input)
-        #if os(Linux)
-        let modified = Int64(st.st_mtim.tv_sec)
-        #else
-        let modified = Int64(st.st_mtimespec.tv_sec)
-        #endif
-        sink.exportDate(Timestamp(seconds: modified, offset: 0))
+        sink.exportDate(Timestamp(seconds: FileTimes.modificationSeconds(st), offset: 0))
 
         let buffer = UnsafeMutablePointer<UInt8>.allocate(capacity: Self.chunkSize)
         defer { buffer.deallocate() }

@@ -1,4 +1,4 @@
-/// A finished day as the body of `POST /sync/healthkit` (reference/payload.md): keys in the
+/// A finished day as the body of `POST /sync/healthkit` (docs/payload.md): keys in the
 /// documented order, metrics with no samples left out, `sleep` and `running_mechanics` only when
 /// there is something to say, `workouts` always present.
 public enum PayloadEncoder {

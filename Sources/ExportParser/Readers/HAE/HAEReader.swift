@@ -5,7 +5,7 @@ import Glibc
 import Darwin
 #endif
 
-/// Reads a Health Auto Export JSON file (reference/hae-format.md) into a `SampleSink`.
+/// Reads a Health Auto Export JSON file (docs/hae.md) into a `SampleSink`.
 ///
 /// The file streams through yajl in 256 KiB chunks; `HAEDocumentWalker` turns the events into
 /// samples, sleep nights, workouts and extra items a datum at a time, so memory stays flat

@@ -3,7 +3,7 @@ import PackageDescription
 
 let package = Package(
     name: "health-import",
-    platforms: [.macOS(.v13)],
+    platforms: [.macOS(.v15)],
     products: [
         .executable(name: "health-import", targets: ["HealthImport"]),
         .library(name: "ExportParser", targets: ["ExportParser"]),

@@ -4,7 +4,7 @@
 Usage:
     python3 bench/generate_hae.py [--size-mb 300] [--out bench/data/hae.json]
 
-Shape (see /work/shared/reference/hae-format.md):
+Shape (see docs/hae.md):
     {"data": {"metrics": [...], "workouts": [...]}}
 - metrics: minute-level "heart_rate" ({date, Min, Avg, Max, source}); one year of
   day-aggregated step_count (count), active_energy (kJ), basal_energy_burned (kJ),

@@ -6,7 +6,7 @@ import XCTest
 /// buckets without a count).
 final class HAEDayBookTests: XCTestCase {
     private func days(_ path: String, timezone: String? = nil) throws -> [String: FinishedDay] {
-        try XCTSkipUnless(FileManager.default.fileExists(atPath: path), "missing \(path)")
+        if TestPaths.isPublicSample(path) { try TestPaths.requirePublicSamples() }
         let book = DayBook(options: try DayOptions(timeZoneName: timezone))
         _ = try HAEReader(path: path).read(into: book)
         return Dictionary(uniqueKeysWithValues: book.finish().map { ($0.date, $0) })

@@ -2,12 +2,13 @@ import Foundation
 import XCTest
 @testable import ExportParser
 
-/// The real HAE files in ../shared/samples-public/hae beside the repository (SOURCES.md there), read in place.
+/// The real HAE files of the public samples (`TestPaths.publicHAE`, SOURCES.md there), read in place.
 /// Spot values are copied from the named datum of each file.
 final class HAEPublicSampleTests: XCTestCase {
+    override func setUpWithError() throws { try TestPaths.requirePublicSamples() }
+
     private func read(_ name: String, details: Bool = false) throws -> (CollectingSink, ReadReport) {
         let path = HAEFixtures.publicPath(name)
-        try XCTSkipUnless(FileManager.default.fileExists(atPath: path), "public sample not present: \(path)")
         return try HAEFixtures.read(path, details: details)
     }
 

@@ -48,7 +48,7 @@ final class ParsingTests: XCTestCase {
     }
 
     func testUnitConversions() throws {
-        // Each expected number worked out by hand from the factor in reference/metrics.md.
+        // Each expected number worked out by hand from the factor in docs/catalog.md ("Units").
         XCTAssertEqual(try XCTUnwrap(CanonicalUnit.kilocalories.convert(418.4, from: "kJ")), 100, accuracy: 1e-9)   // 418.4 / 4.184
         XCTAssertEqual(CanonicalUnit.kilocalories.convert(250, from: "Cal"), 250)
         XCTAssertEqual(try XCTUnwrap(CanonicalUnit.kilometres.convert(2, from: "mi")), 3.218688, accuracy: 1e-12)   // 2 × 1.609344
@@ -69,7 +69,7 @@ final class ParsingTests: XCTestCase {
     }
 
     func testCatalogHasEveryRowOfTheSpec() {
-        XCTAssertEqual(Catalog.metrics.count, 33) // the 33 quantity rows of metrics.md; sleep and workouts have rules of their own
+        XCTAssertEqual(Catalog.metrics.count, 33) // the 33 rows of docs/catalog.md; sleep and workouts have rules of their own
         XCTAssertEqual(Set(Catalog.metrics.map(\.field)).count, Catalog.metrics.count)
         XCTAssertEqual(Catalog.metric(forHAEName: "cholesterol"), Catalog.metric(forHAEName: "dietary_cholesterol"))
         XCTAssertEqual(Catalog.metric(forType: "HKQuantityTypeIdentifierStepCount")?.rule, .sum)

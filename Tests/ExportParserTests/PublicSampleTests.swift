@@ -2,10 +2,12 @@ import ExportParser
 import Foundation
 import XCTest
 
-/// Every export file in ../shared/samples-public/export (real files written by other people):
+/// Every export file of the public samples (`TestPaths.publicExports`, real files written by other people):
 /// each parses without a fatal error, and the records it reports by type equal an independent
 /// count of its top-level `<Record` elements made here with plain string scanning.
 final class PublicSampleTests: XCTestCase {
+    override func setUpWithError() throws { try TestPaths.requirePublicSamples() }
+
     /// Top-level records by type, counted without any XML parser: `<Record` start tags outside
     /// `<Correlation>…</Correlation>`, their `type="…"` read from the tag text.
     static func independentCount(_ text: String) -> [String: Int] {
@@ -60,7 +62,7 @@ final class PublicSampleTests: XCTestCase {
 
     func testSamplesArePresent() throws {
         let files = try Self.exportFiles()
-        XCTAssertGreaterThanOrEqual(files.count, 25, "the public samples should be beside the repository in ../shared")
+        XCTAssertGreaterThanOrEqual(files.count, 25, "public export samples in \(TestPaths.publicExports.path)")
     }
 
     func testEveryPublicXMLParsesWithCountsEqualToAnIndependentCount() throws {

@@ -98,6 +98,7 @@ final class SampleExportTests: XCTestCase {
     }
 
     func testTheSummaryNamesTheFileOfEverySkip() throws {
+        try TestPaths.requirePublicSamples()
         let out = try TestPaths.temporaryDirectory()
         let other = TestPaths.publicExports.appendingPathComponent("tagbug__apple-health-analyzer/tests/fixtures/export.xml").path
         let outcome = try ConvertJob(ConvertRequest(inputs: [TestPaths.samples.appendingPathComponent("export.xml").path, other], outDir: out.path)).run()
@@ -152,6 +153,8 @@ enum SchemaValidator {
 /// Every public HAE file through the whole convert command: no fatal error, payloads valid
 /// against the project's schema (whose heart-rate `count` is optional for HAE buckets).
 final class PublicHAEConvertTests: XCTestCase {
+    override func setUpWithError() throws { try TestPaths.requirePublicSamples() }
+
     func testEveryPublicHAEFileConvertsToValidPayloads() throws {
         let files = try FileManager.default.contentsOfDirectory(atPath: TestPaths.publicHAE.path).filter { $0.hasSuffix(".json") }.sorted()
         XCTAssertEqual(files.count, 5)

@@ -2,12 +2,14 @@ import Foundation
 import XCTest
 @testable import ExportParser
 
-/// Every public export sample (../shared/samples-public/export) read by the export reader into
+/// Every public export sample (`TestPaths.publicExports`) read by the export reader into
 /// one store, each file as its own person: the rows per type equal an independent count of the
 /// file's top-level `<Record` elements (less exact duplicates, which the store keeps once, and
 /// records whose dates the reader could not read).
 final class StorePublicSampleTests: XCTestCase {
     typealias T = StoreTestSupport
+
+    override func setUpWithError() throws { try TestPaths.requirePublicSamples() }
 
     /// Natural keys of top-level records, read with plain string scanning: type, source, start,
     /// end, value and unit as written.

@@ -2,12 +2,17 @@ import ExportParser
 import Foundation
 import XCTest
 
-/// Paths the tests read from: the repository and `../shared` beside it.
+/// Paths the tests read from: the repository, and the public samples when they are beside it.
+///
+/// The public samples (real exports and HAE files other people published) are not part of the
+/// repository: they live in `../shared/samples-public` next to a clone, as on CI. Tests that read
+/// them call `requirePublicSamples()` first, so a clone on its own skips them with the reason.
 enum TestPaths {
     static let repoRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     static let shared = repoRoot.deletingLastPathComponent().appendingPathComponent("shared")
-    static let publicExports = shared.appendingPathComponent("samples-public/export")
-    static let publicHAE = shared.appendingPathComponent("samples-public/hae")
+    static let publicSamples = shared.appendingPathComponent("samples-public")
+    static let publicExports = publicSamples.appendingPathComponent("export")
+    static let publicHAE = publicSamples.appendingPathComponent("hae")
     static let fixtures = repoRoot.appendingPathComponent("Tests/ExportParserTests/Fixtures")
     static let samples = repoRoot.appendingPathComponent("samples")
 
@@ -17,6 +22,17 @@ enum TestPaths {
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
         return url
     }
+
+    /// Skips the calling test, with the reason, when the public samples are not beside the
+    /// repository. When they are, a missing file is a failure of the test that reads it.
+    static func requirePublicSamples() throws {
+        try XCTSkipUnless(
+            FileManager.default.fileExists(atPath: publicSamples.path),
+            "public samples not found at \(publicSamples.path): clone beside ../shared to run them")
+    }
+
+    /// Whether `path` is one of the public samples (not a hand-written fixture of the repository).
+    static func isPublicSample(_ path: String) -> Bool { path.hasPrefix(publicSamples.path + "/") }
 }
 
 /// Keeps everything a reader sends, for assertions.

@@ -38,7 +38,7 @@ public enum CanonicalUnit: String, Sendable, CaseIterable {
     }
 
     /// Input unit → (scale, offset) per target. Spellings come from export.xml and HAE files
-    /// (reference/export-xml-format.md §9, reference/hae-format.md §3 and §7).
+    /// (docs/catalog.md, "Units").
     static let table: [CanonicalUnit: [String: (Double, Double)]] = [
         .count: ["count": (1, 0), "steps": (1, 0)],
         .countPerMinute: ["bpm": (1, 0), "count/s": (60, 0), "breaths/min": (1, 0)],

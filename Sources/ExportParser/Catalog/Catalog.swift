@@ -1,4 +1,4 @@
-/// The one table that drives readers, day rules and writers (reference/metrics.md).
+/// The one table that drives readers, day rules and writers (docs/catalog.md).
 ///
 /// Adding a metric is one row here: the readers find it by HealthKit type or HAE name, the day
 /// book picks its accumulator by `rule`, and the field table (`OutputFields`) makes its payload,

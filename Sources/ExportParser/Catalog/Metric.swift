@@ -1,5 +1,5 @@
 /// One row of the metric catalog (a class: samples carry it, and one reference is cheaper to
-/// copy than its strings) (reference/metrics.md): a HealthKit type, where its value goes
+/// copy than its strings) (docs/catalog.md): a HealthKit type, where its value goes
 /// in the payload, the rule that folds a day of samples, the unit, and how the CSV and HAE name it.
 public final class Metric: Sendable, Hashable {
     /// Position in `Catalog.metrics`; dense, so accumulators can be arrays.

@@ -1,4 +1,4 @@
-/// How one day's samples of a type become the payload's number (reference/metrics.md, "Rules").
+/// How one day's samples of a type become the payload's number (docs/rules.md, one section a rule).
 public enum Rule: String, Sendable {
     /// Total of the day's samples after overlapping sources are resolved; midnight-crossing
     /// samples are split in proportion to time.

@@ -1,7 +1,7 @@
 import Foundation
 import Synchronization
 
-/// Folds the sample stream into days, one small accumulator per rule (reference/metrics.md).
+/// Folds the sample stream into days, one small accumulator per rule (docs/rules.md).
 ///
 /// What it keeps is bounded by days and sources, except where a rule needs intervals: sum-rule
 /// samples are kept compactly (32 bytes) per day until the end of the input so overlapping

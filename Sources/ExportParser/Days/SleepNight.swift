@@ -1,4 +1,4 @@
-/// The sleep rule for one night (reference/metrics.md, "Sleep").
+/// The sleep rule for one night (docs/rules.md, "Sleep").
 ///
 /// Stages come from one choice of source: every Apple Watch source when any has stage data that
 /// night, otherwise the highest-priority source with asleep samples. Within the choice each stage

@@ -1,4 +1,4 @@
-/// Which source wins where several wrote the same minutes (reference/metrics.md, "Overlapping
+/// Which source wins where several wrote the same minutes (docs/rules.md, "Overlapping
 /// sources"). Default: Apple Watch, then iPhone, then everything else alphabetically; an explicit
 /// list of name fragments (`--source-priority "Apple Watch,iPhone"`) replaces the first part.
 /// A source matches the first list entry its name contains, ignoring case and the kind of space

@@ -1,4 +1,4 @@
-/// The payload's figures for one workout (reference/payload.md): totals from `WorkoutStatistics`
+/// The payload's figures for one workout (docs/rules.md, "Workouts"): totals from `WorkoutStatistics`
 /// first and the old total attributes as fallback; the statistics of `WorkoutActivity` parts are
 /// never added (they repeat the workout's own). Heart rate from the workout's statistics, else from
 /// the heart-rate samples inside its interval.

@@ -179,7 +179,7 @@ public final class HealthStore: @unchecked Sendable {
             let file = dir + "/" + name
             var st = stat()
             guard lstat(file, &st) == 0 else { continue }
-            let idle = Double(time(nil) - st.st_mtim.tv_sec)
+            let idle = Double(Int64(time(nil)) - FileTimes.modificationSeconds(st))
             let gone = String(parts[2]) == hostName && pid != getpid() && kill(pid, 0) != 0 && errno == ESRCH
             if gone || idle > 3600 { unlink(file) }
         }

@@ -1,7 +1,7 @@
 import Foundation
 
 /// Decimal numbers from bytes without building a String: `strtod` on a small stack copy.
-/// Inputs never use a locale decimal comma in values (reference/export-xml-format.md §8.3).
+/// Inputs never use a locale decimal comma in values (docs/export-xml.md, "Numbers").
 public enum NumberParser {
     @inline(__always)
     public static func parse(_ p: UnsafePointer<UInt8>, _ count: Int) -> Double? {

@@ -1,4 +1,4 @@
-/// An ordered JSON value: the payload's keys keep the order of reference/payload.md, and numbers
+/// An ordered JSON value: the payload's keys keep the order of docs/payload.md, and numbers
 /// carry the decimals they are rounded to on the wire.
 public indirect enum JSONValue: Equatable, Sendable {
     case object([(String, JSONValue)])

@@ -1,4 +1,4 @@
-/// A finished day as the body of `POST /sync/healthkit` (reference/payload.md), written from
+/// A finished day as the body of `POST /sync/healthkit` (docs/payload.md), written from
 /// `OutputFields.all`: keys in the documented order, fields with no value left out, `sleep` and
 /// `running_mechanics` only when there is something to say, `metrics` and `workouts` always
 /// present.

@@ -336,8 +336,8 @@ final class ExportElementHandler: @unchecked Sendable {
 
     /// The HKDevice description without its memory address:
     /// `<<HKDevice: 0x282a45810>, name:Apple Watch, …>` → `<<HKDevice>, name:Apple Watch, …>`.
-    /// The address differs on every record and means nothing (reference/export-xml-format.md
-    /// §4.1); without it a handful of devices intern to shared strings instead of a new String
+    /// The address differs on every record and means nothing (docs/export-xml.md,
+    /// "Records"); without it a handful of devices intern to shared strings instead of a new String
     /// per record. Other text is kept as written.
     private func deviceText(_ p: UnsafePointer<UInt8>, _ count: Int) -> String {
         let prefix = Self.devicePrefix

@@ -3,7 +3,7 @@
 ///
 /// 1. It removes the inline `<!DOCTYPE HealthData [ … ]>` subset before the parser sees it. The
 ///    reader never needs the DTD (it declares no entities), iOS 16 exports carry a malformed one
-///    that stops libxml2 (reference/export-xml-format.md §8.1), and v13 data does not even
+///    that stops libxml2 (docs/export-xml.md, "Before the parser sees a byte"), and v13 data does not even
 ///    validate against its own. The subset is replaced by as many newlines as it spanned, so the
 ///    parser's line numbers still match the file.
 /// 2. It drops C0 control characters other than TAB, LF and CR (not allowed in XML 1.0; real

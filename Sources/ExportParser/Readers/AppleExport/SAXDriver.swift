@@ -2,7 +2,7 @@ import CLibXML2
 import Foundation
 
 /// libxml2's SAX2 push parser, fed in chunks. Foundation's XMLParser is not an option: it crashes
-/// on the ATTLIST declarations every export has, and is 2.4× slower (reference/swift-notes.md).
+/// on the ATTLIST declarations every export has, and is 2.4× slower (docs/export-xml.md, "How it is read").
 ///
 /// The parser's callbacks only record elements onto `ElementTape`s; a second thread plays them
 /// into the `ExportElementHandler` (and so into the day book and the store). libxml2 keeps one

@@ -1,7 +1,7 @@
 /// Turns one decoded datum of a known metric into what the sink receives: a `Sample`, a
 /// `SleepSummary`, or a counted skip with the datum's JSON path and byte offset.
 ///
-/// The rules (hae-format.md §4–§5, reference/metrics.md):
+/// The rules (docs/hae.md, "Metrics" and "Sleep"; docs/rules.md):
 /// - A datum with `date` only is an aggregated bucket (`isBucket`, start = end = bucket start);
 ///   one with `startDate`/`endDate` is a single HealthKit sample.
 /// - `heart_rate` buckets carry `Min/Avg/Max`: value = Avg, extremes in `bucketMinimum/Maximum`.
@@ -173,7 +173,7 @@ final class HAEDatumMapper {
     }
 
     /// HAE dates a day bucket of sleeping wrist temperature by the evening the night began
-    /// (hae-format.md §5: the value for the night ending 03-30 is dated 03-29 00:00). The day book
+    /// (docs/hae.md, "Wrist temperature": the night ending 03-30 is dated 03-29 00:00). The day book
     /// assigns a night-avg sample to night D when it ends after 12:00 on D−1 and no later than
     /// 12:00 on D, so the bucket instant moves to the next local midnight (date + 24 h, same
     /// offset), which falls inside the night that ends that morning. Nil when `t` is not at local

@@ -5,7 +5,7 @@ import Glibc
 import Darwin
 #endif
 
-/// Reads a Health Auto Export JSON file (reference/hae-format.md) into a `SampleSink`.
+/// Reads a Health Auto Export JSON file (docs/hae.md) into a `SampleSink`.
 ///
 /// The file streams through yajl in 256 KiB chunks; `HAEDocumentWalker` turns the events into
 /// samples, sleep nights, workouts and extra items a datum at a time, so memory stays flat
@@ -50,12 +50,7 @@ public struct HAEReader {
 
         let input = InputDescription(path: path, format: .hae, byteCount: size)
         sink.begin(input)
-        #if os(Linux)
-        let modified = Int64(st.st_mtim.tv_sec)
-        #else
-        let modified = Int64(st.st_mtimespec.tv_sec)
-        #endif
-        sink.exportDate(Timestamp(seconds: modified, offset: 0))
+        sink.exportDate(Timestamp(seconds: FileTimes.modificationSeconds(st), offset: 0))
 
         let buffer = UnsafeMutablePointer<UInt8>.allocate(capacity: Self.chunkSize)
         defer { buffer.deallocate() }

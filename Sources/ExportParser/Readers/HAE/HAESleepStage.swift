@@ -1,6 +1,6 @@
 /// The `value` of a non-aggregated `sleep_analysis` segment and the HealthKit category value it
 /// stands for. HAE writes `InBed` (no space) in real files while its docs write `In Bed`;
-/// `Asleep` is HealthKit's unspecified asleep (hae-format.md §5).
+/// `Asleep` is HealthKit's unspecified asleep (docs/hae.md, "Sleep").
 enum HAESleepStage: UInt8 {
     case core, deep, rem, awake, inBed, unspecified, unknown
 

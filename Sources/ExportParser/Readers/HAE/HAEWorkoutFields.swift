@@ -1,5 +1,5 @@
 /// What the reader collects from one HAE workout object while it streams past, in either export
-/// version (hae-format.md §6). Version 2 has `id`, `duration`, `activeEnergyBurned` and a
+/// version (docs/hae.md, "Workouts"). Version 2 has `id`, `duration`, `activeEnergyBurned` and a
 /// `heartRate{min,avg,max}` object; version 1 has `activeEnergy` as a `{qty, units}` object (in
 /// v2 `activeEnergy` is a per-minute array) and `elevation{ascent,descent,units}`. The version is
 /// decided per workout from what was present, since files can mix them.

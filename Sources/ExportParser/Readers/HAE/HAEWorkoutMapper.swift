@@ -1,4 +1,4 @@
-/// Builds a `Workout` from collected HAE workout fields (hae-format.md §6, both versions).
+/// Builds a `Workout` from collected HAE workout fields (docs/hae.md, "Workouts", both versions).
 ///
 /// - type: `HKWorkoutActivityType` + the name mapped by `HAEWorkoutActivityTypes`; unknown
 ///   display names become `Other` with the name kept in metadata `HAEName`.

@@ -1,3 +1,15 @@
 import ArgumentParser
+import Foundation
 
-HealthImport.main()
+// Usage errors exit with 2, as most command-line tools do (ArgumentParser's default is 64):
+// `compare` promises 0 (all within tolerance), 1 (something is not) and 2 (bad input or usage).
+do {
+    var command = try HealthImport.parseAsRoot()
+    try command.run()
+} catch {
+    if HealthImport.exitCode(for: error) == .validationFailure {
+        FileHandle.standardError.write(Data((HealthImport.fullMessage(for: error) + "\n").utf8))
+        exit(2)
+    }
+    HealthImport.exit(withError: error)
+}

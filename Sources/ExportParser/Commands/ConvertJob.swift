@@ -131,16 +131,7 @@ public final class ConvertJob {
                                             elapsed: Date().timeIntervalSince(started)))
         }
         do {
-            switch format {
-            case .appleXML, .appleZip:
-                var reader = AppleExportReader(path: path)
-                reader.progress = onProgress
-                report = try reader.read(into: sink)
-            case .hae:
-                var reader = HAEReader(path: path)
-                reader.progress = onProgress
-                report = try reader.read(into: sink)
-            }
+            report = try Self.read(path, format: format, into: sink, progress: onProgress)
         } catch {
             session?.abandon()
             throw error
@@ -164,6 +155,20 @@ public final class ConvertJob {
         input.duplicateWorkouts = book.duplicateWorkouts
         input.appleTotals = book.appleTotalsCheck(days.filter(isInWindow))
         return (input, days, commit)
+    }
+
+    /// Streams one input through the reader its format needs.
+    static func read(_ path: String, format: InputFormat, into sink: SampleSink, progress: ((Int64, Int64?) -> Void)? = nil) throws -> ReadReport {
+        switch format {
+        case .appleXML, .appleZip:
+            var reader = AppleExportReader(path: path)
+            reader.progress = progress
+            return try reader.read(into: sink)
+        case .hae:
+            var reader = HAEReader(path: path)
+            reader.progress = progress
+            return try reader.read(into: sink)
+        }
     }
 
     /// Writes the day files, `payloads.json`, `daily.csv` and the days that disagree with Apple's

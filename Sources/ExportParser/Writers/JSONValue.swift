@@ -6,6 +6,7 @@ public indirect enum JSONValue: Equatable, Sendable {
     case string(String)
     /// A number rounded half away from zero to `decimals` places.
     case number(Double, decimals: Int)
+    case bool(Bool)
     case null
 
     public static func == (a: JSONValue, b: JSONValue) -> Bool { a.render(indent: nil) == b.render(indent: nil) }
@@ -22,6 +23,7 @@ public indirect enum JSONValue: Equatable, Sendable {
         let pad = { (l: Int) in indent.map { String(repeating: " ", count: $0 * l) } ?? "" }
         switch self {
         case .null: out += "null"
+        case .bool(let b): out += b ? "true" : "false"
         case .string(let s): out += JSONText.quote(s)
         case .number(let v, let d): out += Self.format(v, decimals: d)
         case .array(let items):

@@ -1,0 +1,66 @@
+/// One date of one side of a comparison: every compared field by its payload path
+/// (`metrics.step_count`, `sleep.in_bed_start`), as a number or a text, and the day's workouts.
+///
+/// Both kinds of input end here: days the readers and rules made (`init(_ day:)`, through the
+/// field table, at full precision) and payload JSON read back (`PayloadReader`, rounded as the
+/// wire has it). The date's zone and sync time are not compared.
+struct ComparableDay: Sendable {
+    var date: String
+    var values: [String: OutputField.Scalar] = [:]
+    var workouts: [ComparableWorkout] = []
+
+    /// Fields that describe the payload rather than the person: never compared.
+    static let notCompared: Set<String> = ["date", "timezone", "device_sync_timestamp"]
+
+    init(date: String) { self.date = date }
+
+    init(_ day: FinishedDay) {
+        date = day.date
+        for f in OutputFields.all {
+            guard let path = f.payloadPath, !Self.notCompared.contains(path), let v = f.read(day) else { continue }
+            if case .workouts(let list) = v {
+                workouts = list.map(ComparableWorkout.init)
+            } else {
+                values[path] = v.scalar
+            }
+        }
+    }
+
+    var isEmpty: Bool { values.isEmpty && workouts.isEmpty }
+}
+
+/// A workout as both sides can state it (payload units).
+struct ComparableWorkout: Sendable, Equatable {
+    var type: String
+    var start: String
+    var end: String
+    /// Seconds since 1970 of `start`, for matching.
+    var startSeconds: Int64
+    var durationSeconds: Double
+    var energyKcal: Double?
+    var averageHeartRate: Double?
+    var maximumHeartRate: Double?
+    var distanceMetres: Double?
+    var source: String?
+
+    init(_ w: WorkoutSummary) {
+        type = w.type
+        start = w.start
+        end = w.end
+        startSeconds = w.startSeconds
+        durationSeconds = w.durationSeconds
+        energyKcal = w.energyKcal
+        averageHeartRate = w.averageHeartRate
+        maximumHeartRate = w.maximumHeartRate
+        distanceMetres = w.distanceMetres
+        source = w.source
+    }
+
+    init(type: String, start: String, end: String, startSeconds: Int64, durationSeconds: Double) {
+        self.type = type
+        self.start = start
+        self.end = end
+        self.startSeconds = startSeconds
+        self.durationSeconds = durationSeconds
+    }
+}

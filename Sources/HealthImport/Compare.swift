@@ -1,0 +1,77 @@
+import ArgumentParser
+import ExportParser
+import Foundation
+
+struct Compare: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Compare native HealthKit data with Health Auto Export data, date by date and field by field.",
+        discussion: """
+            The migration check: both sides go through the same readers and rules as convert (or are \
+            payload JSON as the app sends it: a folder of DATE.json, a payloads.json, a file of \
+            {"data": [...]} bodies). Every field of every date in the window is a row: native value, HAE \
+            value, difference, the tolerance applied and a status (match, mismatch, only-native, \
+            only-hae, not-comparable). Workouts are paired by type, start within 2 minutes and duration \
+            within 5 %. Gaps (a date or a field a side stopped delivering) are reported apart.
+
+            Writes compare.csv, compare.json and compare.html under --out. Exit status: 0 when \
+            everything comparable is within tolerance and there is no gap, 1 when not, 2 for bad input \
+            or usage.
+
+            Examples:
+              health-import compare --native export.zip --hae HealthAutoExport.json
+              health-import compare --native export.zip --hae hae.json --from 2026-03-14 --days 7 --timezone Europe/Amsterdam
+              health-import compare --native out/payloads --hae hae-payloads.json --tolerances tolerances.toml
+              health-import compare --native export.zip --hae hae.json --monitor 3
+            """
+    )
+
+    @Option(parsing: .upToNextOption, help: ArgumentHelp("Native inputs: export.zip, export.xml or payload JSON. Example: --native export.zip", valueName: "input"))
+    var native: [String] = []
+
+    @Option(parsing: .upToNextOption, help: ArgumentHelp("HAE inputs: Health Auto Export .json or payload JSON. Example: --hae HealthAutoExport.json", valueName: "input"))
+    var hae: [String] = []
+
+    @Option(help: ArgumentHelp("How many dates to compare. Example: --days 7", valueName: "n"))
+    var days = 7
+
+    @Option(help: ArgumentHelp("First date compared, YYYY-MM-DD (default: the window ends on the last date both sides cover). Example: --from 2026-03-14", valueName: "date"))
+    var from: String?
+
+    @Option(help: ArgumentHelp("IANA time zone that decides each sample's calendar day (as for convert). Example: --timezone Europe/Amsterdam", valueName: "zone"))
+    var timezone: String?
+
+    @Option(help: ArgumentHelp("A JSON or TOML file of tolerances by field kind (sum, avg, latest, min, max, count, sleep-duration, sleep-time) or payload field (metrics.step_count), e.g. sum = \"3%\". Example: --tolerances tolerances.toml", valueName: "file"))
+    var tolerances: String?
+
+    @Option(help: ArgumentHelp("After HAE is switched off: check the native side's last N dates for every field it had in the window (instead of comparing values). Example: --monitor 3", valueName: "n"))
+    var monitor: Int?
+
+    @Option(help: ArgumentHelp("Folder for compare.csv, compare.json and compare.html (created if missing). Example: --out out/ann-compare", valueName: "dir"))
+    var out = "out/compare"
+
+    @Flag(help: "Print nothing; the exit status says the result.")
+    var quiet = false
+
+    func validate() throws {
+        if native.isEmpty { throw ValidationError("give the native side: --native INPUT…") }
+        if hae.isEmpty && !(monitor != nil && from != nil) { throw ValidationError("give the HAE side: --hae INPUT… (only --monitor with --from can do without)") }
+        if days < 1 { throw ValidationError("--days must be at least 1") }
+        if let m = monitor, m < 1 { throw ValidationError("--monitor must be at least 1") }
+    }
+
+    func run() throws {
+        let request = CompareRequest(native: native, hae: hae, days: days, from: from, timeZoneName: timezone, tolerancesPath: tolerances,
+                                     outDir: out, monitor: monitor)
+        do {
+            let outcome = try CompareJob(request).run()
+            if !quiet {
+                let color = isatty(STDOUT_FILENO) == 1 && ProcessInfo.processInfo.environment["NO_COLOR"].map(\.isEmpty) ?? true
+                print(outcome.terminalText(color: color), terminator: "")
+            }
+            if outcome.exitStatus != 0 { throw ExitCode(outcome.exitStatus) }
+        } catch let error as InputError {
+            FileHandle.standardError.write(Data(("health-import: " + error.description + "\n").utf8))
+            throw ExitCode(2)
+        }
+    }
+}

@@ -43,7 +43,7 @@ final class OutputFieldTests: XCTestCase {
             running_stride_m,running_oscillation_cm,running_ground_contact_time,protein_g,carbs_g,total_fat,fiber_g,\
             dietary_energy_kj,sugar_g,potassium_mg,cholesterol,alcohol_drinks,weight_kg,body_fat_pct,lean_body_mass,\
             walking_speed_kmh,sleep_total_hours,sleep_core_hours,sleep_deep_hours,sleep_rem_hours,sleep_awake_hours,\
-            sleep_in_bed_start,sleep_in_bed_end,sleep_source,workouts_count\r\n
+            sleep_in_bed_start,sleep_in_bed_end,sleep_source,workouts_count,hae_filled\r\n
             """)
     }
 
@@ -54,8 +54,9 @@ final class OutputFieldTests: XCTestCase {
         try HealthStore(path: path).publishIfNew()
         let columns = try StoreTestSupport.rows(path, "SELECT name FROM pragma_table_info('daily') ORDER BY cid").map { $0[0] }
         XCTAssertEqual(columns, ["person"] + OutputFields.all.compactMap(\.column))
-        // Every column the view has is kept in the long form, so the view can show it.
-        for f in OutputFields.columns { XCTAssertEqual(f.storeName, f.column, f.name) }
+        // Every column the view has is kept in the long form, so the view can show it; but
+        // `hae_filled`, which the view derives from the provenance of the others.
+        for f in OutputFields.columns where f.column != "hae_filled" { XCTAssertEqual(f.storeName, f.column, f.name) }
     }
 
     func testCatalogMetricsGiveTheirRowsWithTheirRuleAndRounding() {
@@ -135,6 +136,7 @@ final class OutputFieldTests: XCTestCase {
         day.sleep?.deepHours = 0.9
         day.sleep?.awakeHours = 0.3
         day.sleep?.inBedEnd = "2026-03-22T05:45:00+11:00"
+        day.haeFilled = ["sleep_deep_hours"]
         return day
     }
 
@@ -189,7 +191,7 @@ final class OutputFieldTests: XCTestCase {
     func testHandMadeDayWritesTheExpectedCSVLine() {
         XCTAssertEqual(CSVWriter.row(Self.handMadeDay()),
                        "2026-03-22,Australia/Sydney,39,54,100,59,171,6,,44.1,36.26,,,8375,8.41,,,,,,10.48,280,,,,,,,,,,,,,,,,,"
-                       + "7.2,4.8,,1.5,,2026-03-21T22:15:00+11:00,,\"Anna’s Apple Watch, \"\"2\"\"\",1\r\n")
+                       + "7.2,4.8,,1.5,,2026-03-21T22:15:00+11:00,,\"Anna’s Apple Watch, \"\"2\"\"\",1,\r\n")
     }
 
     /// Heart rate from HAE buckets has no count; no sleep, no workouts, no run.
@@ -200,7 +202,7 @@ final class OutputFieldTests: XCTestCase {
             {"date":"2026-03-23","timezone":"+11:00","device_sync_timestamp":"2026-03-23T21:40:00+11:00",\
             "metrics":{"heart_rate_samples":{"avg":73,"min":45,"max":165}},"workouts":[]}
             """)
-        XCTAssertEqual(CSVWriter.row(day), "2026-03-23,+11:00,,,73,45,165" + String(repeating: ",", count: 40) + "0\r\n")
+        XCTAssertEqual(CSVWriter.row(day), "2026-03-23,+11:00,,,73,45,165" + String(repeating: ",", count: 40) + "0,\r\n")
         let empty = FinishedDay(dayNumber: CivilDate.parseISODate("2026-03-24")!, timezone: "UTC", deviceSyncTimestamp: "2026-03-24T00:00:00+00:00")
         XCTAssertEqual(PayloadEncoder.payload(empty).render(indent: nil), """
             {"date":"2026-03-24","timezone":"UTC","device_sync_timestamp":"2026-03-24T00:00:00+00:00","metrics":{},"workouts":[]}

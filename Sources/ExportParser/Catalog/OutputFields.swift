@@ -10,6 +10,7 @@ enum OutputFields {
         for m in Catalog.metrics { rows += fields(of: m) }
         rows += sleep
         rows.append(workouts)
+        rows.append(haeFilled)
         checkUnique(rows.compactMap(\.payloadPath), "payload path")
         checkUnique(rows.compactMap(\.column), "CSV column")
         checkUnique(rows.compactMap(\.storeName), "store name")
@@ -89,6 +90,13 @@ enum OutputFields {
     /// their count, 0 included.
     private static let workouts = OutputField(payloadPath: "workouts", column: "workouts_count", storeName: "workouts_count",
                                               kind: .workoutsCount, unit: CanonicalUnit.count.rawValue, decimals: 0) { .workouts($0.workouts) }
+
+    /// Where native and HAE inputs were merged (`DayMerge`), the CSV columns HAE filled, `;`
+    /// between them; empty where native had everything or there was one side. The store keeps
+    /// the provenance of every value itself (`day_values.import_id`).
+    private static let haeFilled = OutputField(payloadPath: nil, column: "hae_filled", storeName: nil, kind: .text, unit: nil, decimals: nil) {
+        $0.haeFilled.isEmpty ? nil : .text($0.haeFilled.joined(separator: ";"))
+    }
 
     /// Two rows with one name would write one cell twice and leave another out.
     private static func checkUnique(_ names: [String], _ what: String) {

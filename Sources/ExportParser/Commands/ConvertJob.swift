@@ -57,7 +57,7 @@ public final class ConvertJob {
                 perInput.append(days)
                 if let commit { storing = (outcome.inputs.count - 1, commit) }
             }
-            days = DayMerge.merge(perInput)
+            days = DayMerge.merge(zip(perInput, outcome.inputs).map { ($0, $1.format == .hae) })
             days = days.filter(isInWindow)
             // The outputs are put in place only once the store has committed: a run that fails
             // leaves --out as it was.

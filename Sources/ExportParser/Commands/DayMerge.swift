@@ -1,11 +1,41 @@
 /// Combines the days of several inputs read in one run. Each input has its own day book (sums
-/// from an Apple export and from HAE must not be added together: both count the same steps), and
-/// where two inputs have a value for the same field of the same date, the later input on the
-/// command line wins. Workouts are the union, without repeating one with the same type and start.
+/// from an Apple export and from HAE must not be added together: both count the same steps).
+///
+/// Native data wins and HAE fills (docs/rules.md, "Several inputs in one run"), whatever the
+/// order on the command line: the native inputs are merged first, a later native input winning
+/// field by field over an earlier one; then the HAE inputs (merged the same way among
+/// themselves) fill only the fields native lacks. A `minmaxavg` summary and a night's sleep are
+/// one unit each (no night is made of one side's total and the other's stages). Workouts are the
+/// union, a workout that matches one already there (type, start within 2 minutes, duration within
+/// 5 %, as `compare` pairs them) kept once, the native one. `haeFilled` lists, per date, the CSV
+/// columns whose value came from HAE.
 enum DayMerge {
-    static func merge(_ perInput: [[FinishedDay]]) -> [FinishedDay] {
+    static func merge(_ perInput: [(days: [FinishedDay], isHAE: Bool)]) -> [FinishedDay] {
+        let native = layer(perInput.filter { !$0.isHAE }.map(\.days))
+        let hae = layer(perInput.filter { $0.isHAE }.map(\.days))
+        var byDay = native
+        for (n, h) in hae {
+            guard var cur = byDay[n] else {
+                var only = h
+                only.haeFilled = filledColumns(native: nil, merged: h)
+                byDay[n] = only
+                continue
+            }
+            let before = cur
+            for (i, v) in h.values.enumerated() where cur.values[i] == nil { cur.values[i] = v }
+            for (i, m) in h.summaries.enumerated() where cur.summaries[i] == nil { cur.summaries[i] = m }
+            if cur.sleep == nil { cur.sleep = h.sleep }
+            add(h.workouts, to: &cur)
+            cur.haeFilled = filledColumns(native: before, merged: cur)
+            byDay[n] = cur
+        }
+        return byDay.values.sorted { $0.dayNumber < $1.dayNumber }
+    }
+
+    /// Inputs of one side merged: a later input wins field by field.
+    private static func layer(_ inputs: [[FinishedDay]]) -> [Int: FinishedDay] {
         var byDay: [Int: FinishedDay] = [:]
-        for days in perInput {
+        for days in inputs {
             for d in days {
                 guard var cur = byDay[d.dayNumber] else {
                     byDay[d.dayNumber] = d
@@ -14,14 +44,32 @@ enum DayMerge {
                 for (i, v) in d.values.enumerated() where v != nil { cur.values[i] = v }
                 for (i, m) in d.summaries.enumerated() where m != nil { cur.summaries[i] = m }
                 if let s = d.sleep { cur.sleep = s }
-                for w in d.workouts where !cur.workouts.contains(where: { $0.type == w.type && $0.start == w.start }) {
-                    cur.workouts.append(w)
-                }
-                cur.workouts.sort { $0.startSeconds < $1.startSeconds }
+                add(d.workouts, to: &cur)
                 cur.timezone = d.timezone
                 byDay[d.dayNumber] = cur
             }
         }
-        return byDay.values.sorted { $0.dayNumber < $1.dayNumber }
+        return byDay
+    }
+
+    /// Adds the workouts that match none already on the day.
+    private static func add(_ workouts: [WorkoutSummary], to day: inout FinishedDay) {
+        for w in workouts {
+            let candidate = ComparableWorkout(w)
+            if !day.workouts.contains(where: { WorkoutMatcher.matches(ComparableWorkout($0), candidate) }) { day.workouts.append(w) }
+        }
+        day.workouts.sort { $0.startSeconds < $1.startSeconds }
+    }
+
+    /// The CSV columns that have a value in `merged` and had none before HAE filled the day.
+    private static func filledColumns(native: FinishedDay?, merged: FinishedDay) -> [String] {
+        OutputFields.columns.compactMap { f in
+            guard let column = f.column, f.kind != .date, f.kind != .text || f.payloadPath?.hasPrefix("sleep.") == true else { return nil }
+            if f.kind == .workoutsCount {
+                return merged.workouts.count > (native?.workouts.count ?? 0) ? column : nil
+            }
+            guard f.read(merged) != nil else { return nil }
+            return native.flatMap({ f.read($0) }) == nil ? column : nil
+        }
     }
 }

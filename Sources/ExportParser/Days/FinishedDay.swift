@@ -54,6 +54,8 @@ public struct FinishedDay: Sendable {
     var summaries: [MinMaxAvgSummary?]
     public var sleep: SleepResult?
     public var workouts: [WorkoutSummary]
+    /// The CSV columns whose value HAE filled where the native inputs had none (`DayMerge`).
+    var haeFilled: [String] = []
 
     public init(dayNumber: Int, timezone: String, deviceSyncTimestamp: String) {
         self.dayNumber = dayNumber

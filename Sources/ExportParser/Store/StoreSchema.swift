@@ -363,20 +363,26 @@ enum StoreSchema {
     /// table, so a catalog change changes the view (it is re-created when its text differs, see
     /// `HealthStore`).
     static var dailyViewSQL: String {
-        var cols = ["person"]
+        var cols = ["d.person AS person"]
         for f in OutputFields.columns {
+            if f.column == "hae_filled" {
+                // Not a stored value: the provenance of the others. On a date that native imports
+                // cover, the fields whose value came from an HAE import, by field name.
+                cols.append("CASE WHEN max(i.format <> 'hae') = 1 THEN group_concat(CASE WHEN i.format = 'hae' THEN d.field END, ';') END AS hae_filled")
+                continue
+            }
             guard let name = f.storeName, let column = f.column else { preconditionFailure("CSV column \(f.name) that the store does not keep") }
             if f.kind == .date {
                 // The date is the key of every `day_values` row, not one of its fields.
-                cols.append(name)
+                cols.append("d.\(name) AS \(name)")
                 continue
             }
-            let source = f.kind.isText ? "text" : "value"
+            let source = f.kind.isText ? "d.text" : "d.value"
             let literal = "'" + name.replacingOccurrences(of: "'", with: "''") + "'"
-            cols.append("max(CASE WHEN field = \(literal) THEN \(source) END) AS \(quoteIdentifier(column))")
+            cols.append("max(CASE WHEN d.field = \(literal) THEN \(source) END) AS \(quoteIdentifier(column))")
         }
         return "CREATE VIEW daily AS SELECT " + cols.joined(separator: ", ")
-            + " FROM day_values GROUP BY person, date"
+            + " FROM day_values d LEFT JOIN imports i ON i.id = d.import_id GROUP BY d.person, d.date"
     }
 
     /// SQL for the ISO 8601 text of an instant stored as epoch seconds and an offset in seconds:

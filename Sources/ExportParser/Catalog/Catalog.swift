@@ -55,7 +55,7 @@ public enum Catalog {
         }
     }()
 
-    /// Sleep is not a quantity; it has its own rule (Days/SleepNights.swift).
+    /// Sleep is not a quantity; it has its own rule (Days/SleepNight.swift).
     public static let sleepType = "HKCategoryTypeIdentifierSleepAnalysis"
     /// Decimals of sleep hours on the wire.
     public static let sleepDecimals = 2

@@ -7,8 +7,8 @@
 /// themselves) fill only the fields native lacks. A `minmaxavg` summary and a night's sleep are
 /// one unit each (no night is made of one side's total and the other's stages). Workouts are the
 /// union, a workout that matches one already there (type, start within 2 minutes, duration within
-/// 5 %, as `compare` pairs them) kept once, the native one. `haeFilled` lists, per date, the CSV
-/// columns whose value came from HAE.
+/// 5 %, as `compare` pairs them) kept once, the native one. `haeFilled` lists, on a date native
+/// inputs cover, the CSV columns whose value came from HAE.
 enum DayMerge {
     static func merge(_ perInput: [(days: [FinishedDay], isHAE: Bool)]) -> [FinishedDay] {
         let native = layer(perInput.filter { !$0.isHAE }.map(\.days))
@@ -16,9 +16,7 @@ enum DayMerge {
         var byDay = native
         for (n, h) in hae {
             guard var cur = byDay[n] else {
-                var only = h
-                only.haeFilled = filledColumns(native: nil, merged: h)
-                byDay[n] = only
+                byDay[n] = h // a date no native input covers is HAE's whole: nothing was filled
                 continue
             }
             let before = cur
@@ -62,14 +60,14 @@ enum DayMerge {
     }
 
     /// The CSV columns that have a value in `merged` and had none before HAE filled the day.
-    private static func filledColumns(native: FinishedDay?, merged: FinishedDay) -> [String] {
+    private static func filledColumns(native: FinishedDay, merged: FinishedDay) -> [String] {
         OutputFields.columns.compactMap { f in
             guard let column = f.column, f.kind != .date, f.kind != .text || f.payloadPath?.hasPrefix("sleep.") == true else { return nil }
             if f.kind == .workoutsCount {
-                return merged.workouts.count > (native?.workouts.count ?? 0) ? column : nil
+                return merged.workouts.count > native.workouts.count ? column : nil
             }
             guard f.read(merged) != nil else { return nil }
-            return native.flatMap({ f.read($0) }) == nil ? column : nil
+            return f.read(native) == nil ? column : nil
         }
     }
 }

@@ -5,7 +5,7 @@ import Synchronization
 ///
 /// What it keeps is bounded by days and sources, except where a rule needs intervals: sum-rule
 /// samples are kept compactly (32 bytes) per day until the end of the input so overlapping
-/// sources can be resolved exactly whatever the file order; heart-rate samples (12 bytes) for
+/// sources can be resolved exactly whatever the file order; heart-rate samples (8 bytes) for
 /// workouts that state no heart rate; sleep and running samples, which are few.
 public final class DayBook: SampleSink {
     public private(set) var options: DayOptions

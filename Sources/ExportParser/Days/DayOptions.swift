@@ -7,7 +7,7 @@ public struct DayOptions: Sendable {
     public var sourcePriority: SourcePriority
     /// `device_sync_timestamp` when the input states no export date (HAE; trimmed exports).
     public var fallbackExportDate: Timestamp?
-    /// How many sum-rule sample pieces may wait in memory (24 bytes each) before days that the
+    /// How many sum-rule sample pieces may wait in memory (32 bytes each) before days that the
     /// stream has left behind are resolved and their pieces freed. Keeps memory flat on any
     /// file size; files below it are resolved exactly whatever their record order.
     public var sumPieceBudget = 400_000

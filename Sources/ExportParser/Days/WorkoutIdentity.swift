@@ -1,6 +1,9 @@
-/// What makes two workouts the same workout: everything a reader read except the creation date.
-/// A sync that repeats a workout (one real export holds 8 workouts written 4–7 times each) writes
-/// copies that differ only there; they count once (docs/rules.md, "Workouts").
+/// What makes two workouts the same workout: everything a reader read except the creation date
+/// and the metadata. A sync that repeats a workout (one real export holds 8 workouts written 4–7
+/// times each) writes copies that differ only there; they count once (docs/rules.md,
+/// "Workouts"). Metadata is left out because a copy may carry a new sync identifier, and because
+/// the HAE reader keeps a workout's metadata only when the store is written: the payloads must
+/// not depend on `--no-store`.
 struct WorkoutIdentity: Hashable {
     var activityType: String
     var source: String
@@ -18,7 +21,6 @@ struct WorkoutIdentity: Hashable {
     var activities: [WorkoutActivity]
     var events: [WorkoutEvent]
     var routes: [WorkoutRoute]
-    var metadata: [MetadataEntry]
     var statedAverageHeartRate: Double?
     var statedMaximumHeartRate: Double?
 
@@ -39,9 +41,35 @@ struct WorkoutIdentity: Hashable {
         activities = w.activities
         events = w.events
         routes = w.routes
-        metadata = w.metadata
         statedAverageHeartRate = w.statedAverageHeartRate
         statedMaximumHeartRate = w.statedMaximumHeartRate
+    }
+
+    /// A stable 64-bit digest of the identity (FNV-1a over its fields as text), the store's
+    /// natural key for workouts: the same on every run and platform, unlike `hashValue`.
+    var digest: UInt64 {
+        var h = FNV1a()
+        func add(_ parts: String?...) { add(parts) }
+        func add(_ parts: [String?]) {
+            for p in parts {
+                if let p { h.add(p) }
+                h.separate()
+            }
+        }
+        func num(_ v: Double?) -> String? { v.map { String($0) } }
+        func time(_ t: Timestamp?) -> String? { t.map { "\($0.seconds)\($0.offset)" } }
+        add(activityType, source, sourceVersion, device, time(start), time(end), num(duration), durationUnit, num(totalDistance),
+            totalDistanceUnit, num(totalEnergyBurned), totalEnergyBurnedUnit, num(statedAverageHeartRate), num(statedMaximumHeartRate))
+        for s in statistics {
+            add("statistic", s.type, time(s.start), time(s.end), num(s.average), num(s.minimum), num(s.maximum), num(s.sum), s.unit)
+        }
+        for a in activities {
+            add("activity", a.uuid, time(a.start), time(a.end), num(a.duration), a.durationUnit)
+            for s in a.statistics { add("statistic", s.type, num(s.average), num(s.minimum), num(s.maximum), num(s.sum), s.unit) }
+        }
+        for e in events { add("event", e.type, time(e.date), num(e.duration), e.durationUnit) }
+        for r in routes { add(["route", r.source, time(r.start), time(r.end), String(r.inlineLocationCount)] + r.filePaths) }
+        return h.value
     }
 
     /// `<<HKDevice: 0x282a45810>, name:…>` → `<<HKDevice>, name:…>`: the address is a memory

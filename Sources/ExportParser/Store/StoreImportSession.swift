@@ -188,34 +188,59 @@ public final class StoreImportSession: SampleSink, @unchecked Sendable {
         store.importInProgress = false
     }
 
-    /// Replaces the day values of every date in `days` for this person. Returns rows inserted and
-    /// rows deleted.
+    /// Keeps this input's own day values (`import_day_values`, with the day's workouts as payload
+    /// JSON under `workouts_json`), then recomputes the person's merged `day_values` for the dates
+    /// it covers. Per date, the newest native import that covers it replaces older native ones
+    /// whole (a newer export is the newer truth, deletions included), and so does the newest HAE
+    /// import among HAE ones; then, field by field, native wins and HAE fills, whatever the order
+    /// of the imports. Returns rows inserted and deleted in `day_values`.
     private func writeDays(_ days: [FinishedDay]) throws -> (Int, Int) {
         let db = store.db
-        let delete = try db.prepare("DELETE FROM day_values WHERE person = ?1 AND date = ?2")
-        let insert = try db.prepare("INSERT INTO day_values (person, date, field, value, text, unit, import_id) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)")
-        delete.bind(1, meta.person)
-        insert.bind(1, meta.person)
-        insert.bind(7, importID)
-        var added = 0
-        var deleted = 0
+        let own = try db.prepare("INSERT INTO import_day_values (import_id, date, field, value, text, unit) VALUES (?1, ?2, ?3, ?4, ?5, ?6)")
+        own.bind(1, importID)
         for day in days {
-            let date = day.date
-            delete.bind(2, date)
-            try delete.run()
-            deleted += db.changes
-            insert.bind(2, date)
-            for f in day.fields {
-                insert.bind(3, f.name)
-                insert.bind(4, f.value)
-                insert.bind(5, f.text)
-                insert.bind(6, f.unit)
-                try insert.run()
-                added += 1
+            own.bind(2, day.date)
+            var fields = day.fields
+            if !day.workouts.isEmpty {
+                fields.append(FinishedDay.Field(name: Self.workoutsField, text: JSONValue.array(day.workouts.map(PayloadEncoder.workout)).render(indent: nil)))
+            }
+            for f in fields {
+                own.bind(3, f.name)
+                own.bind(4, f.value)
+                own.bind(5, f.text)
+                own.bind(6, f.unit)
+                try own.run()
             }
         }
-        return (added, deleted)
+        let dates = "SELECT DISTINCT date FROM import_day_values WHERE import_id = ?2"
+        let delete = try db.prepare("DELETE FROM day_values WHERE person = ?1 AND date IN (\(dates))")
+        delete.bind(1, meta.person)
+        delete.bind(2, importID)
+        try delete.run()
+        let deleted = db.changes
+        let merge = try db.prepare("""
+            WITH newest AS (
+                SELECT v.date, i.format = 'hae' AS is_hae, max(v.import_id) AS import_id
+                FROM import_day_values v JOIN imports i ON i.id = v.import_id
+                WHERE i.person = ?1 AND v.date IN (\(dates))
+                GROUP BY v.date, is_hae
+            )
+            INSERT INTO day_values (person, date, field, value, text, unit, import_id)
+            SELECT ?1, date, field, value, text, unit, import_id FROM (
+                SELECT v.date, v.field, v.value, v.text, v.unit, v.import_id,
+                    row_number() OVER (PARTITION BY v.date, v.field ORDER BY n.is_hae) AS choice
+                FROM newest n JOIN import_day_values v ON v.import_id = n.import_id AND v.date = n.date
+                WHERE v.field <> '\(Self.workoutsField)'
+            ) WHERE choice = 1
+            """)
+        merge.bind(1, meta.person)
+        merge.bind(2, importID)
+        try merge.run()
+        return (db.changes, deleted)
     }
+
+    /// The `import_day_values` field that holds a day's workouts as the payload writes them.
+    static let workoutsField = "workouts_json"
 
     private func writeCounts(_ report: ReadReport) throws {
         let db = store.db

@@ -323,7 +323,14 @@ enum StoreSchema {
     /// Version 2: records that differ only in their metadata are different records (two foods
     /// logged at one instant with the same protein), so the samples' natural key gains
     /// `metadata_digest` (`Sample.metadataDigest`, a 64-bit FNV-1a of the metadata entries; 0
-    /// for records without metadata and for rows stored before version 2). And the view
+    /// for records without metadata and for rows stored before version 2). Workouts likewise:
+    /// two workouts with the same type, times and source but other figures are two rows, so their
+    /// key gains `identity_digest` (`WorkoutIdentity.digest`: everything but the creation date and
+    /// metadata; 0 for rows stored before version 2). Every import keeps its own day values in
+    /// `import_day_values` (what that input alone gave, with its workouts as payload JSON), and
+    /// `day_values` becomes their merge: per date and field the newest native import's value,
+    /// else the newest HAE import's (native wins, HAE fills), its `import_id` saying which. And
+    /// the view
     /// `apple_daily_totals` sets Apple's own daily totals (ActivitySummary) beside the tool's
     /// `active_calories` and `exercise_min` (docs/store.md).
     static let v2 = """
@@ -332,6 +339,20 @@ enum StoreSchema {
     CREATE UNIQUE INDEX sample_records_natural_key ON sample_records (
         person, type_id, start_epoch, end_epoch, source_id, ifnull(value, ''), ifnull(value_text, ''), ifnull(unit, ''), metadata_digest
     );
+    CREATE TABLE import_day_values (
+        import_id INTEGER NOT NULL REFERENCES imports(id),
+        date TEXT NOT NULL,
+        field TEXT NOT NULL,
+        value REAL,
+        text TEXT,
+        unit TEXT,
+        PRIMARY KEY (import_id, date, field)
+    ) WITHOUT ROWID;
+    INSERT INTO import_day_values (import_id, date, field, value, text, unit)
+        SELECT import_id, date, field, value, text, unit FROM day_values;
+    ALTER TABLE workouts ADD COLUMN identity_digest INTEGER NOT NULL DEFAULT 0;
+    DROP INDEX workouts_natural_key;
+    CREATE UNIQUE INDEX workouts_natural_key ON workouts (person, activity_type, start_epoch, end_epoch, source_name, identity_digest);
     CREATE VIEW apple_daily_totals AS
     SELECT a.person, a.date,
         (SELECT value FROM day_values v WHERE v.person = a.person AND v.date = a.date AND v.field = 'active_calories') AS active_calories,

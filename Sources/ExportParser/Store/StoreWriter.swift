@@ -125,8 +125,8 @@ final class StoreWriter: @unchecked Sendable {
             INSERT OR IGNORE INTO workouts (person, import_id, activity_type, source_name, source_version, device_id,
               created_at, created_epoch, start_at, start_epoch, end_at, end_epoch, duration, duration_unit,
               total_distance, total_distance_unit, total_energy_burned, total_energy_burned_unit,
-              stated_average_heart_rate, stated_maximum_heart_rate, time_zone)
-            VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21)
+              stated_average_heart_rate, stated_maximum_heart_rate, time_zone, identity_digest)
+            VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22)
             """)
         insertWorkoutActivity = try db.prepare("""
             INSERT INTO workout_activities (workout_id, position, uuid, start_at, start_epoch, end_at, end_epoch, duration, duration_unit)
@@ -480,6 +480,7 @@ final class StoreWriter: @unchecked Sendable {
         st.bind(19, w.statedAverageHeartRate)
         st.bind(20, w.statedMaximumHeartRate)
         st.bind(21, w.timeZoneName)
+        st.bind(22, Int64(bitPattern: WorkoutIdentity(w).digest))
         guard try insert(st) else { return }
         added("workouts")
         let id = db.lastInsertRowID

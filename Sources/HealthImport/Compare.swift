@@ -22,6 +22,7 @@ struct Compare: ParsableCommand {
               health-import compare --native export.zip --hae hae.json --from 2026-03-14 --days 7 --timezone Europe/Amsterdam
               health-import compare --native out/payloads --hae hae-payloads.json --tolerances tolerances.toml
               health-import compare --native export.zip --hae hae.json --monitor 3
+              health-import compare --store out/health.sqlite --person ann
             """
     )
 
@@ -49,19 +50,29 @@ struct Compare: ParsableCommand {
     @Option(help: ArgumentHelp("Folder for compare.csv, compare.json and compare.html (created if missing). Example: --out out/ann-compare", valueName: "dir"))
     var out = "out/compare"
 
+    @Option(help: ArgumentHelp("Take both sides from a store's imports instead: native from its export.xml imports, HAE from its HAE imports. Example: --store out/health.sqlite", valueName: "file"))
+    var store: String?
+
+    @Option(help: ArgumentHelp("With --store: whose imports (default me). Example: --person ann", valueName: "id"))
+    var person = "me"
+
     @Flag(help: "Print nothing; the exit status says the result.")
     var quiet = false
 
     func validate() throws {
-        if native.isEmpty { throw ValidationError("give the native side: --native INPUT…") }
-        if hae.isEmpty && !(monitor != nil && from != nil) { throw ValidationError("give the HAE side: --hae INPUT… (only --monitor with --from can do without)") }
+        if store != nil {
+            if !native.isEmpty || !hae.isEmpty { throw ValidationError("--store takes both sides from the store: give no --native or --hae with it") }
+        } else {
+            if native.isEmpty { throw ValidationError("give the native side: --native INPUT… (or --store FILE)") }
+            if hae.isEmpty && !(monitor != nil && from != nil) { throw ValidationError("give the HAE side: --hae INPUT… (only --monitor with --from can do without)") }
+        }
         if days < 1 { throw ValidationError("--days must be at least 1") }
         if let m = monitor, m < 1 { throw ValidationError("--monitor must be at least 1") }
     }
 
     func run() throws {
         let request = CompareRequest(native: native, hae: hae, days: days, from: from, timeZoneName: timezone, tolerancesPath: tolerances,
-                                     outDir: out, monitor: monitor)
+                                     outDir: out, monitor: monitor, storePath: store, person: person)
         do {
             let outcome = try CompareJob(request).run()
             if !quiet {

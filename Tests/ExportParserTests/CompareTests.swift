@@ -102,6 +102,23 @@ final class CompareTests: XCTestCase {
         XCTAssertEqual(try Self.csvRows(out + "/compare.csv"), expected)
     }
 
+    /// `--store`: both sides from one store's imports of a person (the native export and the HAE
+    /// file converted into it) give the same rows as the files themselves.
+    func testStoreInputs() throws {
+        let dir = try StoreTestSupport.temporaryDirectory()
+        let (native, hae) = try F.write(into: dir)
+        let store = dir.appendingPathComponent("health.sqlite").path
+        _ = try ConvertJob(ConvertRequest(inputs: [native, hae], outDir: dir.appendingPathComponent("o").path, timeZoneName: "Australia/Sydney",
+                                          storePath: store, person: "ann")).run()
+        let out = dir.appendingPathComponent("compare").path
+        let outcome = try CompareJob(CompareRequest(native: [], hae: [], outDir: out, storePath: store, person: "ann")).run()
+        XCTAssertEqual(outcome.exitStatus, 1)
+        XCTAssertEqual(try Self.csvRows(out + "/compare.csv"), F.expectedRows)
+        XCTAssertThrowsError(try CompareJob(CompareRequest(native: [], hae: [], outDir: out, storePath: store, person: "bob")).run()) { e in
+            XCTAssertTrue("\(e)".contains("no import for the person \"bob\""), "\(e)")
+        }
+    }
+
     /// The same days through both readers match: exit 0.
     func testTwinsPass() throws {
         let twins = TestPaths.fixtures.appendingPathComponent("twins")

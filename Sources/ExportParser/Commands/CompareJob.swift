@@ -11,9 +11,15 @@ public final class CompareJob {
 
     public init(_ request: CompareRequest) throws {
         self.request = request
-        guard !request.native.isEmpty else { throw InputError(file: "compare", message: "no native input given (--native)") }
-        guard !request.hae.isEmpty || (request.monitor != nil && request.from != nil) else {
-            throw InputError(file: "compare", message: "no HAE input given (--hae); only --monitor with --from can do without one")
+        if request.storePath != nil {
+            guard request.native.isEmpty, request.hae.isEmpty else {
+                throw InputError(file: "compare", message: "--store takes both sides from the store: give no --native or --hae with it")
+            }
+        } else {
+            guard !request.native.isEmpty else { throw InputError(file: "compare", message: "no native input given (--native)") }
+            guard !request.hae.isEmpty || (request.monitor != nil && request.from != nil) else {
+                throw InputError(file: "compare", message: "no HAE input given (--hae); only --monitor with --from can do without one")
+            }
         }
         guard request.days >= 1 else { throw InputError(file: "--days", message: "--days must be at least 1") }
         if let n = request.monitor, n < 1 { throw InputError(file: "--monitor", message: "--monitor must be at least 1") }
@@ -23,8 +29,13 @@ public final class CompareJob {
     }
 
     public func run() throws -> CompareOutcome {
-        let native = try Self.side(request.native, options: options)
-        let hae = try Self.side(request.hae, options: options)
+        let native: [String: ComparableDay], hae: [String: ComparableDay]
+        if let store = request.storePath {
+            (native, hae) = try StoreSides.read(store, person: request.person)
+        } else {
+            native = try Self.side(request.native, options: options)
+            hae = try Self.side(request.hae, options: options)
+        }
         guard let window = Comparison.window(native: native, hae: hae, from: fromDay, days: request.days) else {
             throw InputError(file: "compare", message: "no date has data on both sides; give --from to choose the dates to compare")
         }

@@ -14,9 +14,14 @@ public struct CompareRequest: Sendable {
     public var outDir: String
     /// `--monitor N`: check the native side's last N dates for every field it had in the window.
     public var monitor: Int?
+    /// `--store FILE`: both sides from a store's imports instead of inputs (native: export.xml
+    /// imports; HAE: HAE imports) of `person`.
+    public var storePath: String?
+    public var person: String
 
     public init(native: [String], hae: [String], days: Int = 7, from: String? = nil, timeZoneName: String? = nil,
-                tolerancesPath: String? = nil, outDir: String = "out/compare", monitor: Int? = nil) {
+                tolerancesPath: String? = nil, outDir: String = "out/compare", monitor: Int? = nil, storePath: String? = nil,
+                person: String = "me") {
         self.native = native
         self.hae = hae
         self.days = days
@@ -25,5 +30,7 @@ public struct CompareRequest: Sendable {
         self.tolerancesPath = tolerancesPath
         self.outDir = outDir
         self.monitor = monitor
+        self.storePath = storePath
+        self.person = person
     }
 }

@@ -41,6 +41,7 @@ T_XML=1.5     # xml run  <= 1.5 x C SAX floor
 T_ZIP=1.3     # zip run  <= 1.3 x xml run
 T_STORE=2.0   # xml + SQLite store <= 2.0 x C SAX floor
 T_HAE=2.0     # HAE run  <= 2.0 x yajl floor
+T_COMPARE=1.2 # 7-day compare of export.xml against hae.json <= 1.2 x (xml run + hae run)
 T_RSS=150     # every peak RSS < 150 MB
 
 log() { printf '%s\n' "$*" >&2; }
@@ -122,14 +123,17 @@ measure() {
         floor-json) cmd=("$BIN/yajl_floor" "$input") ;;
         convert)    cmd=("$HI" convert "$input" --out "$out/out" --quiet --no-store) ;;
         convert-store) cmd=("$HI" convert "$input" --out "$out/out" --quiet --store "$out/health.sqlite") ;;
+        compare)    cmd=("$HI" compare --native "$input" --hae "$HAE" --days 7 --out "$out/out" --quiet) ;;
     esac
-    if [ "$kind" = convert ] || [ "$kind" = convert-store ]; then
+    if [ "$kind" = convert ] || [ "$kind" = convert-store ] || [ "$kind" = compare ]; then
         if [ -z "$HI" ]; then ERR[$name]="health-import not built (see 'build:' above)"; return; fi
         mkdir -p "$out/out"
     fi
     log "   $name run $i/$RUNS: ${cmd[*]}"
     "$TIME" -f '%e %M %U %S' -o "$out/time" timeout -k 10 "$TIMEOUT" "${cmd[@]}" >"$out/stdout" 2>"$out/stderr"
     local rc=$?
+    # compare exits 1 when the sides differ, as two generated files do: a finished check.
+    [ "$kind" = compare ] && [ "$rc" -eq 1 ] && rc=0
     if [ "$rc" -ne 0 ]; then
         if [ "$rc" -eq 124 ] || [ "$rc" -eq 137 ]; then
             ERR[$name]="timed out after ${TIMEOUT} s"
@@ -140,7 +144,7 @@ measure() {
         rm -rf "$out"
         return
     fi
-    if [ "$kind" = convert ] || [ "$kind" = convert-store ]; then
+    if [ "$kind" = convert ] || [ "$kind" = convert-store ] || [ "$kind" = compare ]; then
         if [ -z "$(ls -A "$out/out")" ]; then
             ERR[$name]="exit 0 but nothing written to --out ($(head -c 200 "$out/stdout" | tr '\n' ' '))"
         elif [ "$kind" = convert-store ] && [ ! -s "$out/health.sqlite" ]; then
@@ -171,13 +175,18 @@ for ((i = 1; i <= RUNS; i++)); do
     measure xml+store convert-store "$XML" "$i"
     measure yajl-floor floor-json "$HAE" "$i"
     measure hae convert "$HAE" "$i"
+    measure compare compare "$XML" "$i"
 done
-for name in c-sax-floor xml zip xml+store yajl-floor hae; do
+for name in c-sax-floor xml zip xml+store yajl-floor hae compare; do
     [ -n "${ERR[$name]:-}" ] && continue
     SEC[$name]=$(printf '%s' "${SECS[$name]:-}" | median)
     RSS[$name]=$(printf '%s' "${RSSS[$name]:-}" | sort -g | tail -n 1)   # worst run
     CPU[$name]=$(printf '%s' "${CPUS[$name]:-}" | median)
 done
+# compare reads both files: its reference is the two convert runs together.
+if [ -n "${SEC[xml]:-}" ] && [ -n "${SEC[hae]:-}" ]; then
+    SEC[xml+hae]=$(awk -v a="${SEC[xml]}" -v b="${SEC[hae]}" 'BEGIN { printf "%.2f", a + b }')
+fi
 
 # ---------------------------------------------------------------------------- report
 FAILS=0
@@ -227,7 +236,7 @@ printf 'export.xml %d bytes (%.1f MB)   export.zip %d bytes (%.1f MB)   hae.json
     "$XML_BYTES" "$(awk -v b="$XML_BYTES" 'BEGIN{print b/1e6}')" "$ZIP_BYTES" "$(awk -v b="$ZIP_BYTES" 'BEGIN{print b/1e6}')" \
     "$HAE_BYTES" "$(awk -v b="$HAE_BYTES" 'BEGIN{print b/1e6}')"
 [ -n "$HI_BUILD_ERR" ] && echo "build: $HI_BUILD_ERR"
-echo "targets: xml <= ${T_XML}x C SAX floor, zip <= ${T_ZIP}x xml, xml+store <= ${T_STORE}x C SAX floor, hae <= ${T_HAE}x yajl floor, every peak RSS < ${T_RSS} MB"
+echo "targets: xml <= ${T_XML}x C SAX floor, zip <= ${T_ZIP}x xml, xml+store <= ${T_STORE}x C SAX floor, hae <= ${T_HAE}x yajl floor, compare <= ${T_COMPARE}x (xml + hae), every peak RSS < ${T_RSS} MB"
 echo
 printf '%-12s %8s %8s %-22s %8s %7s  %s\n' run seconds MB/s ratio RSS-MB cpu-s result
 printf '%-12s %8s %8s %-22s %8s %7s  %s\n' ------------ -------- -------- ---------------------- -------- ------- ------
@@ -237,6 +246,7 @@ row zip "$XML_BYTES" xml "$T_ZIP" c-sax-floor ""
 row xml+store "$XML_BYTES" c-sax-floor "$T_STORE"
 row yajl-floor "$HAE_BYTES" "" ""
 row hae "$HAE_BYTES" yajl-floor "$T_HAE"
+row compare "$((XML_BYTES + HAE_BYTES))" xml+hae "$T_COMPARE"
 echo "(seconds: median wall time; cpu-s: median user+sys, informational; MB/s counts uncompressed export.xml bytes for the zip row)"
 
 if [ -n "$STORE_KEEP" ] && [ -f "$STORE_KEEP/health.sqlite" ]; then

@@ -11,7 +11,7 @@ enum WorkoutFigures {
         return (w.statedAverageHeartRate == nil && stat?.average == nil) || (w.statedMaximumHeartRate == nil && stat?.maximum == nil)
     }
 
-    /// `heartRate`: packed samples sorted by time (`DayBook.packHeartRate`), empty when no
+    /// `heartRate`: packed samples sorted by time (`WorkoutBook.pack`), empty when no
     /// workout needs them.
     static func summary(of w: Workout, clock: LocalClock, heartRate: [UInt64]) -> WorkoutSummary {
         let type = w.activityType.hasPrefix(prefix) ? String(w.activityType.dropFirst(prefix.count)) : w.activityType
@@ -51,12 +51,12 @@ enum WorkoutFigures {
             var lo = 0, hi = heartRate.count
             while lo < hi {
                 let mid = (lo + hi) / 2
-                if DayBook.unpackHeartRate(heartRate[mid]).0 < w.start.seconds { lo = mid + 1 } else { hi = mid }
+                if WorkoutBook.unpack(heartRate[mid]).0 < w.start.seconds { lo = mid + 1 } else { hi = mid }
             }
             var sum = 0.0, count = 0, top = -Double.infinity
             var i = lo
             while i < heartRate.count {
-                let (t, v) = DayBook.unpackHeartRate(heartRate[i])
+                let (t, v) = WorkoutBook.unpack(heartRate[i])
                 guard t <= w.end.seconds else { break }
                 sum += v
                 count += 1

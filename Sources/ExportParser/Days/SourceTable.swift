@@ -1,0 +1,30 @@
+/// The sources of one input by dense id (`SumPiece.source`), and which of them are watches by
+/// their records' device (`model:Watch`), whatever their names.
+struct SourceTable {
+    private(set) var names: [String] = []
+    private var ids: [String: Int32] = [:]
+    private var isWatch: [Bool] = []
+    private var last: (String, Int32)?
+
+    @inline(__always)
+    mutating func id(_ name: String) -> Int32 {
+        if let (n, id) = last, n == name { return id } // interned by the reader: usually the same string
+        let id = lookup(name)
+        last = (name, id)
+        return id
+    }
+
+    private mutating func lookup(_ name: String) -> Int32 {
+        if let id = ids[name] { return id }
+        let id = Int32(names.count)
+        names.append(name)
+        ids[name] = id
+        isWatch.append(false)
+        return id
+    }
+
+    mutating func markWatch(_ name: String) { isWatch[Int(id(name))] = true }
+
+    /// The sources known to be watches by their records' device.
+    var watches: Set<String> { Set(names.indices.filter { isWatch[$0] }.map { names[$0] }) }
+}

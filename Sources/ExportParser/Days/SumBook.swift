@@ -1,0 +1,108 @@
+/// The `sum` rule across the days of one input: each sample split at local midnights in
+/// proportion to time, its pieces kept per day and metric until the end of the input so
+/// overlapping sources can be resolved exactly (`SumResolver`), whatever the file order.
+///
+/// Memory stays flat on any file size: past `budget` waiting pieces, the days each metric's
+/// stream has left at least two days behind are resolved and freed. Health app exports list
+/// records grouped by type and in date order within a type, so such days are complete; a piece
+/// that still comes later is added without resolution and counted in `latePieces`.
+struct SumBook {
+    private final class Day {
+        var pieces: [Int: [SumPiece]] = [:]
+        /// Sums already resolved (their pieces freed) when memory ran over budget.
+        var resolved: [Int: Double] = [:]
+    }
+    private var days: [Int: Day] = [:]
+    private var lastDay = Int.min
+    private var lastState: Day?
+    /// Pieces waiting, and per metric the latest day its stream reached.
+    private var buffered = 0
+    private var watermark: [Int: Int] = [:]
+    private(set) var latePieces = 0
+    private var lastUnit: (String?, UInt64) = (nil, 0)
+
+    @inline(__always)
+    private mutating func day(_ n: Int) -> Day {
+        if n == lastDay, let d = lastState { return d }
+        let d: Day
+        if let existing = days[n] { d = existing } else {
+            d = Day()
+            days[n] = d
+        }
+        lastDay = n
+        lastState = d
+        return d
+    }
+
+    /// The days that have pieces or resolved sums.
+    var dayNumbers: [Int] { Array(days.keys) }
+
+    /// Keeps the sample's pieces; returns how many pieces now wait (the caller resolves the days
+    /// left behind when that is over its budget).
+    mutating func add(metric: Int, _ s: Sample, _ value: Double, source: Int32, firstDay: Int, clock: LocalClock) -> Int {
+        let print = fingerprint(s)
+        if firstDay > watermark[metric, default: Int.min] { watermark[metric] = firstDay }
+        let lastDay = clock.day(s.end)
+        if lastDay == firstDay || s.end.seconds <= s.start.seconds {
+            keep(SumPiece(start: s.start.seconds, end: s.end.seconds, value: value, source: source, fingerprint: print), metric: metric, day: firstDay)
+            return buffered
+        }
+        let length = Double(s.end.seconds - s.start.seconds)
+        var pieceStart = s.start.seconds
+        for n in firstDay...lastDay {
+            let pieceEnd = n == lastDay ? s.end.seconds : clock.midnight(day: n + 1, recordedOffset: s.start.offset)
+            if pieceEnd > pieceStart {
+                let share = value * Double(pieceEnd - pieceStart) / length
+                keep(SumPiece(start: pieceStart, end: pieceEnd, value: share, source: source, fingerprint: print), metric: metric, day: n)
+            }
+            pieceStart = max(pieceStart, pieceEnd)
+        }
+        return buffered
+    }
+
+    private mutating func keep(_ piece: SumPiece, metric: Int, day n: Int) {
+        let d = day(n)
+        if d.resolved[metric] != nil, d.pieces[metric] == nil { latePieces += 1 }
+        d.pieces[metric, default: []].append(piece)
+        buffered += 1
+    }
+
+    /// Tells copies of one record from different records with the same source, times and value:
+    /// their unit and metadata (`SumPiece.fingerprint`).
+    @inline(__always)
+    private mutating func fingerprint(_ s: Sample) -> UInt32 {
+        if s.unit != lastUnit.0 {
+            var h = FNV1a()
+            if let u = s.unit { h.add(u) }
+            lastUnit = (s.unit, h.value)
+        }
+        let d = s.metadataDigest &* 0x9E37_79B9_7F4A_7C15 ^ lastUnit.1
+        return UInt32(truncatingIfNeeded: d ^ (d >> 32))
+    }
+
+    /// Resolves, for each metric, the days its stream has left at least two days behind, and
+    /// frees their pieces. Returns how many pieces still wait.
+    mutating func resolveLeftBehind(_ resolve: ([SumPiece]) -> Double) -> Int {
+        for (n, d) in days {
+            for (metric, pieces) in d.pieces {
+                guard let mark = watermark[metric], n <= mark - 2 else { continue }
+                d.resolved[metric, default: 0] += resolve(pieces)
+                d.pieces[metric] = nil
+                buffered -= pieces.count
+            }
+        }
+        return buffered
+    }
+
+    /// Every day's totals by metric index.
+    func totals(_ resolve: ([SumPiece]) -> Double) -> [Int: [Int: Double]] {
+        var out: [Int: [Int: Double]] = [:]
+        for (n, d) in days {
+            var values: [Int: Double] = [:]
+            for (i, pieces) in d.pieces { values[i] = resolve(pieces) }
+            for (i, v) in d.resolved { values[i] = (values[i] ?? 0) + v }
+            out[n] = values
+        }
+        return out
+    }
+}

@@ -25,8 +25,7 @@ let package = Package(
                 "CLibXML2", "CYajl", "CSQLite", "CZlibSystem",
                 .product(name: "ZIPFoundation", package: "ZIPFoundation"),
                 .product(name: "Crypto", package: "swift-crypto"),
-            ],
-            swiftSettings: [.unsafeFlags(["-Ounchecked"], .when(configuration: .release))]
+            ]
         ),
         .executableTarget(
             name: "HealthImport",

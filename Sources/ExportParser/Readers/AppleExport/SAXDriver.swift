@@ -200,6 +200,10 @@ final class SAXDriver: @unchecked Sendable {
         var message = e.message.map { String(cString: $0) } ?? "XML error \(e.code)"
         // One sentence on one line: libxml2 puts some details (the bad bytes) on a second line.
         message = message.trimmingCharacters(in: .whitespacesAndNewlines).replacingOccurrences(of: "\n", with: " ")
+        if message.contains("Huge input lookup") || message.contains("too long") || message.contains("huge") {
+            // libxml2's wording for its 10 MB limits (see the parser options in init).
+            message = "a name, attribute value or text longer than 10 MB (libxml2's limit; an export's are a few hundred bytes)"
+        }
         if terminating {
             // Only the end of input is left to parse: the document stops in the middle.
             message += " (the file ends before the document does: is it truncated?)"

@@ -10,7 +10,6 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
-        .package(url: "https://github.com/weichsel/ZIPFoundation", exact: "0.9.20"),
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
         // The tolerances file of `compare` may be TOML.
         .package(url: "https://github.com/LebJe/TOMLKit", exact: "0.6.0"),
@@ -25,11 +24,9 @@ let package = Package(
             name: "ExportParser",
             dependencies: [
                 "CLibXML2", "CYajl", "CSQLite", "CZlibSystem",
-                .product(name: "ZIPFoundation", package: "ZIPFoundation"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "TOMLKit", package: "TOMLKit"),
-            ],
-            swiftSettings: [.unsafeFlags(["-Ounchecked"], .when(configuration: .release))]
+            ]
         ),
         .executableTarget(
             name: "HealthImport",

@@ -7,8 +7,14 @@ final class BackgroundValue<Value>: @unchecked Sendable {
     private var result: Result<Value, Error> = .failure(CancellationError())
 
     init(name: String, _ body: @escaping @Sendable () throws -> Value) {
-        let thread = Thread { [self] in
-            result = Result { try body() }
+        // The body (and what it captured: a store session, say) is released before the signal,
+        // so that a waiter never outlives it by a race with the thread's end.
+        let box = Box<() throws -> Value>(body)
+        let thread = Thread { [self, box] in
+            if let body = box.value {
+                box.value = nil
+                result = Result { try body() }
+            }
             done.signal()
         }
         thread.name = name

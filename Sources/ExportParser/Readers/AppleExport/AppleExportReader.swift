@@ -1,6 +1,4 @@
-import CZlibSystem
 import Foundation
-import ZIPFoundation
 
 /// Reads Apple Health's own export, `export.xml` or straight from the XML entry of
 /// `export.zip` (never extracted to disk), and streams it into a `SampleSink`.
@@ -38,13 +36,13 @@ public struct AppleExportReader {
     }
 
     private func readXMLFile(into sink: SampleSink) throws -> ReadReport {
-        guard let fh = FileHandle(forReadingAtPath: path) else { throw InputError(file: path, message: "cannot be opened for reading") }
-        defer { try? fh.close() }
-        let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.int64Value
+        let fd = try InputFile.openRegular(path: path)
+        defer { close(fd) }
+        var st = stat()
+        let size: Int64? = fstat(fd, &st) == 0 ? Int64(st.st_size) : nil
         var session = ParseSession(file: path, sink: sink, input: InputDescription(path: path, format: .appleXML, byteCount: size))
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: chunkSize, alignment: 16)
         defer { buffer.deallocate() }
-        let fd = fh.fileDescriptor
         var done: Int64 = 0
         var lastReport: Int64 = 0
         while true {
@@ -67,36 +65,38 @@ public struct AppleExportReader {
 
     private func readZip(into sink: SampleSink) throws -> ReadReport {
         let found = try ZipExportLocator.locate(path: path)
+        // The descriptor is closed only once the inflating thread has stopped using it.
+        let inflated = DispatchSemaphore(value: 0)
+        var started = false
+        defer {
+            if started { inflated.wait() }
+            close(found.fd)
+        }
         let total = Int64(found.entry.uncompressedSize)
-        var session = ParseSession(file: "\(path) (\(found.entry.path))", sink: sink,
-                                   input: InputDescription(path: path, format: .appleZip, entry: found.entry.path, byteCount: total))
-        // Inflate on a second thread; parse here. ZIPFoundation's own CRC falls back to a slow
-        // Swift loop on Linux, so the CRC is computed with zlib's crc32 beside the inflate.
+        let entryName = found.entry.printableName
+        var session = ParseSession(file: "\(path) (\(entryName))", sink: sink,
+                                   input: InputDescription(path: path, format: .appleZip, entry: found.entry.name, byteCount: total))
+        // Inflate on a second thread; parse here.
         let pipe = BoundedBatchQueue<Data>(capacity: 8)
-        let expectedCRC = found.entry.checksum
-        let chunk = chunkSize
-        let entryPath = found.entry.path
+        var stream = ZipEntryStream(fd: found.fd, entry: found.entry, fileSize: found.fileSize)
+        stream.chunkSize = chunkSize
         let file = path
-        let producer = Thread {
-            var crc: uLong = crc32(0, nil, 0)
+        let producer = Thread { [stream] in
             do {
-                _ = try found.archive.extract(found.entry, bufferSize: chunk, skipCRC32: true) { data in
-                    data.withUnsafeBytes { raw in
-                        crc = crc32(crc, raw.baseAddress?.assumingMemoryBound(to: Bytef.self), uInt(raw.count))
-                    }
-                    if !pipe.push([data]) { throw CancellationError() }
+                try stream.read { chunk in
+                    if !pipe.push([Data(chunk)]) { throw CancellationError() }
                 }
-                if UInt32(truncatingIfNeeded: crc) != expectedCRC {
-                    pipe.close(error: InputError(file: file, message: "the ZIP entry \(entryPath) is corrupt (CRC mismatch)"))
-                } else {
-                    pipe.close()
-                }
+                pipe.close()
+            } catch let f as ZipDirectory.Failure {
+                pipe.close(error: InputError(file: file, location: f.offset.map { InputLocation(byteOffset: Int64($0)) }, message: f.message))
             } catch {
-                pipe.close(error: InputError(file: file, message: "cannot inflate \(entryPath): \(error) (truncated or damaged ZIP?)"))
+                pipe.close(error: error)
             }
+            inflated.signal()
         }
         producer.stackSize = 1 << 20
         producer.start()
+        started = true
         var done: Int64 = 0
         var lastReport: Int64 = 0
         do {
@@ -171,6 +171,15 @@ struct ParseSession {
             return InputError(file: file, location: InputLocation(line: 2), message: "the <!DOCTYPE HealthData [ … ]> block never ends (no \"]>\"): the file is truncated or not an export")
         case .prologTooLong:
             return InputError(file: file, message: "no root element in the first 16 MiB: not an Apple Health export")
+        case .externalDTD(let line):
+            return InputError(file: file, location: InputLocation(line: line),
+                              message: "the DOCTYPE refers to an external DTD (SYSTEM or PUBLIC); Apple Health exports carry their DTD inline, and health-import never fetches one: not an export")
+        case .entityDeclared(let line):
+            return InputError(file: file, location: InputLocation(line: line),
+                              message: "the DOCTYPE declares an entity (<!ENTITY); Apple Health exports declare none, and health-import never expands one: not an export")
+        case .nulByte(let offset):
+            return InputError(file: file, location: InputLocation(byteOffset: offset),
+                              message: "a NUL byte: XML text never holds one, so the file is damaged (zero-filled by a failed copy?) or not an export")
         }
     }
 }

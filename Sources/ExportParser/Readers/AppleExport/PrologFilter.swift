@@ -6,31 +6,41 @@
 ///    that stops libxml2 (docs/export-xml.md, "Before the parser sees a byte"), and v13 data does not even
 ///    validate against its own. The subset is replaced by as many newlines as it spanned, so the
 ///    parser's line numbers still match the file.
-/// 2. It drops C0 control characters other than TAB, LF and CR (not allowed in XML 1.0; real
-///    exports carry a stray U+000B in source names), counting them.
+/// 2. It drops C0 control characters other than NUL, TAB, LF and CR (not allowed in XML 1.0; real
+///    exports carry a stray U+000B in source names), counting them. A NUL byte stops the read
+///    instead: it is what a damaged file (zero-filled blocks) or a UTF-16 one looks like, never a
+///    stray character, so reading on would only produce garbage.
 struct PrologFilter {
     private enum State { case prolog, body }
     private var state = State.prolog
     /// Bytes of the prolog held until the DOCTYPE (if any) has been seen whole.
     private var pending: [UInt8] = []
     private(set) var controlCharactersDropped = 0
+    /// Input bytes filtered before the current chunk (for the byte offset of a NUL).
+    private var consumed: Int64 = 0
     /// The prolog may not grow past this without a root element: a file that is not XML at all.
     static let prologLimit = 16 << 20
 
-    enum Failure: Error { case unterminatedDoctype, prologTooLong }
+    enum Failure: Error {
+        case unterminatedDoctype, prologTooLong, nulByte(offset: Int64)
+        /// The DOCTYPE names an external DTD, or declares an entity (1-based line of either).
+        case externalDTD(line: Int), entityDeclared(line: Int)
+    }
 
     /// Filters one chunk and passes what is ready to `emit` (possibly nothing, possibly more than
     /// the chunk when held prolog bytes are released).
     mutating func filter(_ chunk: UnsafeRawBufferPointer, emit: (UnsafeRawBufferPointer) throws -> Void) throws {
+        defer { consumed += Int64(chunk.count) }
         switch state {
         case .body:
-            try dropControls(chunk, emit: emit)
+            let base = consumed
+            try dropControls(chunk, emit: emit) { base + Int64($0) }
         case .prolog:
             pending.append(contentsOf: chunk)
             if let ready = try resolveProlog() {
                 state = .body
                 pending = []
-                try ready.withUnsafeBytes { try dropControls($0, emit: emit) }
+                try ready.bytes.withUnsafeBytes { try dropControls($0, emit: emit, origin: ready.origin) }
             } else if pending.count > Self.prologLimit {
                 throw Failure.prologTooLong
             }
@@ -41,14 +51,24 @@ struct PrologFilter {
     mutating func finish(emit: (UnsafeRawBufferPointer) throws -> Void) throws {
         guard state == .prolog else { return }
         if let ready = try resolveProlog(atEnd: true) {
-            try ready.withUnsafeBytes { try dropControls($0, emit: emit) }
+            try ready.bytes.withUnsafeBytes { try dropControls($0, emit: emit, origin: ready.origin) }
         }
         state = .body
         pending = []
     }
 
+    /// The prolog ready to parse, and the file offset of each of its bytes (the DOCTYPE's
+    /// replacement is shorter than the DOCTYPE).
+    private struct Ready {
+        var bytes: [UInt8]
+        var replacedAt = 0
+        var replacementLength = 0
+        var removed = 0
+        func origin(_ i: Int) -> Int64 { Int64(i < replacedAt + replacementLength ? i : i + removed) }
+    }
+
     /// Returns the prolog with its DOCTYPE replaced, once it is known whole; nil while more bytes are needed.
-    private mutating func resolveProlog(atEnd: Bool = false) throws -> [UInt8]? {
+    private mutating func resolveProlog(atEnd: Bool = false) throws -> Ready? {
         let b = pending
         var i = 0
         let n = b.count
@@ -59,16 +79,16 @@ struct PrologFilter {
                 i += (i == 0 && c == 0xEF) ? 3 : 1
                 continue
             }
-            guard c == UInt8(ascii: "<") else { return b } // not markup: let the parser report it
-            guard i + 1 < n else { return atEnd ? b : nil }
+            guard c == UInt8(ascii: "<") else { return Ready(bytes: b) } // not markup: let the parser report it
+            guard i + 1 < n else { return atEnd ? Ready(bytes: b) : nil }
             let next = b[i + 1]
             if next == UInt8(ascii: "?") { // <? … ?>
-                guard let e = find(b, [0x3F, 0x3E], from: i + 2) else { return atEnd ? b : nil }
+                guard let e = find(b, [0x3F, 0x3E], from: i + 2) else { return atEnd ? Ready(bytes: b) : nil }
                 i = e + 2
             } else if next == UInt8(ascii: "!") {
-                guard i + 9 <= n else { return atEnd ? b : nil }
+                guard i + 9 <= n else { return atEnd ? Ready(bytes: b) : nil }
                 if b[i + 2] == 0x2D, b[i + 3] == 0x2D { // <!-- … -->
-                    guard let e = find(b, [0x2D, 0x2D, 0x3E], from: i + 4) else { return atEnd ? b : nil }
+                    guard let e = find(b, [0x2D, 0x2D, 0x3E], from: i + 4) else { return atEnd ? Ready(bytes: b) : nil }
                     i = e + 3
                 } else if Array(b[(i + 2)..<(i + 9)]) == Array("DOCTYPE".utf8) {
                     // The subset ends at the first "]>" after its "["; without "[" the DOCTYPE ends at ">".
@@ -85,19 +105,35 @@ struct PrologFilter {
                     } else {
                         end = j + 1
                     }
+                    try refuseHostileDoctype(b, from: i, subsetStart: j, end: end)
                     let newlines = b[i..<end].reduce(0) { $0 + ($1 == 0x0A ? 1 : 0) }
                     var out = Array(b[0..<i])
                     out.append(contentsOf: repeatElement(0x0A, count: newlines))
                     out.append(contentsOf: b[end...])
-                    return out
+                    return Ready(bytes: out, replacedAt: i, replacementLength: newlines, removed: end - i - newlines)
                 } else {
-                    return b
+                    return Ready(bytes: b)
                 }
             } else {
-                return b // the root element: the prolog is complete and had no DOCTYPE
+                return Ready(bytes: b) // the root element: the prolog is complete and had no DOCTYPE
             }
         }
-        return atEnd ? b : nil
+        return atEnd ? Ready(bytes: b) : nil
+    }
+
+    /// Apple's DOCTYPE is an inline subset of ELEMENT and ATTLIST declarations only. One that
+    /// points at an external DTD (`SYSTEM`/`PUBLIC`) or declares entities (external ones that read
+    /// local files, parameter entities, "billion laughs") is refused outright rather than merely
+    /// removed: the file was not written by the Health app, and this says so plainly.
+    /// (Removing it would be safe too: libxml2 then never sees a declaration.)
+    private func refuseHostileDoctype(_ b: [UInt8], from start: Int, subsetStart: Int, end: Int) throws {
+        func line(_ k: Int) -> Int { 1 + b[0..<k].reduce(0) { $0 + ($1 == 0x0A ? 1 : 0) } }
+        for word in ["SYSTEM", "PUBLIC"] {
+            if let k = find(Array(b[start..<subsetStart]), Array(word.utf8), from: 0) { throw Failure.externalDTD(line: line(start + k)) }
+        }
+        if subsetStart < end, let k = find(Array(b[subsetStart..<end]), Array("<!ENTITY".utf8), from: 0) {
+            throw Failure.entityDeclared(line: line(subsetStart + k))
+        }
     }
 
     private func find(_ b: [UInt8], _ needle: [UInt8], from: Int) -> Int? {
@@ -116,7 +152,8 @@ struct PrologFilter {
 
     /// Passes the chunk on, without the forbidden control bytes. Scans eight bytes at a time for a
     /// byte below 0x20 (only line ends, normally) and copies only when one must go.
-    private mutating func dropControls(_ chunk: UnsafeRawBufferPointer, emit: (UnsafeRawBufferPointer) throws -> Void) throws {
+    private mutating func dropControls(_ chunk: UnsafeRawBufferPointer, emit: (UnsafeRawBufferPointer) throws -> Void,
+                                       origin: (Int) -> Int64) throws {
         let n = chunk.count
         guard n > 0, let base = chunk.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return }
         var firstBad = -1
@@ -141,6 +178,7 @@ struct PrologFilter {
         out.reserveCapacity(n)
         out.append(contentsOf: UnsafeBufferPointer(start: base, count: firstBad))
         for k in firstBad..<n {
+            if base[k] == 0 { throw Failure.nulByte(offset: origin(k)) }
             if isForbidden(base[k]) { controlCharactersDropped += 1 } else { out.append(base[k]) }
         }
         try out.withUnsafeBytes { try emit($0) }

@@ -26,12 +26,17 @@ final class SAXDriver: @unchecked Sendable {
 
     private var tape = ElementTape()
     private let queue = BoundedBatchQueue<ElementTape>(capacity: 4)
-    private let spareLock = NSLock()
-    private var spare: [ElementTape] = []
+    /// Played tapes for reuse, shared with the player thread. The thread holds this, never the
+    /// driver: a driver dropped after a failure elsewhere (its deinit waits for the thread) must
+    /// not be read by that thread while it is being destroyed.
+    private let spares = Spares()
     private let played = DispatchSemaphore(value: 0)
     private var player: Thread?
 
     private static let sax2Magic: UInt32 = 0xDEED_BEAF
+    /// Deeper nesting stops the read with its own sentence (before libxml2's limit of 256, whose
+    /// message talks about parser options). Exports nest four levels.
+    static let depthLimit = 32
 
     init(file: String, handler: ExportElementHandler) {
         self.file = file
@@ -54,17 +59,31 @@ final class SAXDriver: @unchecked Sendable {
         }
         let me = Unmanaged.passUnretained(self).toOpaque()
         ctxt = xmlCreatePushParserCtxt(&sax, me, nil, 0, file)
-        let options = Int32(XML_PARSE_HUGE.rawValue | XML_PARSE_NONET.rawValue | XML_PARSE_NOCDATA.rawValue)
+        // No XML_PARSE_HUGE: libxml2's default limits stay on (a name, attribute value or text node
+        // of at most 10 MB, 256 levels of nesting, 10 MB of look-ahead), so a hostile 50 MB
+        // attribute is refused after 10 MB instead of being held, copied and recorded whole.
+        // An export's longest attribute is a few hundred bytes and it nests four levels.
+        // No external DTD or entity is ever loaded (no XML_PARSE_DTDLOAD / NOENT), and none
+        // from the network (NONET); `PrologFilter` removes the inline DTD before this sees it.
+        let options = Int32(XML_PARSE_NONET.rawValue | XML_PARSE_NOCDATA.rawValue)
         xmlCtxtUseOptions(ctxt, options)
-        let thread = Thread { [queue, handler, played, unowned self] in
+        // The handler (and so the sinks and the store) is reached through a box emptied before
+        // the signal: once the driver stops waiting, this thread holds none of them, even if the
+        // process exits before the thread has ended (see `HAETapePlayer`).
+        let box = Box(handler)
+        let thread = Thread { [queue, box, played, spares] in
+            defer {
+                box.value = nil
+                played.signal()
+            }
+            guard let handler = box.value else { return }
             while let batch = queue.pop() {
                 for t in batch {
                     t.play(into: handler)
                     t.clear()
-                    self.recycle(t)
+                    spares.recycle(t)
                 }
             }
-            played.signal()
         }
         thread.stackSize = 4 << 20
         thread.start()
@@ -86,6 +105,11 @@ final class SAXDriver: @unchecked Sendable {
                 xmlStopParser(ctxt)
             }
         }
+        if depth >= Self.depthLimit, failure == nil {
+            failure = InputError(file: file, location: location(),
+                                 message: "elements nested more than \(Self.depthLimit) levels deep (an export nests four): not an Apple Health export")
+            xmlStopParser(ctxt)
+        }
         depth += 1
         tape.recordStart(name: name, line: Int32(truncatingIfNeeded: xmlSAX2GetLineNumber(ctxt)),
                          column: Int32(truncatingIfNeeded: xmlSAX2GetColumnNumber(ctxt)), count: count, attributes: attributes)
@@ -95,15 +119,24 @@ final class SAXDriver: @unchecked Sendable {
     private func handOver() {
         let full = tape
         queue.push([full])
-        spareLock.lock()
-        tape = spare.popLast() ?? ElementTape()
-        spareLock.unlock()
+        tape = spares.reuse()
     }
 
-    private func recycle(_ t: ElementTape) {
-        spareLock.lock()
-        if spare.count < 6 { spare.append(t) }
-        spareLock.unlock()
+    private final class Spares: @unchecked Sendable {
+        private let lock = NSLock()
+        private var tapes: [ElementTape] = []
+
+        func recycle(_ t: ElementTape) {
+            lock.lock()
+            if tapes.count < 6 { tapes.append(t) }
+            lock.unlock()
+        }
+
+        func reuse() -> ElementTape {
+            lock.lock()
+            defer { lock.unlock() }
+            return tapes.popLast() ?? ElementTape()
+        }
     }
 
     /// Waits until every recorded element has been played into the handler.
@@ -165,7 +198,12 @@ final class SAXDriver: @unchecked Sendable {
     private func record(_ e: xmlError) {
         guard e.level == XML_ERR_FATAL || e.level == XML_ERR_ERROR, failure == nil else { return }
         var message = e.message.map { String(cString: $0) } ?? "XML error \(e.code)"
-        message = message.trimmingCharacters(in: .whitespacesAndNewlines)
+        // One sentence on one line: libxml2 puts some details (the bad bytes) on a second line.
+        message = message.trimmingCharacters(in: .whitespacesAndNewlines).replacingOccurrences(of: "\n", with: " ")
+        if message.contains("Huge input lookup") || message.contains("too long") || message.contains("huge") {
+            // libxml2's wording for its 10 MB limits (see the parser options in init).
+            message = "a name, attribute value or text longer than 10 MB (libxml2's limit; an export's are a few hundred bytes)"
+        }
         if terminating {
             // Only the end of input is left to parse: the document stops in the middle.
             message += " (the file ends before the document does: is it truncated?)"

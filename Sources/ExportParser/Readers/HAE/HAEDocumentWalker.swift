@@ -156,7 +156,18 @@ final class HAEDocumentWalker: @unchecked Sendable {
         return closed
     }
 
+    /// Deeper nesting than this stops the read: Health Auto Export nests six or seven levels, and
+    /// a hostile file of 10,000 nested arrays would otherwise cost a frame (and a path step in
+    /// every message) per level.
+    static let depthLimit = 64
+
+    private func tooDeep() -> Bool {
+        fatalMessage = "JSON nested more than \(Self.depthLimit) levels deep (Health Auto Export nests fewer than ten): not a Health Auto Export file"
+        return false
+    }
+
     func startMap() -> Bool {
+        guard depth < Self.depthLimit else { return tooDeep() }
         let index = beginValue()
         guard depth > 0 else {
             if let r = replayMetric {
@@ -237,6 +248,7 @@ final class HAEDocumentWalker: @unchecked Sendable {
     }
 
     func startArray() -> Bool {
+        guard depth < Self.depthLimit else { return tooDeep() }
         let index = beginValue()
         guard depth > 0 else {
             push(.bodies, isArray: true, index: nil)

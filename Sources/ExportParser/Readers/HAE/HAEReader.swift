@@ -26,6 +26,10 @@ public struct HAEReader {
     /// Called about every 16 MB with (bytes read, file size), on the reading thread.
     public var progress: ((Int64, Int64?) -> Void)?
     static let progressInterval: Int64 = 16 << 20
+    /// The longest string or number read: yajl holds a token whole in memory until it ends, so a
+    /// hostile file with a 1 GB string would take gigabytes. Health Auto Export's longest
+    /// strings are names and sources of a few hundred bytes; 16 MiB is far beyond any real one.
+    static let tokenLimit: Int64 = 16 << 20
 
     public init(path: String) {
         self.init(path: path, pendingLimit: 50_000)
@@ -40,8 +44,7 @@ public struct HAEReader {
     /// 0), samples / sleep summaries / workouts / extras in document order, `finish`.
     /// Throws `InputError` (byte offset, JSON path, yajl's message) for bad, truncated or empty JSON.
     public func read(into sink: SampleSink) throws -> ReadReport {
-        let fd = open(path, O_RDONLY)
-        guard fd >= 0 else { throw InputError(file: path, message: "cannot open: \(String(cString: strerror(errno)))") }
+        let fd = try InputFile.openRegular(path: path)
         defer { close(fd) }
         var st = stat()
         guard fstat(fd, &st) == 0 else { throw InputError(file: path, message: "cannot stat: \(String(cString: strerror(errno)))") }
@@ -124,6 +127,13 @@ public struct HAEReader {
                     throw error(handle, walker, status, chunkBase: offset, chunk: start, count: count)
                 }
                 offset += Int64(count)
+                // No event for longer than any token may be: yajl is holding one huge token.
+                // (The main pass only: a replay re-reads bytes the main pass already accepted.)
+                if let player, offset - player.lastEventOffset > Self.tokenLimit {
+                    try drain()
+                    throw InputError(file: path, location: InputLocation(byteOffset: player.lastEventOffset, path: walker.currentPath()),
+                                     message: "no JSON value ends within 16 MiB after this point: a string or number longer than 16 MiB (the limit; Health Auto Export writes none) or a damaged file")
+                }
                 if let progress, offset >= nextProgress {
                     progress(offset)
                     nextProgress = offset + Self.progressInterval

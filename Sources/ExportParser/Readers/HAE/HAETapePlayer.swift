@@ -15,6 +15,9 @@ final class HAETapePlayer: @unchecked Sendable {
     var handle: yajl_handle?
     /// Whether any event was recorded (an all-whitespace file has none).
     private(set) var recordedAny = false
+    /// The byte offset yajl had reached at the last event: the reader stops a file in which no
+    /// token ends for too long (yajl would hold the whole token in memory).
+    private(set) var lastEventOffset: Int64 = 0
     typealias Failure = (message: String, offset: Int64, path: String)
 
     private var tape = HAEEventTape()
@@ -56,7 +59,17 @@ final class HAETapePlayer: @unchecked Sendable {
         bytes = tape.bytes
         byteCapacity = tape.byteCapacity
         walker.handle = nil // offsets come from the tape
-        let thread = Thread { [queue, walker, played, shared] in
+        // The thread reaches the walker (and so the sinks and the store) through a box it empties
+        // before signalling: once `finish` returns, nothing of this thread holds them, even if
+        // the process exits before the thread itself has ended (an open store connection at exit
+        // would leave SQLite's -wal file beside the store).
+        let box = Box(walker)
+        let thread = Thread { [queue, box, played, shared] in
+            defer {
+                box.value = nil
+                played.signal()
+            }
+            guard let walker = box.value else { return }
             while let batch = queue.pop() {
                 for t in batch {
                     if shared.failure == nil, !t.play(into: walker) {
@@ -67,7 +80,6 @@ final class HAETapePlayer: @unchecked Sendable {
                     shared.recycle(t)
                 }
             }
-            played.signal()
         }
         thread.stackSize = 4 << 20
         thread.name = "health-import HAE decoder"
@@ -80,7 +92,8 @@ final class HAETapePlayer: @unchecked Sendable {
     @inline(__always)
     func record(_ kind: HAEEventTape.Kind) -> Bool {
         recordedAny = true
-        events[eventCount] = HAEEventTape.Event(kind: kind, length: 0, start: 0, offset: chunkBase + Int64(yajl_get_bytes_consumed(handle)))
+        lastEventOffset = chunkBase + Int64(yajl_get_bytes_consumed(handle))
+        events[eventCount] = HAEEventTape.Event(kind: kind, length: 0, start: 0, offset: lastEventOffset)
         eventCount += 1
         return eventCount >= HAEEventTape.eventLimit ? handOver() : true
     }
@@ -95,9 +108,11 @@ final class HAETapePlayer: @unchecked Sendable {
             byteCapacity = tape.byteCapacity
         }
         (bytes + byteCount).update(from: p, count: n)
+        lastEventOffset = chunkBase + Int64(yajl_get_bytes_consumed(handle))
+        // `n` fits in Int32: the reader stops any token longer than `HAEReader.tokenLimit`.
         events[eventCount] = HAEEventTape.Event(
             kind: kind, length: Int32(truncatingIfNeeded: n), start: Int32(truncatingIfNeeded: byteCount),
-            offset: chunkBase + Int64(yajl_get_bytes_consumed(handle)))
+            offset: lastEventOffset)
         eventCount += 1
         byteCount += n
         return eventCount >= HAEEventTape.eventLimit || byteCount >= HAEEventTape.byteLimit ? handOver() : true

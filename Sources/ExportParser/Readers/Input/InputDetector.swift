@@ -4,15 +4,11 @@ import Foundation
 /// the Health app localises them (`vienti.zip`, `导出.xml`).
 public enum InputDetector {
     public static func detect(path: String) throws -> InputFormat {
-        guard let handle = FileHandle(forReadingAtPath: path) else {
-            var isDir: ObjCBool = false
-            if FileManager.default.fileExists(atPath: path, isDirectory: &isDir) {
-                throw InputError(file: path, message: isDir.boolValue ? "is a directory, not an export file" : "cannot be opened for reading")
-            }
-            throw InputError(file: path, message: "no such file")
+        let head = try InputFile.head(path: path, count: 4096)
+        if let encoding = wideEncoding(head) {
+            throw InputError(file: path, location: InputLocation(byteOffset: 0),
+                             message: "the file is \(encoding) text; health-import reads UTF-8 (as the Health app and Health Auto Export write it): convert it first, e.g. iconv -f \(encoding) -t UTF-8")
         }
-        defer { try? handle.close() }
-        let head = (try? handle.read(upToCount: 4096)) ?? Data()
         guard let format = detect(head: head) else {
             if head.isEmpty { throw InputError(file: path, message: "the file is empty") }
             if head.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) {
@@ -21,6 +17,21 @@ public enum InputDetector {
             throw InputError(file: path, message: "not an Apple Health export (export.zip or export.xml) nor Health Auto Export JSON: the content starts with neither a ZIP signature, '<' nor '{' / '['")
         }
         return format
+    }
+
+    /// "UTF-16" or "UTF-32" when the first bytes are a byte-order mark of one, or '<' / '{' / '['
+    /// with zero bytes beside it (no byte-order mark); nil otherwise.
+    static func wideEncoding(_ head: Data) -> String? {
+        let b = [UInt8](head.prefix(4))
+        guard b.count >= 2 else { return nil }
+        if b.count >= 4, b[0] == 0xFF, b[1] == 0xFE, b[2] == 0, b[3] == 0 { return "UTF-32" }
+        if b.count >= 4, b[0] == 0, b[1] == 0, b[2] == 0xFE, b[3] == 0xFF { return "UTF-32" }
+        if (b[0] == 0xFF && b[1] == 0xFE) || (b[0] == 0xFE && b[1] == 0xFF) { return "UTF-16" }
+        let markup: Set<UInt8> = [UInt8(ascii: "<"), UInt8(ascii: "{"), UInt8(ascii: "[")]
+        if b.count >= 4, b[0] == 0, b[1] == 0, b[2] == 0, markup.contains(b[3]) { return "UTF-32" }
+        if b.count >= 4, markup.contains(b[0]), b[1] == 0, b[2] == 0, b[3] == 0 { return "UTF-32" }
+        if (b[0] == 0 && markup.contains(b[1])) || (markup.contains(b[0]) && b[1] == 0) { return "UTF-16" }
+        return nil
     }
 
     /// The format for the first bytes of a file, or nil when it is none of ours.

@@ -2,6 +2,7 @@ import ExportParser
 import Foundation
 
 /// One line of progress on stderr, only when stderr is a terminal: bytes of total and records/s.
+// @unchecked Sendable: it holds one immutable flag; each call writes one short line to stderr.
 final class ProgressDisplay: @unchecked Sendable {
     let enabled: Bool
 

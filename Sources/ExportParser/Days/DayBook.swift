@@ -21,6 +21,9 @@ public final class DayBook: SampleSink {
     private var workouts = WorkoutBook()
     private var sources = SourceTable()
     private var exportDate: Timestamp?
+    /// One thread feeds the book (a reader's decoding thread), then `finish` runs on the caller's
+    /// after the reader has waited for that thread (checked in debug builds).
+    private let confinement = ThreadConfinement()
     /// Apple's own daily totals (`ActivitySummary`) by local day, in payload units.
     private var appleTotals: [Int: AppleDailyTotals.Figures] = [:]
     static let heartRateIndex = Catalog.metric(named: "heart_rate_samples").index
@@ -63,6 +66,7 @@ public final class DayBook: SampleSink {
 
     public func sample(_ s: Sample) {
         seen.wrappingAdd(1, ordering: .relaxed)
+        confinement.check("a day book")
         if s.deviceIsWatch { sources.markWatch(s.source) }
         guard let metric = s.metric else {
             if s.type == Catalog.sleepType, let text = s.valueText, let stage = SleepSegment.stage(for: text) {
@@ -100,6 +104,7 @@ public final class DayBook: SampleSink {
     }
 
     public func workout(_ w: Workout) {
+        confinement.check("a day book")
         guard workouts.add(w) else { return }
         state(clock.day(w.start)).note(zone: w.timeZoneName, offset: w.start.offset)
     }
@@ -130,6 +135,7 @@ public final class DayBook: SampleSink {
 
     /// Runs every rule and returns the days in date order. Call once, after the last input.
     public func finish() -> [FinishedDay] {
+        confinement.claim()
         let syncDate = exportDate ?? options.fallbackExportDate
         let syncText = syncDate.map { clock.iso($0) } ?? "1970-01-01T00:00:00+00:00"
         let names = sources.names, priority = options.sourcePriority, watches = sources.watches

@@ -59,6 +59,7 @@ public struct StoreImportResult: Sendable {
 /// new one is built under a temporary name first (see `init`). Files are 0600 (the -wal and -shm
 /// files inherit the mode). A file that is not a SQLite database, or whose schema is newer than
 /// this build knows, is refused with a `StoreError` before anything in it changes.
+// @unchecked Sendable: one import at a time; its connection is handed between threads at checked points (`ThreadConfinement`).
 public final class HealthStore: @unchecked Sendable {
     public let path: String
     private(set) var db: SQLiteConnection
@@ -338,6 +339,9 @@ public final class HealthStore: @unchecked Sendable {
     /// this file was already imported for this person.
     public func beginImport(_ meta: ImportMetadata) throws -> StoreImportSession {
         precondition(!importInProgress, "one import at a time on a HealthStore")
+        // No import runs (the previous one was awaited, perhaps on its commit thread): the
+        // caller's thread takes the connection.
+        db.confinement.claim()
         // An empty digest means "still being computed": a unique placeholder holds the row's
         // place until `complete(days:report:sha256:)` writes the real one, inside the transaction.
         let digest = meta.sha256.isEmpty ? "pending-\(UUID().uuidString)" : meta.sha256.lowercased()

@@ -4,11 +4,14 @@ import Foundation
 /// `SQLITE_TRANSIENT` is a C macro Swift cannot import: SQLite copies the bound bytes.
 let sqliteTransient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
 
-/// A thin owner of one `sqlite3*` handle: open, execute, prepare, close. Not thread-safe by
-/// itself; the store uses it from one thread at a time (the import's writer thread while it
-/// runs, the caller's thread otherwise).
+/// A thin owner of one `sqlite3*` handle: open, execute, prepare, close. Opened `NOMUTEX` (no
+/// lock in SQLite): the store uses it from one thread at a time (the import's writer thread while
+/// it runs, the caller's thread otherwise), a rule `confinement` checks.
+// @unchecked Sendable: handed between threads at `confinement`'s hand-over points, used by one at a time.
 final class SQLiteConnection: @unchecked Sendable {
     let handle: OpaquePointer
+    /// Which thread may use the connection now (checked in debug builds).
+    let confinement = ThreadConfinement()
     /// The store's path as messages name it (a new store is written under a temporary name first).
     let path: String
 
@@ -30,6 +33,7 @@ final class SQLiteConnection: @unchecked Sendable {
         }
         self.handle = db
         self.path = path
+        confinement.claim()
         sqlite3_extended_result_codes(db, 1)
     }
 
@@ -43,6 +47,7 @@ final class SQLiteConnection: @unchecked Sendable {
 
     /// Runs one or more statements without results.
     func execute(_ sql: String) throws {
+        confinement.check("the store's SQLite connection")
         var err: UnsafeMutablePointer<CChar>?
         let rc = sqlite3_exec(handle, sql, nil, nil, &err)
         if rc != SQLITE_OK {
@@ -53,6 +58,7 @@ final class SQLiteConnection: @unchecked Sendable {
     }
 
     func prepare(_ sql: String) throws -> Statement {
+        confinement.check("the store's SQLite connection")
         var stmt: OpaquePointer?
         let rc = sqlite3_prepare_v3(handle, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &stmt, nil)
         guard rc == SQLITE_OK, let stmt else { throw error("cannot prepare \(sql.prefix(60))", rc) }

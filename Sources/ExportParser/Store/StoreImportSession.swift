@@ -6,6 +6,7 @@ import Foundation
 /// hands full batches to a writer thread through a bounded queue, so SQLite's work overlaps the
 /// parsing and memory stays flat. `complete` writes the day values and the import's counts and
 /// commits; `abandon` (or an error) rolls everything back.
+// @unchecked Sendable: the parsing thread fills batches, the writer thread owns the connection; they meet only in the queue.
 public final class StoreImportSession: SampleSink, @unchecked Sendable {
     public let importID: Int64
     public let meta: ImportMetadata
@@ -26,6 +27,7 @@ public final class StoreImportSession: SampleSink, @unchecked Sendable {
     /// What the writer thread reports: its first error (later items are then discarded) and its
     /// time. Written by that thread before it signals `done`, read after waiting on it. The thread holds this, the queue and the writer, never the session,
     /// so a session dropped without `complete` is deinitialised and rolls back.
+    // @unchecked Sendable: written by the writer thread before `done.signal()`, read after `done.wait()`.
     private final class WriterStatus: @unchecked Sendable {
         var error: Error?
         var nanoseconds: UInt64 = 0
@@ -57,6 +59,8 @@ public final class StoreImportSession: SampleSink, @unchecked Sendable {
             status.cpuNanoseconds = UInt64(t.tv_sec) * 1_000_000_000 + UInt64(t.tv_nsec)
             done.signal()
         }
+        // The writer thread uses the connection (and so the writer) until it signals `done`.
+        writer.db.confinement.claim()
         while var items = queue.pop() {
             if status.error != nil { continue }
             let t0 = DispatchTime.now().uptimeNanoseconds
@@ -109,6 +113,7 @@ public final class StoreImportSession: SampleSink, @unchecked Sendable {
         flush()
         queue.close()
         done.wait()
+        store.db.confinement.claim() // the writer thread has ended: the caller's again
         if let error = status.error { throw error }
     }
 
@@ -175,6 +180,7 @@ public final class StoreImportSession: SampleSink, @unchecked Sendable {
         guard state == .open else { return }
         queue.discardAndClose()
         done.wait()
+        store.db.confinement.claim()
         rollback()
     }
 

@@ -16,6 +16,7 @@ enum StoreItem: Sendable {
 /// Writes decoded items of one import with prepared statements and raw binds, inside the
 /// import's open transaction. Runs on the session's writer thread; owns no transaction itself.
 /// Used by one thread at a time (the writer thread, then, after it is done, the caller).
+// @unchecked Sendable: used by the writer thread, then by the caller after it ends (its connection's `confinement`).
 final class StoreWriter: @unchecked Sendable {
     let db: SQLiteConnection
     let person: String

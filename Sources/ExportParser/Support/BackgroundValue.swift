@@ -2,6 +2,7 @@ import Foundation
 
 /// A value computed on its own thread while the caller goes on: the input file's sha256 during
 /// the parse, the store's commit while the payloads are written.
+// @unchecked Sendable: the result is written by the worker before it signals and read only after waiting.
 final class BackgroundValue<Value>: @unchecked Sendable {
     private let done = DispatchSemaphore(value: 0)
     private var result: Result<Value, Error> = .failure(CancellationError())

@@ -4,6 +4,7 @@ import Foundation
 /// parser, parser → tape player, decoded records → the store's writer. `push` waits while
 /// `capacity` batches are waiting, which is the back-pressure that keeps memory flat when the
 /// consumer is slower than the producer.
+// @unchecked Sendable: every access to the batches goes through the queue's condition lock.
 final class BoundedBatchQueue<Element>: @unchecked Sendable {
     private let condition = NSCondition()
     private var batches: [[Element]] = []

@@ -5,6 +5,7 @@
 /// Only what the handler reads is recorded: for a start tag its name, line and column, and each
 /// attribute's name and value bytes (copied, since libxml2's are valid only during its callback);
 /// for an end tag its name. Names are libxml2 dictionary pointers, valid while the parser lives.
+// @unchecked Sendable: filled by the parsing thread, then handed through the queue's lock to the player, never shared.
 final class ElementTape: @unchecked Sendable {
     enum Kind: UInt8 { case start, end }
 

@@ -9,6 +9,7 @@ import Foundation
 /// top-level Record) compares names as bytes, interns repeated strings and parses numbers and
 /// dates from the attribute bytes, so it builds no String per record unless the sink wants details.
 /// One thread at a time (the tape player, then the caller after `finish`): see `SAXDriver`.
+// @unchecked Sendable: used by the tape player thread, then by the caller after `finish` has waited for it.
 final class ExportElementHandler: @unchecked Sendable {
     enum Element: UInt8 {
         case healthData, record, correlation, workout, workoutActivity, workoutStatistics, workoutEvent

@@ -12,6 +12,7 @@ import Foundation
 /// Threading: the handler (and the sinks behind it) is used only by the player thread until
 /// `finish` has waited for it; tapes pass through the queue's lock, which orders their writes
 /// before their reads. Hence `@unchecked Sendable`.
+// @unchecked Sendable: its handler is used only by the player thread until `finish` has waited for it.
 final class SAXDriver: @unchecked Sendable {
     private var ctxt: xmlParserCtxtPtr?
     private var sax = xmlSAXHandler()
@@ -122,6 +123,7 @@ final class SAXDriver: @unchecked Sendable {
         tape = spares.reuse()
     }
 
+    // @unchecked Sendable: guarded by its own lock; the two threads only hand tapes back and forth.
     private final class Spares: @unchecked Sendable {
         private let lock = NSLock()
         private var tapes: [ElementTape] = []

@@ -9,6 +9,7 @@ import CYajl
 /// which come from a tape (`HAETapePlayer`, the main pass) or straight from yajl (a replay).
 /// It is used by one thread at a time: the decoder thread of `HAETapePlayer` during the main
 /// pass, the reading thread before and after it. Hence `@unchecked Sendable`.
+// @unchecked Sendable: one thread at a time (the decoder thread during the main pass, the reading thread before and after).
 final class HAEDocumentWalker: @unchecked Sendable {
     let sink: SampleSink
     let wantsDetails: Bool

@@ -8,6 +8,7 @@ import Foundation
 /// Threading: the walker (and the sinks behind it) is used only by the player thread until
 /// `finish` has waited for it; tapes pass through the queue's lock, which orders their writes
 /// before their reads. Hence `@unchecked Sendable`.
+// @unchecked Sendable: its walker is used only by the player thread until `finish` has waited for it.
 final class HAETapePlayer: @unchecked Sendable {
     let walker: HAEDocumentWalker
     /// Set by the reader: the byte offset of the chunk yajl is parsing, and the handle.
@@ -34,6 +35,7 @@ final class HAETapePlayer: @unchecked Sendable {
 
     /// What both threads touch: played tapes for reuse, and why the walker stopped, with where
     /// (set by the player thread, read after `finish`).
+    // @unchecked Sendable: guarded by its lock (played tapes) or written before the player's end is signalled.
     private final class Shared: @unchecked Sendable {
         let lock = NSLock()
         var spare: [HAEEventTape] = []

@@ -60,19 +60,15 @@ struct Compare: ParsableCommand {
     var quiet = false
 
     func validate() throws {
-        if store != nil {
-            if !native.isEmpty || !hae.isEmpty { throw ValidationError("--store takes both sides from the store: give no --native or --hae with it") }
-        } else {
-            if native.isEmpty { throw ValidationError("give the native side: --native INPUT… (or --store FILE)") }
-            if hae.isEmpty && !(monitor != nil && from != nil) { throw ValidationError("give the HAE side: --hae INPUT… (only --monitor with --from can do without)") }
-        }
-        if days < 1 { throw ValidationError("--days must be at least 1") }
-        if let m = monitor, m < 1 { throw ValidationError("--monitor must be at least 1") }
+        try Usage.check { try request.validate() }
+    }
+
+    private var request: CompareRequest {
+        CompareRequest(native: native, hae: hae, days: days, from: from, timeZoneName: timezone, tolerancesPath: tolerances,
+                       outDir: out, monitor: monitor, storePath: store, person: person)
     }
 
     func run() throws {
-        let request = CompareRequest(native: native, hae: hae, days: days, from: from, timeZoneName: timezone, tolerancesPath: tolerances,
-                                     outDir: out, monitor: monitor, storePath: store, person: person)
         do {
             let outcome = try CompareJob(request).run()
             if !quiet {
@@ -80,9 +76,9 @@ struct Compare: ParsableCommand {
                 print(outcome.terminalText(color: color), terminator: "")
             }
             if outcome.exitStatus != 0 { throw ExitCode(outcome.exitStatus) }
-        } catch let error as InputError {
-            FileHandle.standardError.write(Data(("health-import: " + error.description + "\n").utf8))
-            throw ExitCode(2)
+        } catch let error as UserFacingError {
+            // Bad input and usage alike: the check could not be made.
+            throw Usage.report(error, exitCode: 2)
         }
     }
 }

@@ -52,14 +52,17 @@ struct Convert: ParsableCommand {
 
     func validate() throws {
         if noStore && store != nil { throw ValidationError("--store and --no-store exclude each other") }
-        if person.isEmpty { throw ValidationError("--person needs a non-empty id") }
+        try Usage.check { try request.validate() }
+    }
+
+    private var request: ConvertRequest {
+        let priority = sourcePriority.map { $0.split(separator: ",").map { String($0) } }
+        let storePath = noStore ? nil : (store ?? (out as NSString).appendingPathComponent("health.sqlite"))
+        return ConvertRequest(inputs: inputs, outDir: out, timeZoneName: timezone, from: from, to: to, sourcePriority: priority,
+                              storePath: storePath, person: person)
     }
 
     func run() throws {
-        let priority = sourcePriority.map { $0.split(separator: ",").map { String($0) } }
-        let storePath = noStore ? nil : (store ?? (out as NSString).appendingPathComponent("health.sqlite"))
-        let request = ConvertRequest(inputs: inputs, outDir: out, timeZoneName: timezone, from: from, to: to, sourcePriority: priority,
-                                     storePath: storePath, person: person)
         do {
             let job = try ConvertJob(request)
             let display = ProgressDisplay(enabled: !quiet)
@@ -67,9 +70,8 @@ struct Convert: ParsableCommand {
             let outcome = try job.run()
             display.clear()
             if !quiet { for line in outcome.summaryLines() { print(line) } }
-        } catch let error as InputError {
-            FileHandle.standardError.write(Data(("health-import: " + error.description + "\n").utf8))
-            throw ExitCode(1)
+        } catch let error as UserFacingError {
+            throw Usage.report(error, exitCode: 1)
         }
     }
 }

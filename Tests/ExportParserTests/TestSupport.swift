@@ -1,4 +1,4 @@
-import ExportParser
+@testable import ExportParser
 import Foundation
 import XCTest
 

@@ -2,7 +2,7 @@
 ///
 /// Conversions are linear (`value × scale + offset`), keyed by the unit string exactly as inputs
 /// write it. An input unit not listed for the target is an error for that sample, never a guess.
-public enum CanonicalUnit: String, Sendable, CaseIterable {
+enum CanonicalUnit: String, Sendable, CaseIterable {
     case count
     case countPerMinute = "count/min"
     case milliseconds = "ms"
@@ -23,11 +23,11 @@ public enum CanonicalUnit: String, Sendable, CaseIterable {
 
     /// How percent values are written by an input: export.xml stores fractions (0.97), Health
     /// Auto Export whole percentages (97).
-    public enum PercentScale: Sendable { case fraction, whole }
+    enum PercentScale: Sendable { case fraction, whole }
 
     /// Converts `value` written in `unit` to this unit, or nil when `unit` is unknown for it.
     @inline(__always)
-    public func convert(_ value: Double, from unit: String, percentScale: PercentScale = .fraction) -> Double? {
+    func convert(_ value: Double, from unit: String, percentScale: PercentScale = .fraction) -> Double? {
         if self == .percent {
             guard unit == "%" || unit == "percent" else { return nil }
             return percentScale == .fraction ? value * 100 : value

@@ -3,7 +3,7 @@
 /// Adding a metric is one row here: the readers find it by HealthKit type or HAE name, the day
 /// book picks its accumulator by `rule`, and the field table (`OutputFields`) makes its payload,
 /// CSV and store fields from it; a second `minmaxavg` metric too (one accumulator a metric).
-public enum Catalog {
+enum Catalog {
     private static let q = "HKQuantityTypeIdentifier"
 
     /// Rows in payload order. `index` is assigned from the position.
@@ -13,7 +13,7 @@ public enum Catalog {
     /// it only keeps out what no device can produce, such as a negative distance, a heart rate of
     /// 900 or a step count of 1e308 that would overflow a day's sum; docs/rules.md, "Values
     /// that cannot be real"), and the HAE names.
-    public static let metrics: [Metric] = {
+    static let metrics: [Metric] = {
         typealias Row = (String, PayloadSection, String, Rule, CanonicalUnit, Int, ClosedRange<Double>, [String])
         let rows: [Row] = [
             (q + "HeartRateVariabilitySDNN", .metrics, "hrv", .avg, .milliseconds, 0, 0...1000, ["heart_rate_variability", "heart_rate_variability_sdnn"]),
@@ -56,9 +56,9 @@ public enum Catalog {
     }()
 
     /// Sleep is not a quantity; it has its own rule (Days/SleepNight.swift).
-    public static let sleepType = "HKCategoryTypeIdentifierSleepAnalysis"
+    static let sleepType = "HKCategoryTypeIdentifierSleepAnalysis"
     /// Decimals of sleep hours on the wire.
-    public static let sleepDecimals = 2
+    static let sleepDecimals = 2
 
     private static let byType: [String: Metric] = Dictionary(uniqueKeysWithValues: metrics.map { ($0.healthKitType, $0) })
     private static let byField: [String: Metric] = Dictionary(uniqueKeysWithValues: metrics.map { ($0.field, $0) })
@@ -68,10 +68,10 @@ public enum Catalog {
         return d
     }()
 
-    public static func metric(forType type: String) -> Metric? { byType[type] }
-    public static func metric(forField field: String) -> Metric? { byField[field] }
-    public static func metric(forHAEName name: String) -> Metric? { byHAEName[name] }
-    public static func metric(named field: String) -> Metric {
+    static func metric(forType type: String) -> Metric? { byType[type] }
+    static func metric(forField field: String) -> Metric? { byField[field] }
+    static func metric(forHAEName name: String) -> Metric? { byHAEName[name] }
+    static func metric(named field: String) -> Metric {
         guard let m = byField[field] else { preconditionFailure("no catalog field \(field)") }
         return m
     }

@@ -1,23 +1,23 @@
 /// One row of the metric catalog (a class: samples carry it, and one reference is cheaper to
 /// copy than its strings) (docs/catalog.md): a HealthKit type, where its value goes
 /// in the payload, the rule that folds a day of samples, the unit, and how the CSV and HAE name it.
-public final class Metric: Sendable, Hashable {
+final class Metric: Sendable, Hashable {
     /// Position in `Catalog.metrics`; dense, so accumulators can be arrays.
-    public let index: Int
+    let index: Int
     /// The full HealthKit identifier as export.xml writes it.
-    public let healthKitType: String
-    public let section: PayloadSection
+    let healthKitType: String
+    let section: PayloadSection
     /// The payload field name (`step_count`), also the store's field name.
-    public let field: String
-    public let rule: Rule
-    public let unit: CanonicalUnit
+    let field: String
+    let rule: Rule
+    let unit: CanonicalUnit
     /// Decimals on the wire (payload and CSV). The store keeps full precision.
-    public let decimals: Int
+    let decimals: Int
     /// What one sample can hold, in `unit`; a value outside it is skipped and counted.
-    public let plausible: ClosedRange<Double>
+    let plausible: ClosedRange<Double>
     /// Health Auto Export metric names that carry this type (several spellings where public
     /// ingesters disagree).
-    public let haeNames: [String]
+    let haeNames: [String]
 
     init(index: Int, healthKitType: String, section: PayloadSection, field: String, rule: Rule, unit: CanonicalUnit, decimals: Int, plausible: ClosedRange<Double>, haeNames: [String]) {
         self.index = index
@@ -49,6 +49,6 @@ public final class Metric: Sendable, Hashable {
 
     private static func format(_ v: Double) -> String { v == v.rounded() ? ConvertOutcome.count(Int(v)) : String(v) }
 
-    public static func == (a: Metric, b: Metric) -> Bool { a.index == b.index }
-    public func hash(into h: inout Hasher) { h.combine(index) }
+    static func == (a: Metric, b: Metric) -> Bool { a.index == b.index }
+    func hash(into h: inout Hasher) { h.combine(index) }
 }

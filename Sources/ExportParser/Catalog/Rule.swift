@@ -1,5 +1,5 @@
 /// How one day's samples of a type become the payload's number (docs/rules.md, one section a rule).
-public enum Rule: String, Sendable {
+enum Rule: String, Sendable {
     /// Total of the day's samples after overlapping sources are resolved; midnight-crossing
     /// samples are split in proportion to time.
     case sum
@@ -16,7 +16,7 @@ public enum Rule: String, Sendable {
 }
 
 /// Where a field lives in the payload.
-public enum PayloadSection: String, Sendable {
+enum PayloadSection: String, Sendable {
     case metrics
     case runningMechanics = "running_mechanics"
 }

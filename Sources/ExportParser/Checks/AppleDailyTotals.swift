@@ -7,9 +7,9 @@ import Foundation
 ///
 /// A day agrees when the tool's value is within `tolerance` (2 %) of Apple's; when Apple's is 0
 /// only a 0 agrees. Values are compared at full precision, before the payload's rounding.
-public struct AppleDailyTotals: Sendable {
-    public static let tolerance = 0.02
-    public static let fileName = "apple-daily-totals.csv"
+struct AppleDailyTotals: Sendable {
+    static let tolerance = 0.02
+    static let fileName = "apple-daily-totals.csv"
 
     /// One ActivitySummary in payload units.
     struct Figures: Sendable {
@@ -28,27 +28,27 @@ public struct AppleDailyTotals: Sendable {
     }
 
     /// One field of one day that has both values.
-    public struct Row: Sendable, Equatable {
-        public var date: String
+    struct Row: Sendable, Equatable {
+        var date: String
         /// The payload field: `active_calories` or `exercise_min`.
-        public var field: String
-        public var ours: Double
-        public var apple: Double
-        public var unit: String
+        var field: String
+        var ours: Double
+        var apple: Double
+        var unit: String
         /// |ours − apple| / apple; infinite when Apple's is 0 and ours is not.
-        public var relativeDifference: Double {
+        var relativeDifference: Double {
             apple == 0 ? (ours == 0 ? 0 : .infinity) : abs(ours - apple) / apple
         }
-        public var agrees: Bool { relativeDifference <= AppleDailyTotals.tolerance }
+        var agrees: Bool { relativeDifference <= AppleDailyTotals.tolerance }
     }
 
     /// The rows of one field, in date order.
-    public struct Field: Sendable {
-        public var name: String
-        public var rows: [Row] = []
-        public var agreeing: Int { rows.filter(\.agrees).count }
+    struct Field: Sendable {
+        var name: String
+        var rows: [Row] = []
+        var agreeing: Int { rows.filter(\.agrees).count }
         /// The day furthest from Apple's figure (largest relative, then absolute difference).
-        public var furthest: Row? {
+        var furthest: Row? {
             rows.filter { !$0.agrees }.max { a, b in
                 a.relativeDifference != b.relativeDifference
                     ? a.relativeDifference < b.relativeDifference : abs(a.ours - a.apple) < abs(b.ours - b.apple)
@@ -56,8 +56,8 @@ public struct AppleDailyTotals: Sendable {
         }
     }
 
-    public var energy = Field(name: "active_calories")
-    public var exercise = Field(name: "exercise_min")
+    var energy = Field(name: "active_calories")
+    var exercise = Field(name: "exercise_min")
 
     init(apple: [Int: Figures], days: [FinishedDay]) {
         let energyIndex = Catalog.metric(named: "active_calories").index
@@ -73,16 +73,16 @@ public struct AppleDailyTotals: Sendable {
         }
     }
 
-    public var isEmpty: Bool { energy.rows.isEmpty && exercise.rows.isEmpty }
+    var isEmpty: Bool { energy.rows.isEmpty && exercise.rows.isEmpty }
 
     /// The days outside the tolerance, by date then field.
-    public var disagreeing: [Row] {
+    var disagreeing: [Row] {
         (energy.rows + exercise.rows).filter { !$0.agrees }.sorted { ($0.date, $0.field) < ($1.date, $1.field) }
     }
 
     /// "Apple's daily totals: active energy within 2 % on 97 % of 412 days, exercise minutes on
     /// 99 % of 410 days; furthest: 2024-03-02 612 vs 655 kcal". Nil when no day has both.
-    public var summaryLine: String? {
+    var summaryLine: String? {
         guard !isEmpty else { return nil }
         func share(_ f: Field) -> String {
             String(format: "%.0f %% of %@ days", 100 * Double(f.agreeing) / Double(f.rows.count), ConvertOutcome.count(f.rows.count))

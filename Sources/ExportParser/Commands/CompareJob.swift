@@ -4,25 +4,14 @@ import Foundation
 /// payload JSON read back), compared date by date and field by field over the window, gaps
 /// found, and the report written to the terminal and under `--out` (CSV, JSON, HTML).
 public final class CompareJob {
-    public let request: CompareRequest
+    let request: CompareRequest
     let options: DayOptions
     let tolerances: Tolerances
     let fromDay: Int?
 
     public init(_ request: CompareRequest) throws {
+        try request.validate()
         self.request = request
-        if request.storePath != nil {
-            guard request.native.isEmpty, request.hae.isEmpty else {
-                throw InputError(file: "compare", message: "--store takes both sides from the store: give no --native or --hae with it")
-            }
-        } else {
-            guard !request.native.isEmpty else { throw InputError(file: "compare", message: "no native input given (--native)") }
-            guard !request.hae.isEmpty || (request.monitor != nil && request.from != nil) else {
-                throw InputError(file: "compare", message: "no HAE input given (--hae); only --monitor with --from can do without one")
-            }
-        }
-        guard request.days >= 1 else { throw InputError(file: "--days", message: "--days must be at least 1") }
-        if let n = request.monitor, n < 1 { throw InputError(file: "--monitor", message: "--monitor must be at least 1") }
         options = try DayOptions(timeZoneName: request.timeZoneName)
         tolerances = try request.tolerancesPath.map(Tolerances.load) ?? Tolerances()
         fromDay = try request.from.map { try ConvertJob.day($0, option: "--from") }
@@ -37,7 +26,7 @@ public final class CompareJob {
             hae = try Self.side(request.hae, options: options)
         }
         guard let window = Comparison.window(native: native, hae: hae, from: fromDay, days: request.days) else {
-            throw InputError(file: "compare", message: "no date has data on both sides; give --from to choose the dates to compare")
+            throw UsageError("--from", "no date has data on both sides; give --from to choose the dates to compare")
         }
         var report: CompareReport
         if let n = request.monitor {

@@ -33,4 +33,24 @@ public struct CompareRequest: Sendable {
         self.storePath = storePath
         self.person = person
     }
+
+    /// Checks the options before anything is read (the command's `validate()` calls it).
+    public func validate() throws {
+        if storePath != nil {
+            guard native.isEmpty, hae.isEmpty else {
+                throw UsageError("--store", "--store takes both sides from the store: give no --native or --hae with it")
+            }
+        } else {
+            guard !native.isEmpty else { throw UsageError("--native", "give the native side: --native INPUT… (or --store FILE)") }
+            guard !hae.isEmpty || (monitor != nil && from != nil) else {
+                throw UsageError("--hae", "give the HAE side: --hae INPUT… (only --monitor with --from can do without)")
+            }
+        }
+        guard days >= 1 else { throw UsageError("--days", "--days must be at least 1") }
+        if let n = monitor, n < 1 { throw UsageError("--monitor", "--monitor must be at least 1") }
+        _ = try DayOptions(timeZoneName: timeZoneName)
+        _ = try from.map { try ConvertJob.day($0, option: "--from") }
+        if let t = tolerancesPath, t.isEmpty { throw UsageError("--tolerances", "--tolerances needs a file name") }
+        if person.isEmpty { throw UsageError("--person", "--person needs a non-empty id") }
+    }
 }

@@ -6,27 +6,24 @@ import Foundation
 /// Nothing in `--out` is touched until every input has been read without a fatal error, and
 /// then every file is replaced atomically.
 public final class ConvertJob {
-    public let request: ConvertRequest
-    public let options: DayOptions
+    let request: ConvertRequest
+    let options: DayOptions
     let fromDay: Int?
     let toDay: Int?
     /// Called about every 16 MB on the parsing thread.
     public var progress: ((ConvertProgress) -> Void)?
 
     public init(_ request: ConvertRequest) throws {
+        try request.validate()
         self.request = request
-        guard !request.inputs.isEmpty else { throw InputError(file: "convert", message: "no input file given") }
         options = try DayOptions(timeZoneName: request.timeZoneName, sourcePriority: request.sourcePriority)
         fromDay = try request.from.map { try Self.day($0, option: "--from") }
         toDay = try request.to.map { try Self.day($0, option: "--to") }
-        if let f = fromDay, let t = toDay, f > t {
-            throw InputError(file: "--from/--to", message: "--from \(request.from!) is after --to \(request.to!)")
-        }
     }
 
     static func day(_ text: String, option: String) throws -> Int {
         guard let d = CivilDate.parseISODate(text) else {
-            throw InputError(file: option, message: "\"\(text)\" is not a date in the form YYYY-MM-DD")
+            throw UsageError(option, "\(option) \"\(text)\" is not a date in the form YYYY-MM-DD")
         }
         return d
     }
@@ -85,16 +82,7 @@ public final class ConvertJob {
     private func openStore() throws -> HealthStore? {
         guard let path = request.storePath else { return nil }
         try OutputFiles.makeDirectory(URL(fileURLWithPath: path).deletingLastPathComponent().path)
-        return try Self.reportingStoreErrors { try HealthStore(path: path) }
-    }
-
-    /// Store failures reach the user like input failures: one sentence naming the file.
-    private static func reportingStoreErrors<T>(_ body: () throws -> T) throws -> T {
-        do {
-            return try body()
-        } catch let e as StoreError {
-            throw InputError(file: e.path, message: e.message)
-        }
+        return try HealthStore(path: path)
     }
 
     /// What committing one input's store import gave.
@@ -119,10 +107,8 @@ public final class ConvertJob {
             // The file's sha256 is computed on another thread while it is parsed (it would cost
             // a serial pass over the file first); `complete` checks it before committing.
             digest = BackgroundValue(name: "health-import sha256") { try FileDigest.sha256(path: path) }
-            session = try Self.reportingStoreErrors {
-                try store.beginImport(ImportMetadata(person: request.person, fileName: URL(fileURLWithPath: path).lastPathComponent,
-                                                     sha256: "", format: format, toolVersion: ExportParserVersion.current, startedAt: started))
-            }
+            session = try store.beginImport(ImportMetadata(person: request.person, fileName: URL(fileURLWithPath: path).lastPathComponent,
+                                                           sha256: "", format: format, toolVersion: ExportParserVersion.current, startedAt: started))
         }
         let sink: SampleSink = session.map { SinkFanout([book, $0]) } ?? book
         var report = ReadReport()
@@ -142,7 +128,7 @@ public final class ConvertJob {
             let report = report
             commit = BackgroundValue(name: "health-import store commit") {
                 do {
-                    let result = try Self.reportingStoreErrors { try session.complete(days: days, report: report, sha256: try digest.value()) }
+                    let result = try session.complete(days: days, report: report, sha256: try digest.value())
                     return StoreCommit(rowsAdded: result.rowsAdded)
                 } catch is AlreadyImported {
                     return StoreCommit(alreadyImported: true)

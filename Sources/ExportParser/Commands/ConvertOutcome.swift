@@ -3,33 +3,33 @@ import Foundation
 /// What a run did, for the summary a person reads at the end. Holds counts, and no health
 /// value but the days that differ from Apple's daily totals, which the person is shown.
 public struct ConvertOutcome: Sendable {
-    public struct Input: Sendable {
-        public var path: String
-        public var format: InputFormat
-        public var report: ReadReport?
+    struct Input: Sendable {
+        var path: String
+        var format: InputFormat
+        var report: ReadReport?
         /// The store already held this exact file for this person.
-        public var alreadyImported = false
-        public var elapsed: Double = 0
+        var alreadyImported = false
+        var elapsed: Double = 0
         /// Sum samples that came after their day had been resolved to save memory (see
         /// `DayOptions.sumPieceBudget`); their day's total did not get source resolution.
-        public var lateSumPieces = 0
+        var lateSumPieces = 0
         /// Running-mechanics samples and buckets outside every running workout (not in payloads).
-        public var runningOutsideRuns = 0
+        var runningOutsideRuns = 0
         /// Workouts that repeated one already read (a sync's copies), counted once.
-        public var duplicateWorkouts = 0
+        var duplicateWorkouts = 0
         /// Apple's daily totals beside the tool's, when the input has ActivitySummary elements.
-        public var appleTotals: AppleDailyTotals?
+        var appleTotals: AppleDailyTotals?
     }
-    public var inputs: [Input] = []
-    public var daysWritten = 0
-    public var firstDate: String?
-    public var lastDate: String?
-    public var elapsed: Double = 0
-    public var outDir = ""
-    public var storePath: String?
-    public var storeRowsAdded: [String: Int] = [:]
+    var inputs: [Input] = []
+    var daysWritten = 0
+    var firstDate: String?
+    var lastDate: String?
+    var elapsed: Double = 0
+    var outDir = ""
+    var storePath: String?
+    var storeRowsAdded: [String: Int] = [:]
 
-    public var bytesRead: Int64 { inputs.reduce(0) { $0 + ($1.report?.bytesRead ?? 0) } }
+    var bytesRead: Int64 { inputs.reduce(0) { $0 + ($1.report?.bytesRead ?? 0) } }
 
     /// The summary: records by type, days written, skips with reasons, time and MB/s.
     public func summaryLines(maxTypes: Int = 12) -> [String] {

@@ -26,6 +26,20 @@ public struct ConvertRequest: Sendable {
     }
 }
 
+extension ConvertRequest {
+    /// Checks the options before anything is read (the command's `validate()` calls it): some
+    /// input, dates in the form YYYY-MM-DD with `from` not after `to`, a known time zone.
+    public func validate() throws {
+        guard !inputs.isEmpty else { throw UsageError(nil, "no input file given") }
+        _ = try DayOptions(timeZoneName: timeZoneName)
+        let f = try from.map { try ConvertJob.day($0, option: "--from") }
+        let t = try to.map { try ConvertJob.day($0, option: "--to") }
+        if let f, let t, f > t { throw UsageError("--from", "--from \(from!) is after --to \(to!)") }
+        if let p = storePath, p.isEmpty { throw UsageError("--store", "--store needs a file name") }
+        if person.isEmpty { throw UsageError("--person", "--person needs a non-empty id") }
+    }
+}
+
 /// Progress of a run, for a terminal display.
 public struct ConvertProgress: Sendable {
     public var input: String

@@ -6,7 +6,7 @@ import Foundation
 enum StoreSides {
     static func read(_ path: String, person: String) throws -> (native: [String: ComparableDay], hae: [String: ComparableDay]) {
         guard FileManager.default.fileExists(atPath: path) else { throw InputError(file: path, message: "no store here (convert writes one)") }
-        let store = try storeErrors { try HealthStore(path: path) }
+        let store = try HealthStore(path: path)
         guard try !store.imports(person: person).isEmpty else {
             throw InputError(file: path, message: "the store holds no import for the person \"\(person)\" (give --person)")
         }
@@ -18,8 +18,7 @@ enum StoreSides {
         for f in OutputFields.all where f.payloadPath != nil {
             if let name = f.storeName { byStoreName[name] = f }
         }
-        let s = try storeErrors {
-            try store.db.prepare("""
+        let s = try store.db.prepare("""
                 WITH newest AS (
                     SELECT v.date, max(v.import_id) AS import_id
                     FROM import_day_values v JOIN imports i ON i.id = v.import_id
@@ -30,11 +29,10 @@ enum StoreSides {
                 JOIN import_day_values v ON v.import_id = n.import_id AND v.date = n.date
                 ORDER BY v.date
                 """)
-        }
         s.bind(1, person)
         s.bind(2, hae ? 1 : 0)
         var days: [String: ComparableDay] = [:]
-        while try storeErrors({ try s.step() }) {
+        while try s.step() {
             guard let date = s.text(0), let field = s.text(1) else { continue }
             var day = days[date] ?? ComparableDay(date: date)
             if field == StoreImportSession.workoutsField {
@@ -46,10 +44,5 @@ enum StoreSides {
             days[date] = day
         }
         return days
-    }
-
-    /// Store failures read as input failures: one sentence naming the file.
-    private static func storeErrors<T>(_ body: () throws -> T) throws -> T {
-        do { return try body() } catch let e as StoreError { throw InputError(file: e.path, message: e.message) }
     }
 }

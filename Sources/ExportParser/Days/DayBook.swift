@@ -9,8 +9,8 @@ import Synchronization
 /// What it keeps is bounded by days and sources, except where a rule needs intervals: sum-rule
 /// pieces (32 bytes) until their days are complete, heart-rate samples (8 bytes) for workouts
 /// that state no heart rate, sleep and running samples, which are few.
-public final class DayBook: SampleSink {
-    public private(set) var options: DayOptions
+final class DayBook: SampleSink {
+    private(set) var options: DayOptions
     let clock: LocalClock
     private var days: [Int: DayAccumulators] = [:]
     private var lastDay = Int.min
@@ -29,18 +29,18 @@ public final class DayBook: SampleSink {
     static let heartRateIndex = Catalog.metric(named: "heart_rate_samples").index
     /// Samples received, readable from another thread (progress displays): the export reader
     /// feeds the day book from its tape-player thread.
-    public var samplesSeen: Int { seen.load(ordering: .relaxed) }
+    var samplesSeen: Int { seen.load(ordering: .relaxed) }
     private let seen = Atomic<Int>(0)
 
     /// Sum samples that arrived for a day already resolved (a file not grouped by type and
     /// date, larger than the budget): added without source resolution, and reported.
-    public var lateSumPieces: Int { sums.latePieces }
+    var lateSumPieces: Int { sums.latePieces }
     /// Running-mechanics samples and buckets no running workout took (after `finish`).
-    public var runningOutsideRuns: Int { running.outsideRuns }
+    var runningOutsideRuns: Int { running.outsideRuns }
     /// Workouts that repeated one already read but for their creation date (a sync's copies).
-    public var duplicateWorkouts: Int { workouts.duplicates }
+    var duplicateWorkouts: Int { workouts.duplicates }
 
-    public init(options: DayOptions = DayOptions()) {
+    init(options: DayOptions = DayOptions()) {
         self.options = options
         self.clock = LocalClock(zone: options.timeZone)
     }
@@ -62,9 +62,9 @@ public final class DayBook: SampleSink {
 
     // MARK: - SampleSink
 
-    public func exportDate(_ date: Timestamp) { exportDate = date }
+    func exportDate(_ date: Timestamp) { exportDate = date }
 
-    public func sample(_ s: Sample) {
+    func sample(_ s: Sample) {
         seen.wrappingAdd(1, ordering: .relaxed)
         confinement.check("a day book")
         if s.deviceIsWatch { sources.markWatch(s.source) }
@@ -103,23 +103,23 @@ public final class DayBook: SampleSink {
         }
     }
 
-    public func workout(_ w: Workout) {
+    func workout(_ w: Workout) {
         confinement.check("a day book")
         guard workouts.add(w) else { return }
         state(clock.day(w.start)).note(zone: w.timeZoneName, offset: w.start.offset)
     }
 
-    public func sleepSummary(_ night: SleepSummary) {
+    func sleepSummary(_ night: SleepSummary) {
         nights.addSummary(night, night: clock.day(night.sleepEnd))
     }
 
-    public func activitySummary(_ summary: ActivitySummary) {
+    func activitySummary(_ summary: ActivitySummary) {
         guard let day = CivilDate.parseISODate(summary.date), let figures = AppleDailyTotals.Figures(summary) else { return }
         appleTotals[day] = figures
     }
 
     /// Apple's daily totals beside this book's, for the days that have both. Call after `finish`.
-    public func appleTotalsCheck(_ days: [FinishedDay]) -> AppleDailyTotals {
+    func appleTotalsCheck(_ days: [FinishedDay]) -> AppleDailyTotals {
         AppleDailyTotals(apple: appleTotals, days: days)
     }
 
@@ -134,7 +134,7 @@ public final class DayBook: SampleSink {
     // MARK: - Finishing
 
     /// Runs every rule and returns the days in date order. Call once, after the last input.
-    public func finish() -> [FinishedDay] {
+    func finish() -> [FinishedDay] {
         confinement.claim()
         let syncDate = exportDate ?? options.fallbackExportDate
         let syncText = syncDate.map { clock.iso($0) } ?? "1970-01-01T00:00:00+00:00"

@@ -1,29 +1,29 @@
 import Foundation
 
 /// How samples become days: the run's time zone and the source priority.
-public struct DayOptions: Sendable {
+struct DayOptions: Sendable {
     /// The run's zone (`--timezone`); nil: each sample's own recorded offset.
-    public var timeZone: TimeZone?
-    public var sourcePriority: SourcePriority
+    var timeZone: TimeZone?
+    var sourcePriority: SourcePriority
     /// `device_sync_timestamp` when the input states no export date (HAE; trimmed exports).
-    public var fallbackExportDate: Timestamp?
+    var fallbackExportDate: Timestamp?
     /// How many sum-rule sample pieces may wait in memory (32 bytes each) before days that the
     /// stream has left behind are resolved and their pieces freed. Keeps memory flat on any
     /// file size; files below it are resolved exactly whatever their record order.
-    public var sumPieceBudget = 400_000
+    var sumPieceBudget = 400_000
 
-    public init(timeZone: TimeZone? = nil, sourcePriority: SourcePriority = SourcePriority(), fallbackExportDate: Timestamp? = nil) {
+    init(timeZone: TimeZone? = nil, sourcePriority: SourcePriority = SourcePriority(), fallbackExportDate: Timestamp? = nil) {
         self.timeZone = timeZone
         self.sourcePriority = sourcePriority
         self.fallbackExportDate = fallbackExportDate
     }
 
     /// Options from command-line text; throws a readable error for an unknown zone.
-    public init(timeZoneName: String?, sourcePriority: [String]? = nil) throws {
+    init(timeZoneName: String?, sourcePriority: [String]? = nil) throws {
         var zone: TimeZone?
         if let name = timeZoneName {
             guard let z = TimeZone(identifier: name) else {
-                throw InputError(file: "--timezone", message: "unknown time zone \"\(name)\" (use an IANA name such as Europe/Amsterdam or Australia/Sydney)")
+                throw UsageError("--timezone", "unknown time zone \"\(name)\" (use an IANA name such as Europe/Amsterdam or Australia/Sydney)")
             }
             zone = z
         }

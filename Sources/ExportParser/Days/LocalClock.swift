@@ -5,20 +5,20 @@ import Foundation
 ///
 /// Zone offsets are looked up through a cache of constant-offset intervals, since Foundation's
 /// `TimeZone` calls are far too slow for millions of samples.
-public final class LocalClock {
-    public let zone: TimeZone?
+final class LocalClock {
+    let zone: TimeZone?
     private var intervals: [(start: Int64, end: Int64, offset: Int32)] = []
     private var last = 0
 
-    public init(zone: TimeZone?) { self.zone = zone }
+    init(zone: TimeZone?) { self.zone = zone }
 
     /// The offset in force at `t` (run zone) or `t`'s recorded one.
     @inline(__always)
-    public func offset(_ t: Timestamp) -> Int32 {
+    func offset(_ t: Timestamp) -> Int32 {
         zone == nil ? t.offset : zoneOffset(t.seconds)
     }
 
-    public func zoneOffset(_ seconds: Int64) -> Int32 {
+    func zoneOffset(_ seconds: Int64) -> Int32 {
         guard let zone else { return 0 }
         if last < intervals.count, intervals[last].start <= seconds, seconds < intervals[last].end { return intervals[last].offset }
         for (i, iv) in intervals.enumerated() where iv.start <= seconds && seconds < iv.end {
@@ -49,13 +49,13 @@ public final class LocalClock {
 
     /// Local day number (days since 1970-01-01) of an instant.
     @inline(__always)
-    public func day(_ t: Timestamp) -> Int {
+    func day(_ t: Timestamp) -> Int {
         Self.floorDiv(t.seconds + Int64(offset(t)), 86_400)
     }
 
     /// The instant of local midnight starting `day`, for a sample recorded at `offset` (used
     /// when no zone is set) .
-    public func midnight(day: Int, recordedOffset: Int32) -> Int64 {
+    func midnight(day: Int, recordedOffset: Int32) -> Int64 {
         let local = Int64(day) * 86_400
         guard zone != nil else { return local - Int64(recordedOffset) }
         var guess = local - Int64(zoneOffset(local))
@@ -65,13 +65,13 @@ public final class LocalClock {
 
     /// The night a sleep sample belongs to: it ends after 12:00 on D−1 and no later than 12:00 on D.
     @inline(__always)
-    public func night(endingAt t: Timestamp) -> Int {
+    func night(endingAt t: Timestamp) -> Int {
         let local = t.seconds + Int64(offset(t)) - 43_200
         return Self.floorDiv(local - 1, 86_400) + 1
     }
 
     /// ISO 8601 with the local offset.
-    public func iso(_ t: Timestamp) -> String {
+    func iso(_ t: Timestamp) -> String {
         CivilDate.isoTimestamp(seconds: t.seconds, offset: offset(t))
     }
 

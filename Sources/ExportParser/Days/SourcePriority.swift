@@ -4,11 +4,11 @@
 /// A source matches the first list entry its name contains, ignoring case and the kind of space
 /// (real exports write `Apple Watch` with a no-break space). A source known to be a watch from
 /// its records' `device` (`model:Watch`) matches the `Apple Watch` entry whatever its name.
-public struct SourcePriority: Sendable {
-    public let entries: [String]
-    public static let defaultEntries = ["Apple Watch", "iPhone"]
+struct SourcePriority: Sendable {
+    let entries: [String]
+    static let defaultEntries = ["Apple Watch", "iPhone"]
 
-    public init(_ entries: [String]? = nil) {
+    init(_ entries: [String]? = nil) {
         let list = (entries ?? Self.defaultEntries).map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
         self.entries = list
         lowered = list.map(Self.folded)
@@ -17,7 +17,7 @@ public struct SourcePriority: Sendable {
     private static let watchEntry = "apple watch"
 
     /// The class of a source: the index of its matching entry, or `entries.count` for others.
-    public func tier(of source: String, isWatch: Bool = false) -> Int {
+    func tier(of source: String, isWatch: Bool = false) -> Int {
         let s = Self.folded(source)
         for (i, e) in lowered.enumerated() where s.contains(e) || (isWatch && e == Self.watchEntry) { return i }
         return lowered.count
@@ -25,7 +25,7 @@ public struct SourcePriority: Sendable {
 
     /// Sources sorted from highest to lowest priority (tier, then name). `watches` names the
     /// sources whose records came from a watch device.
-    public func order(_ sources: [String], watches: Set<String> = []) -> [String] {
+    func order(_ sources: [String], watches: Set<String> = []) -> [String] {
         let tiers = Dictionary(sources.map { ($0, tier(of: $0, isWatch: watches.contains($0))) }, uniquingKeysWith: { a, _ in a })
         return sources.sorted { a, b in
             let ta = tiers[a]!, tb = tiers[b]!
@@ -34,7 +34,7 @@ public struct SourcePriority: Sendable {
     }
 
     /// Whether a source is an Apple Watch: by its records' device, or by its name.
-    public static func isAppleWatch(_ source: String, watches: Set<String> = []) -> Bool {
+    static func isAppleWatch(_ source: String, watches: Set<String> = []) -> Bool {
         watches.contains(source) || folded(source).contains(watchEntry)
     }
 

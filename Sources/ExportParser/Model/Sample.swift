@@ -2,52 +2,52 @@
 ///
 /// This is the sample stream of the design: every reader yields `Sample`s, and the day book,
 /// the store and any other sink consume them without knowing the input format.
-public struct Sample: Sendable {
+struct Sample: Sendable {
     /// The HealthKit identifier as written, e.g. `HKQuantityTypeIdentifierStepCount`.
-    public var type: String
+    var type: String
     /// The catalog row for `type`, when the catalog aggregates it.
-    public var metric: Metric?
+    var metric: Metric?
     /// `sourceName` (the user-visible name of the app or device that wrote it).
-    public var source: String
-    public var sourceVersion: String?
+    var source: String
+    var sourceVersion: String?
     /// The `HKDevice` description as written, less its per-record memory address
     /// (`<<HKDevice>, name:Apple Watch, …>`) (details only).
-    public var device: String?
+    var device: String?
     /// The unit as written, when the record has one.
-    public var unit: String?
+    var unit: String?
     /// The value as written. Category records carry an enum name here
     /// (`HKCategoryValueSleepAnalysisAsleepCore`); quantities the decimal text (details only).
-    public var valueText: String?
+    var valueText: String?
     /// The numeric value as written, in `unit`.
-    public var value: Double?
+    var value: Double?
     /// The value in the catalog's payload unit; nil for types outside the catalog, for category
     /// types, and when the unit could not be converted (the reader then reports a skip).
-    public var canonicalValue: Double?
-    public var start: Timestamp
-    public var end: Timestamp
-    public var created: Timestamp?
+    var canonicalValue: Double?
+    var start: Timestamp
+    var end: Timestamp
+    var created: Timestamp?
     /// The IANA zone of an `HKTimeZone` metadata entry, when present (always filled).
-    public var timeZoneName: String?
+    var timeZoneName: String?
     /// Metadata entries (details only).
-    public var metadata: [MetadataEntry]
+    var metadata: [MetadataEntry]
     /// The HRV beat list (details only).
-    public var beats: [InstantaneousBeat]
+    var beats: [InstantaneousBeat]
     /// Set when the sample is an input's bucket statistic rather than one HealthKit sample
     /// (HAE's aggregated data): `value` is then the bucket's average or sum, and these carry the
     /// bucket's extremes in the payload unit. Day counts are unknown for such samples.
-    public var bucketMinimum: Double? = nil
-    public var bucketMaximum: Double? = nil
-    public var isBucket = false
+    var bucketMinimum: Double? = nil
+    var bucketMaximum: Double? = nil
+    var isBucket = false
     /// A digest of the record's metadata entries (keys and values in order; 0 when it has none).
     /// Two records are the same reading only when their metadata match too: a food app writes
     /// several foods at one instant with the same protein, told apart only by their metadata.
     /// Computed whether or not details are decoded, so the day rules never depend on `--no-store`.
-    public var metadataDigest: UInt64 = 0
+    var metadataDigest: UInt64 = 0
     /// The record's `device` says `model:Watch`: its source is an Apple Watch whatever the
     /// user named it (a renamed or localised watch).
-    public var deviceIsWatch = false
+    var deviceIsWatch = false
 
-    public init(
+    init(
         type: String, metric: Metric? = nil, source: String, sourceVersion: String? = nil,
         device: String? = nil, unit: String? = nil, valueText: String? = nil, value: Double? = nil,
         canonicalValue: Double? = nil, start: Timestamp, end: Timestamp, created: Timestamp? = nil,

@@ -1,19 +1,19 @@
 /// What an input file is, as detected from its content.
-public enum InputFormat: String, Sendable {
+enum InputFormat: String, Sendable {
     case appleXML = "apple-xml"
     case appleZip = "apple-zip"
     case hae = "hae"
 }
 
 /// The input a reader is about to stream.
-public struct InputDescription: Sendable {
-    public var path: String
-    public var format: InputFormat
+struct InputDescription: Sendable {
+    var path: String
+    var format: InputFormat
     /// The entry read inside a zip (`apple_health_export/export.xml`), when there is one.
-    public var entry: String?
+    var entry: String?
     /// Size in bytes of what is parsed (the XML entry's uncompressed size for a zip).
-    public var byteCount: Int64?
-    public init(path: String, format: InputFormat, entry: String? = nil, byteCount: Int64? = nil) {
+    var byteCount: Int64?
+    init(path: String, format: InputFormat, entry: String? = nil, byteCount: Int64? = nil) {
         self.path = path
         self.format = format
         self.entry = entry
@@ -23,7 +23,7 @@ public struct InputDescription: Sendable {
 
 /// Consumes the sample stream. Readers call these in document order; `finish` once at the end of
 /// each input. Every method has an empty default, so a sink implements only what it uses.
-public protocol SampleSink: AnyObject {
+protocol SampleSink: AnyObject {
     /// Whether readers must decode details nothing aggregates (device, versions, creation dates,
     /// metadata, beat lists, correlations' members). Building them costs time, so readers skip
     /// them unless some sink asks.
@@ -44,35 +44,35 @@ public protocol SampleSink: AnyObject {
 }
 
 extension SampleSink {
-    public var wantsDetails: Bool { false }
-    public func begin(_ input: InputDescription) {}
-    public func exportDate(_ date: Timestamp) {}
-    public func me(_ me: Me) {}
-    public func sample(_ sample: Sample) {}
-    public func correlation(_ correlation: Correlation) {}
-    public func workout(_ workout: Workout) {}
-    public func activitySummary(_ summary: ActivitySummary) {}
-    public func extra(_ item: ExtraItem) {}
-    public func sleepSummary(_ night: SleepSummary) {}
-    public func finish(_ input: InputDescription, report: ReadReport) {}
+    var wantsDetails: Bool { false }
+    func begin(_ input: InputDescription) {}
+    func exportDate(_ date: Timestamp) {}
+    func me(_ me: Me) {}
+    func sample(_ sample: Sample) {}
+    func correlation(_ correlation: Correlation) {}
+    func workout(_ workout: Workout) {}
+    func activitySummary(_ summary: ActivitySummary) {}
+    func extra(_ item: ExtraItem) {}
+    func sleepSummary(_ night: SleepSummary) {}
+    func finish(_ input: InputDescription, report: ReadReport) {}
 }
 
 /// Fans one stream out to several sinks (day book, store, …).
-public final class SinkFanout: SampleSink {
-    public let sinks: [SampleSink]
-    public let wantsDetails: Bool
-    public init(_ sinks: [SampleSink]) {
+final class SinkFanout: SampleSink {
+    let sinks: [SampleSink]
+    let wantsDetails: Bool
+    init(_ sinks: [SampleSink]) {
         self.sinks = sinks
         self.wantsDetails = sinks.contains { $0.wantsDetails }
     }
-    public func begin(_ input: InputDescription) { for s in sinks { s.begin(input) } }
-    public func exportDate(_ date: Timestamp) { for s in sinks { s.exportDate(date) } }
-    public func me(_ me: Me) { for s in sinks { s.me(me) } }
-    public func sample(_ sample: Sample) { for s in sinks { s.sample(sample) } }
-    public func correlation(_ c: Correlation) { for s in sinks { s.correlation(c) } }
-    public func workout(_ w: Workout) { for s in sinks { s.workout(w) } }
-    public func activitySummary(_ a: ActivitySummary) { for s in sinks { s.activitySummary(a) } }
-    public func extra(_ item: ExtraItem) { for s in sinks { s.extra(item) } }
-    public func sleepSummary(_ n: SleepSummary) { for s in sinks { s.sleepSummary(n) } }
-    public func finish(_ input: InputDescription, report: ReadReport) { for s in sinks { s.finish(input, report: report) } }
+    func begin(_ input: InputDescription) { for s in sinks { s.begin(input) } }
+    func exportDate(_ date: Timestamp) { for s in sinks { s.exportDate(date) } }
+    func me(_ me: Me) { for s in sinks { s.me(me) } }
+    func sample(_ sample: Sample) { for s in sinks { s.sample(sample) } }
+    func correlation(_ c: Correlation) { for s in sinks { s.correlation(c) } }
+    func workout(_ w: Workout) { for s in sinks { s.workout(w) } }
+    func activitySummary(_ a: ActivitySummary) { for s in sinks { s.activitySummary(a) } }
+    func extra(_ item: ExtraItem) { for s in sinks { s.extra(item) } }
+    func sleepSummary(_ n: SleepSummary) { for s in sinks { s.sleepSummary(n) } }
+    func finish(_ input: InputDescription, report: ReadReport) { for s in sinks { s.finish(input, report: report) } }
 }

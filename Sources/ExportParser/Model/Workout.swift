@@ -1,15 +1,15 @@
 /// A `WorkoutStatistics` element (or the same figure from another input).
-public struct WorkoutStatistic: Hashable, Sendable {
+struct WorkoutStatistic: Hashable, Sendable {
     /// HealthKit quantity type, e.g. `HKQuantityTypeIdentifierActiveEnergyBurned`.
-    public var type: String
-    public var start: Timestamp?
-    public var end: Timestamp?
-    public var average: Double?
-    public var minimum: Double?
-    public var maximum: Double?
-    public var sum: Double?
-    public var unit: String?
-    public init(
+    var type: String
+    var start: Timestamp?
+    var end: Timestamp?
+    var average: Double?
+    var minimum: Double?
+    var maximum: Double?
+    var sum: Double?
+    var unit: String?
+    init(
         type: String, start: Timestamp? = nil, end: Timestamp? = nil, average: Double? = nil,
         minimum: Double? = nil, maximum: Double? = nil, sum: Double? = nil, unit: String? = nil
     ) {
@@ -25,13 +25,13 @@ public struct WorkoutStatistic: Hashable, Sendable {
 }
 
 /// A `WorkoutEvent` (pause, resume, lap, segment, …).
-public struct WorkoutEvent: Hashable, Sendable {
-    public var type: String
-    public var date: Timestamp?
-    public var duration: Double?
-    public var durationUnit: String?
-    public var metadata: [MetadataEntry]
-    public init(type: String, date: Timestamp?, duration: Double? = nil, durationUnit: String? = nil, metadata: [MetadataEntry] = []) {
+struct WorkoutEvent: Hashable, Sendable {
+    var type: String
+    var date: Timestamp?
+    var duration: Double?
+    var durationUnit: String?
+    var metadata: [MetadataEntry]
+    init(type: String, date: Timestamp?, duration: Double? = nil, durationUnit: String? = nil, metadata: [MetadataEntry] = []) {
         self.type = type
         self.date = date
         self.duration = duration
@@ -41,13 +41,13 @@ public struct WorkoutEvent: Hashable, Sendable {
 }
 
 /// A `WorkoutRoute`: either `FileReference` paths (iOS 13+) or a count of inline `Location`s.
-public struct WorkoutRoute: Hashable, Sendable {
-    public var source: String?
-    public var start: Timestamp?
-    public var end: Timestamp?
-    public var filePaths: [String]
-    public var inlineLocationCount: Int
-    public init(source: String? = nil, start: Timestamp? = nil, end: Timestamp? = nil, filePaths: [String] = [], inlineLocationCount: Int = 0) {
+struct WorkoutRoute: Hashable, Sendable {
+    var source: String?
+    var start: Timestamp?
+    var end: Timestamp?
+    var filePaths: [String]
+    var inlineLocationCount: Int
+    init(source: String? = nil, start: Timestamp? = nil, end: Timestamp? = nil, filePaths: [String] = [], inlineLocationCount: Int = 0) {
         self.source = source
         self.start = start
         self.end = end
@@ -58,16 +58,16 @@ public struct WorkoutRoute: Hashable, Sendable {
 
 /// A `WorkoutActivity` part of a multi-part workout. Its statistics belong to the part only and
 /// are never added to the workout's own.
-public struct WorkoutActivity: Hashable, Sendable {
-    public var uuid: String?
-    public var start: Timestamp?
-    public var end: Timestamp?
-    public var duration: Double?
-    public var durationUnit: String?
-    public var statistics: [WorkoutStatistic]
-    public var events: [WorkoutEvent]
-    public var metadata: [MetadataEntry]
-    public init(uuid: String? = nil, start: Timestamp? = nil, end: Timestamp? = nil, duration: Double? = nil, durationUnit: String? = nil,
+struct WorkoutActivity: Hashable, Sendable {
+    var uuid: String?
+    var start: Timestamp?
+    var end: Timestamp?
+    var duration: Double?
+    var durationUnit: String?
+    var statistics: [WorkoutStatistic]
+    var events: [WorkoutEvent]
+    var metadata: [MetadataEntry]
+    init(uuid: String? = nil, start: Timestamp? = nil, end: Timestamp? = nil, duration: Double? = nil, durationUnit: String? = nil,
                 statistics: [WorkoutStatistic] = [], events: [WorkoutEvent] = [], metadata: [MetadataEntry] = []) {
         self.uuid = uuid
         self.start = start
@@ -81,33 +81,33 @@ public struct WorkoutActivity: Hashable, Sendable {
 }
 
 /// A workout as any input describes it. The payload's figures are derived by `WorkoutSummary`.
-public struct Workout: Sendable {
+struct Workout: Sendable {
     /// `HKWorkoutActivityTypeRunning`, or for HAE the mapped name with the same prefix.
-    public var activityType: String
-    public var source: String
-    public var sourceVersion: String?
-    public var device: String?
-    public var start: Timestamp
-    public var end: Timestamp
-    public var created: Timestamp?
-    public var duration: Double?
-    public var durationUnit: String?
-    public var totalDistance: Double?
-    public var totalDistanceUnit: String?
-    public var totalEnergyBurned: Double?
-    public var totalEnergyBurnedUnit: String?
-    public var statistics: [WorkoutStatistic]
-    public var activities: [WorkoutActivity]
-    public var events: [WorkoutEvent]
-    public var routes: [WorkoutRoute]
-    public var metadata: [MetadataEntry]
+    var activityType: String
+    var source: String
+    var sourceVersion: String?
+    var device: String?
+    var start: Timestamp
+    var end: Timestamp
+    var created: Timestamp?
+    var duration: Double?
+    var durationUnit: String?
+    var totalDistance: Double?
+    var totalDistanceUnit: String?
+    var totalEnergyBurned: Double?
+    var totalEnergyBurnedUnit: String?
+    var statistics: [WorkoutStatistic]
+    var activities: [WorkoutActivity]
+    var events: [WorkoutEvent]
+    var routes: [WorkoutRoute]
+    var metadata: [MetadataEntry]
     /// Figures an input states directly in payload units (HAE's `avgHeartRate`, …); they win over
     /// derived ones. Readers of export.xml leave these nil.
-    public var statedAverageHeartRate: Double?
-    public var statedMaximumHeartRate: Double?
-    public var timeZoneName: String?
+    var statedAverageHeartRate: Double?
+    var statedMaximumHeartRate: Double?
+    var timeZoneName: String?
 
-    public init(activityType: String, source: String, start: Timestamp, end: Timestamp) {
+    init(activityType: String, source: String, start: Timestamp, end: Timestamp) {
         self.activityType = activityType
         self.source = source
         self.start = start

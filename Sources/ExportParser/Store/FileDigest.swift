@@ -3,12 +3,12 @@ import Foundation
 
 /// The sha256 of an input file, which identifies an import: the same bytes for the same person
 /// are imported once.
-public enum FileDigest {
+enum FileDigest {
     /// Lowercase hex sha256 of the file's bytes, read in 4 MiB chunks (swift-crypto, which uses
     /// BoringSSL's assembly, SHA-NI where the CPU has it). Read, not mapped: a mapped file that
     /// shrinks while it is hashed (a synced export being rewritten) kills the process with
     /// SIGBUS, where a read just ends early.
-    public static func sha256(path: String) throws -> String {
+    static func sha256(path: String) throws -> String {
         let fd = open(path, O_RDONLY)
         guard fd >= 0 else {
             throw InputError(file: path, message: "cannot read: \(String(cString: strerror(errno)))")
@@ -31,7 +31,7 @@ public enum FileDigest {
     }
 
     /// Lowercase hex of any bytes' sha256 (tests, small inputs).
-    public static func sha256(bytes: some Sequence<UInt8>) -> String {
+    static func sha256(bytes: some Sequence<UInt8>) -> String {
         hex(SHA256.hash(data: Array(bytes)))
     }
 

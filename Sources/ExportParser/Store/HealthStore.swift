@@ -2,16 +2,16 @@ import CSQLite
 import Foundation
 
 /// What a convert run tells the store about the import it starts.
-public struct ImportMetadata: Sendable {
+struct ImportMetadata: Sendable {
     /// The person every row is keyed by (`--person`, default `me`).
-    public var person: String
-    public var fileName: String
+    var person: String
+    var fileName: String
     /// Lowercase hex sha256 of the input file's bytes (`FileDigest.sha256`).
-    public var sha256: String
-    public var format: InputFormat
-    public var toolVersion: String
-    public var startedAt: Date
-    public init(person: String, fileName: String, sha256: String, format: InputFormat, toolVersion: String, startedAt: Date) {
+    var sha256: String
+    var format: InputFormat
+    var toolVersion: String
+    var startedAt: Date
+    init(person: String, fileName: String, sha256: String, format: InputFormat, toolVersion: String, startedAt: Date) {
         self.person = person
         self.fileName = fileName
         self.sha256 = sha256
@@ -22,35 +22,35 @@ public struct ImportMetadata: Sendable {
 }
 
 /// One finished import as the store recorded it.
-public struct StoredImport: Sendable, Equatable {
-    public var id: Int64
-    public var person: String
-    public var fileName: String
-    public var sha256: String
-    public var format: String
-    public var toolVersion: String
+struct StoredImport: Sendable, Equatable {
+    var id: Int64
+    var person: String
+    var fileName: String
+    var sha256: String
+    var format: String
+    var toolVersion: String
     /// ISO 8601, UTC.
-    public var startedAt: String
-    public var finishedAt: String?
+    var startedAt: String
+    var finishedAt: String?
 }
 
 /// Rows an import added, by table name (`samples`, `workouts`, `day_values`, …).
-public struct StoreImportResult: Sendable {
-    public var importID: Int64
-    public var rowsAdded: [String: Int]
+struct StoreImportResult: Sendable {
+    var importID: Int64
+    var rowsAdded: [String: Int]
     /// Day values of earlier imports removed because this import covers their dates.
-    public var dayValuesReplaced: Int
+    var dayValuesReplaced: Int
     /// Top-level samples the input held (the sink saw), and those that were new to the store.
-    public var samplesRead: Int
-    public var samplesAdded: Int
+    var samplesRead: Int
+    var samplesAdded: Int
     /// Time the writer thread spent writing rows (it overlaps the parsing), and time `complete`
     /// spent after the reader was done (day values, indexes, commit, then the WAL checkpoint or,
     /// for a new store, moving it into place).
-    public var writerSeconds: Double
+    var writerSeconds: Double
     /// CPU time of the writer thread (steadier than wall time on a shared machine).
-    public var writerCPUSeconds: Double
-    public var finishSeconds: Double
-    public var duplicateSamples: Int { samplesRead - samplesAdded }
+    var writerCPUSeconds: Double
+    var finishSeconds: Double
+    var duplicateSamples: Int { samplesRead - samplesAdded }
 }
 
 /// The SQLite store: one file per store, rows keyed by person, one transaction per import.
@@ -60,8 +60,8 @@ public struct StoreImportResult: Sendable {
 /// files inherit the mode). A file that is not a SQLite database, or whose schema is newer than
 /// this build knows, is refused with a `StoreError` before anything in it changes.
 // @unchecked Sendable: one import at a time; its connection is handed between threads at checked points (`ThreadConfinement`).
-public final class HealthStore: @unchecked Sendable {
-    public let path: String
+final class HealthStore: @unchecked Sendable {
+    let path: String
     private(set) var db: SQLiteConnection
     /// Set while an import's transaction is open; one import at a time.
     var importInProgress = false
@@ -69,7 +69,7 @@ public final class HealthStore: @unchecked Sendable {
     /// import commits (see `init`). nil once the store is at `path`.
     private(set) var creatingAt: String?
 
-    public static let busyTimeoutMilliseconds: Int32 = 10_000
+    static let busyTimeoutMilliseconds: Int32 = 10_000
 
     /// Opens the store at `path`, creating it when there is none.
     ///
@@ -79,7 +79,7 @@ public final class HealthStore: @unchecked Sendable {
     /// run fails or is killed there is no store, as before it; so the first, biggest import is
     /// written once instead of into the WAL and then again into the file, which takes about
     /// 1.5 s off the 1 GB benchmark. An existing store is always written through its WAL.
-    public init(path: String) throws {
+    init(path: String) throws {
         self.path = path
         Self.removeAbandonedCreations(for: path)
         var st = stat()
@@ -113,7 +113,7 @@ public final class HealthStore: @unchecked Sendable {
     /// Removes a new store that never got an import committed (the run failed): there is then no
     /// store, as before the run. Called on deinit, and by `convert` before it reports a failure
     /// (the process may exit before the last reference goes).
-    public func discardIfUnpublished() {
+    func discardIfUnpublished() {
         guard let creatingAt else { return }
         unlink(creatingAt)
         self.creatingAt = nil
@@ -190,7 +190,7 @@ public final class HealthStore: @unchecked Sendable {
     /// to `path` (which fails rather than replace a store another process created meanwhile),
     /// then reopened there in WAL mode. Does nothing for a store that was already at `path`.
     /// An import's `complete` calls it; call it directly to create a store with no import yet.
-    public func publishIfNew() throws {
+    func publishIfNew() throws {
         precondition(!importInProgress, "publishIfNew during an import")
         guard let temporary = creatingAt else { return }
         // The store was written without syncs: this is its one durability point.
@@ -303,10 +303,10 @@ public final class HealthStore: @unchecked Sendable {
     func setBusyTimeout(milliseconds: Int32) { sqlite3_busy_timeout(db.handle, milliseconds) }
 
     /// The schema version of the open store.
-    public func schemaVersion() throws -> Int { Int(try db.scalarInt("PRAGMA user_version") ?? 0) }
+    func schemaVersion() throws -> Int { Int(try db.scalarInt("PRAGMA user_version") ?? 0) }
 
     /// The finished import of this exact file for this person, if any.
-    public func existingImport(person: String, sha256: String) throws -> StoredImport? {
+    func existingImport(person: String, sha256: String) throws -> StoredImport? {
         let s = try db.prepare("""
             SELECT id, person, file_name, file_sha256, format, tool_version, started_at, finished_at
             FROM imports WHERE person = ? AND file_sha256 = ? AND finished_at IS NOT NULL
@@ -320,7 +320,7 @@ public final class HealthStore: @unchecked Sendable {
     }
 
     /// Every finished import of a person, oldest first.
-    public func imports(person: String) throws -> [StoredImport] {
+    func imports(person: String) throws -> [StoredImport] {
         let s = try db.prepare("""
             SELECT id, person, file_name, file_sha256, format, tool_version, started_at, finished_at
             FROM imports WHERE person = ? ORDER BY id
@@ -337,7 +337,7 @@ public final class HealthStore: @unchecked Sendable {
 
     /// Starts one import in one transaction (held until `complete` or `abandon`). Throws when
     /// this file was already imported for this person.
-    public func beginImport(_ meta: ImportMetadata) throws -> StoreImportSession {
+    func beginImport(_ meta: ImportMetadata) throws -> StoreImportSession {
         precondition(!importInProgress, "one import at a time on a HealthStore")
         // No import runs (the previous one was awaited, perhaps on its commit thread): the
         // caller's thread takes the connection.

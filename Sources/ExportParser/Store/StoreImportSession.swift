@@ -7,10 +7,10 @@ import Foundation
 /// parsing and memory stays flat. `complete` writes the day values and the import's counts and
 /// commits; `abandon` (or an error) rolls everything back.
 // @unchecked Sendable: the parsing thread fills batches, the writer thread owns the connection; they meet only in the queue.
-public final class StoreImportSession: SampleSink, @unchecked Sendable {
-    public let importID: Int64
-    public let meta: ImportMetadata
-    public var wantsDetails: Bool { true }
+final class StoreImportSession: SampleSink, @unchecked Sendable {
+    let importID: Int64
+    let meta: ImportMetadata
+    var wantsDetails: Bool { true }
 
     /// Items a batch holds before it is handed over, and batches the queue holds before the
     /// parser waits.
@@ -97,14 +97,14 @@ public final class StoreImportSession: SampleSink, @unchecked Sendable {
 
     // MARK: SampleSink (parsing thread)
 
-    public func exportDate(_ date: Timestamp) { enqueue(.exportDate(date)) }
-    public func me(_ me: Me) { enqueue(.me(me)) }
-    public func sample(_ sample: Sample) { enqueue(.sample(sample)) }
-    public func correlation(_ correlation: Correlation) { enqueue(.correlation(correlation)) }
-    public func workout(_ workout: Workout) { enqueue(.workout(workout)) }
-    public func activitySummary(_ summary: ActivitySummary) { enqueue(.activitySummary(summary)) }
-    public func extra(_ item: ExtraItem) { enqueue(.extra(item)) }
-    public func sleepSummary(_ night: SleepSummary) { enqueue(.sleepSummary(night)) }
+    func exportDate(_ date: Timestamp) { enqueue(.exportDate(date)) }
+    func me(_ me: Me) { enqueue(.me(me)) }
+    func sample(_ sample: Sample) { enqueue(.sample(sample)) }
+    func correlation(_ correlation: Correlation) { enqueue(.correlation(correlation)) }
+    func workout(_ workout: Workout) { enqueue(.workout(workout)) }
+    func activitySummary(_ summary: ActivitySummary) { enqueue(.activitySummary(summary)) }
+    func extra(_ item: ExtraItem) { enqueue(.extra(item)) }
+    func sleepSummary(_ night: SleepSummary) { enqueue(.sleepSummary(night)) }
 
     // MARK: Ending the import
 
@@ -120,7 +120,7 @@ public final class StoreImportSession: SampleSink, @unchecked Sendable {
     /// Writes the per-day values of this input, replacing those of the dates it covers for this
     /// person, records counts by type and skips, sets `finished_at`, builds missing secondary
     /// indexes and commits. On any error the whole import is rolled back and the error thrown.
-    public func complete(days: [FinishedDay], report: ReadReport, sha256: String? = nil) throws -> StoreImportResult {
+    func complete(days: [FinishedDay], report: ReadReport, sha256: String? = nil) throws -> StoreImportResult {
         precondition(state == .open, "complete called on a finished import session")
         let db = store.db
         do {
@@ -176,7 +176,7 @@ public final class StoreImportSession: SampleSink, @unchecked Sendable {
     }
 
     /// Rolls the import back (the run failed). Safe to call more than once.
-    public func abandon() {
+    func abandon() {
         guard state == .open else { return }
         queue.discardAndClose()
         done.wait()

@@ -1,16 +1,16 @@
 /// Turns repeated byte strings (type names, source names, units) into one shared `String` and a
 /// dense id, so the hot path creates no String for a name it has seen before.
-public struct ByteInterner {
+struct ByteInterner {
     private struct Entry {
         var bytes: [UInt8]
         var id: Int
     }
     private var table: [UInt64: [Entry]] = [:]
-    public private(set) var strings: [String] = []
+    private(set) var strings: [String] = []
     /// Makes the String for bytes seen the first time (the XML reader decodes `&#38;` there).
     let makeString: (UnsafePointer<UInt8>, Int) -> String
 
-    public init() { makeString = { String(decoding: UnsafeBufferPointer(start: $0, count: $1), as: UTF8.self) } }
+    init() { makeString = { String(decoding: UnsafeBufferPointer(start: $0, count: $1), as: UTF8.self) } }
     init(makeString: @escaping (UnsafePointer<UInt8>, Int) -> String) { self.makeString = makeString }
 
     private var entryBytes: [[UInt8]] = []
@@ -18,7 +18,7 @@ public struct ByteInterner {
     /// The id of the bytes, trying `hint` (the id this slot had last time) before hashing:
     /// consecutive records mostly repeat their type, unit and source.
     @inline(__always)
-    public mutating func intern(_ p: UnsafePointer<UInt8>, _ count: Int, hint: Int) -> Int {
+    mutating func intern(_ p: UnsafePointer<UInt8>, _ count: Int, hint: Int) -> Int {
         if hint >= 0 {
             let same = entryBytes[hint].withUnsafeBufferPointer { b in b.count == count && memcmp(b.baseAddress!, p, count) == 0 }
             if same { return hint }
@@ -28,7 +28,7 @@ public struct ByteInterner {
 
     /// The id of the bytes, adding them on first sight.
     @inline(__always)
-    public mutating func intern(_ p: UnsafePointer<UInt8>, _ count: Int) -> Int {
+    mutating func intern(_ p: UnsafePointer<UInt8>, _ count: Int) -> Int {
         var h: UInt64 = 0xcbf2_9ce4_8422_2325
         for i in 0..<count { h = (h ^ UInt64(p[i])) &* 0x0000_0100_0000_01B3 }
         if let bucket = table[h] {
@@ -44,7 +44,7 @@ public struct ByteInterner {
         return id
     }
 
-    public subscript(id: Int) -> String { strings[id] }
+    subscript(id: Int) -> String { strings[id] }
 }
 
 @inline(__always)

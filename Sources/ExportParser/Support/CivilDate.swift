@@ -1,8 +1,8 @@
 /// Proleptic Gregorian calendar arithmetic on day numbers (days since 1970-01-01), after
 /// Howard Hinnant's `days_from_civil`. Used instead of Foundation's Calendar on the hot path.
-public enum CivilDate {
+enum CivilDate {
     @inline(__always)
-    public static func dayNumber(year: Int, month: Int, day: Int) -> Int {
+    static func dayNumber(year: Int, month: Int, day: Int) -> Int {
         let y = month <= 2 ? year - 1 : year
         let era = (y >= 0 ? y : y - 399) / 400
         let yoe = y - era * 400
@@ -13,7 +13,7 @@ public enum CivilDate {
     }
 
     @inline(__always)
-    public static func civil(_ dayNumber: Int) -> (year: Int, month: Int, day: Int) {
+    static func civil(_ dayNumber: Int) -> (year: Int, month: Int, day: Int) {
         let z = dayNumber + 719_468
         let era = (z >= 0 ? z : z - 146_096) / 146_097
         let doe = z - era * 146_097
@@ -25,7 +25,7 @@ public enum CivilDate {
         return (yoe + era * 400 + (m <= 2 ? 1 : 0), m, d)
     }
 
-    public static func daysInMonth(year: Int, month: Int) -> Int {
+    static func daysInMonth(year: Int, month: Int) -> Int {
         switch month {
         case 2: return (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
         case 4, 6, 9, 11: return 30
@@ -34,13 +34,13 @@ public enum CivilDate {
     }
 
     /// `YYYY-MM-DD` for a day number.
-    public static func isoDate(_ dayNumber: Int) -> String {
+    static func isoDate(_ dayNumber: Int) -> String {
         let c = civil(dayNumber)
         return pad(c.year, 4) + "-" + pad(c.month, 2) + "-" + pad(c.day, 2)
     }
 
     /// Parses `YYYY-MM-DD` strictly (digits, ranges, real calendar day).
-    public static func parseISODate(_ s: String) -> Int? {
+    static func parseISODate(_ s: String) -> Int? {
         let u = Array(s.utf8)
         guard u.count == 10, u[4] == 0x2D, u[7] == 0x2D,
               let y = digits(u, 0, 4), let m = digits(u, 5, 2), let d = digits(u, 8, 2),
@@ -51,7 +51,7 @@ public enum CivilDate {
 
     /// ISO 8601 with offset and seconds precision, `2026-03-22T22:15:00+11:00`, for an instant
     /// shown at `offset` seconds east of UTC.
-    public static func isoTimestamp(seconds: Int64, offset: Int32) -> String {
+    static func isoTimestamp(seconds: Int64, offset: Int32) -> String {
         let local = seconds + Int64(offset)
         let day = Int((local >= 0 ? local : local - 86_399) / 86_400)
         let sod = Int(local - Int64(day) * 86_400)
@@ -59,7 +59,7 @@ public enum CivilDate {
     }
 
     /// `+11:00`, `-05:30`, `+00:00`.
-    public static func offsetString(_ offset: Int32) -> String {
+    static func offsetString(_ offset: Int32) -> String {
         let sign = offset < 0 ? "-" : "+"
         let a = Int(abs(offset))
         return sign + pad(a / 3600, 2) + ":" + pad(a / 60 % 60, 2)

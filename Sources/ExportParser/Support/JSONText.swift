@@ -1,7 +1,7 @@
 /// Minimal JSON text building for the few places that keep something as JSON (extra elements,
 /// counts in the store). The payload writer has its own, ordered encoder.
-public enum JSONText {
-    public static func quote(_ s: String) -> String {
+enum JSONText {
+    static func quote(_ s: String) -> String {
         var out = "\""
         out.reserveCapacity(s.utf8.count + 2)
         for u in s.unicodeScalars {
@@ -23,7 +23,7 @@ public enum JSONText {
         return out + "\""
     }
 
-    public static func object(_ entries: [MetadataEntry]) -> String {
+    static func object(_ entries: [MetadataEntry]) -> String {
         "{" + entries.map { quote($0.key) + ":" + quote($0.value) }.joined(separator: ",") + "}"
     }
 }

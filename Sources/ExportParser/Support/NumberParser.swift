@@ -2,9 +2,9 @@ import Foundation
 
 /// Decimal numbers from bytes without building a String: `strtod` on a small stack copy.
 /// Inputs never use a locale decimal comma in values (docs/export-xml.md, "Numbers").
-public enum NumberParser {
+enum NumberParser {
     @inline(__always)
-    public static func parse(_ p: UnsafePointer<UInt8>, _ count: Int) -> Double? {
+    static func parse(_ p: UnsafePointer<UInt8>, _ count: Int) -> Double? {
         guard count > 0, count < 64 else { return count >= 64 ? parseLong(p, count) : nil }
         let first = p[0] // strtod would skip leading white space; a value has none
         guard (first >= 0x30 && first <= 0x39) || first == 0x2D || first == 0x2B || first == 0x2E else { return nil }
@@ -20,7 +20,7 @@ public enum NumberParser {
         }
     }
 
-    public static func parse(_ s: String) -> Double? {
+    static func parse(_ s: String) -> Double? {
         var s = s
         return s.withUTF8 { b in b.baseAddress.flatMap { parse($0, b.count) } }
     }

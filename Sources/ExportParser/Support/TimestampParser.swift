@@ -5,15 +5,15 @@
 /// - HAE with a 12-hour clock: `yyyy-MM-dd h:mm:ss AM ±HHMM`, the space before AM/PM plain or
 ///   U+202F (narrow no-break space).
 /// - `±HH:MM` offsets and a `Z` are accepted too (ISO-style inputs).
-public enum TimestampParser {
+enum TimestampParser {
     /// Parses a timestamp from `count` bytes at `p`; nil when the layout, a digit or a range is wrong.
     @inline(__always)
-    public static func parse(_ p: UnsafePointer<UInt8>, _ count: Int) -> Timestamp? {
+    static func parse(_ p: UnsafePointer<UInt8>, _ count: Int) -> Timestamp? {
         if count == 25, p[10] == 0x20, let t = parseFixed(p) { return t }
         return parseLenient(p, count)
     }
 
-    public static func parse(_ s: String) -> Timestamp? {
+    static func parse(_ s: String) -> Timestamp? {
         var s = s
         return s.withUTF8 { b in b.baseAddress.flatMap { parse($0, b.count) } }
     }

@@ -1,16 +1,16 @@
 /// `daily.csv`: RFC 4180 (CRLF line ends, fields quoted when they hold a comma, quote or line
 /// end), one row a date, a column for every field of `OutputFields.columns`, values rounded as
 /// in the payload, an empty cell where there is no value.
-public enum CSVWriter {
-    public static func csv(_ days: [FinishedDay]) -> String {
+enum CSVWriter {
+    static func csv(_ days: [FinishedDay]) -> String {
         days.reduce(header) { $0 + row($1) }
     }
 
     /// The header line, CRLF-terminated.
-    public static let header = OutputFields.columns.map { field($0.column!) }.joined(separator: ",") + "\r\n"
+    static let header = OutputFields.columns.map { field($0.column!) }.joined(separator: ",") + "\r\n"
 
     /// One day's line, CRLF-terminated.
-    public static func row(_ day: FinishedDay) -> String {
+    static func row(_ day: FinishedDay) -> String {
         OutputFields.columns.map { f in
             switch f.read(day)?.scalar {
             case nil: return ""

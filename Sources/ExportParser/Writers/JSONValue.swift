@@ -1,6 +1,6 @@
 /// An ordered JSON value: the payload's keys keep the order of docs/payload.md, and numbers
 /// carry the decimals they are rounded to on the wire.
-public indirect enum JSONValue: Equatable, Sendable {
+indirect enum JSONValue: Equatable, Sendable {
     case object([(String, JSONValue)])
     case array([JSONValue])
     case string(String)
@@ -9,10 +9,10 @@ public indirect enum JSONValue: Equatable, Sendable {
     case bool(Bool)
     case null
 
-    public static func == (a: JSONValue, b: JSONValue) -> Bool { a.render(indent: nil) == b.render(indent: nil) }
+    static func == (a: JSONValue, b: JSONValue) -> Bool { a.render(indent: nil) == b.render(indent: nil) }
 
     /// JSON text; `indent` spaces per level, or compact when nil.
-    public func render(indent: Int? = 2, level: Int = 0) -> String {
+    func render(indent: Int? = 2, level: Int = 0) -> String {
         var out = ""
         write(into: &out, indent: indent, level: level)
         return out
@@ -49,14 +49,14 @@ public indirect enum JSONValue: Equatable, Sendable {
 
     /// Rounds for the wire (never before aggregation) and prints the shortest form:
     /// `8432`, `6.2`, `97.05`.
-    public static func format(_ v: Double, decimals: Int) -> String {
+    static func format(_ v: Double, decimals: Int) -> String {
         guard v.isFinite else { return "null" }
         let r = round(v, decimals: decimals)
         if r == r.rounded(), abs(r) < 1e15 { return String(Int64(r)) }
         return "\(r)"
     }
 
-    public static func round(_ v: Double, decimals: Int) -> Double {
+    static func round(_ v: Double, decimals: Int) -> Double {
         let p = pow10(decimals)
         let r = (v * p).rounded(.toNearestOrAwayFromZero) / p
         return r == 0 ? 0 : r // no "-0"

@@ -8,24 +8,24 @@ import Foundation
 /// atomic), they can always be made again from the export, and forcing a journal commit over a
 /// thousand new files cost a third of an HAE run. The store, which is the data, keeps SQLite's
 /// own durability.
-public enum OutputFiles {
-    public static func makeDirectory(_ path: String) throws {
+enum OutputFiles {
+    static func makeDirectory(_ path: String) throws {
         var isDir: ObjCBool = false
         if FileManager.default.fileExists(atPath: path, isDirectory: &isDir) {
-            guard isDir.boolValue else { throw InputError(file: path, message: "exists and is not a directory") }
+            guard isDir.boolValue else { throw OutputError(file: path, message: "exists and is not a directory") }
             return
         }
         do {
             try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         } catch {
-            throw InputError(file: path, message: "cannot create the directory: \(error.localizedDescription)")
+            throw OutputError(file: path, message: "cannot create the directory: \(error.localizedDescription)")
         }
     }
 
     /// Creates `path` (which must not exist) with mode 0600 and writes `text`.
     static func writeNew(_ text: String, to path: String) throws {
         let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { throw InputError(file: path, message: "cannot create: \(String(cString: strerror(errno)))") }
+        guard fd >= 0 else { throw OutputError(file: path, message: "cannot create: \(String(cString: strerror(errno)))") }
         defer { close(fd) }
         fchmod(fd, 0o600)
         var text = text
@@ -44,7 +44,7 @@ public enum OutputFiles {
             let n = Foundation.write(fd, raw.baseAddress! + off, raw.count - off)
             if n < 0 {
                 if errno == EINTR { continue }
-                throw InputError(file: path, message: "write failed: \(String(cString: strerror(errno)))")
+                throw OutputError(file: path, message: "write failed: \(String(cString: strerror(errno)))")
             }
             off += n
         }
@@ -52,7 +52,7 @@ public enum OutputFiles {
 
     /// Replaces the directory `path` with a complete new one written by `fill` (into a temporary
     /// sibling), so readers see either the old set of files or the new one.
-    public static func replaceDirectory(_ path: String, fill: (String) throws -> Void) throws {
+    static func replaceDirectory(_ path: String, fill: (String) throws -> Void) throws {
         let tmp = temporaryName(for: path)
         try FileManager.default.createDirectory(atPath: tmp, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
         do {
@@ -63,35 +63,35 @@ public enum OutputFiles {
         }
         let old = path + ".old-\(getpid())"
         let hadOld = FileManager.default.fileExists(atPath: path)
-        if hadOld { guard rename(path, old) == 0 else { throw InputError(file: path, message: "cannot replace: \(String(cString: strerror(errno)))") } }
+        if hadOld { guard rename(path, old) == 0 else { throw OutputError(file: path, message: "cannot replace: \(String(cString: strerror(errno)))") } }
         guard rename(tmp, path) == 0 else {
             if hadOld { rename(old, path) }
-            throw InputError(file: path, message: "cannot replace: \(String(cString: strerror(errno)))")
+            throw OutputError(file: path, message: "cannot replace: \(String(cString: strerror(errno)))")
         }
         if hadOld { try? FileManager.default.removeItem(atPath: old) }
     }
 
     /// A file written in pieces under a temporary name (0600) and renamed over `path` by
     /// `commit`, so a large output is never held in memory whole and never seen half-written.
-    public final class Staged {
-        public let path: String
+    final class Staged {
+        let path: String
         let temporary: String
         private var fd: Int32
         private var buffer: [UInt8] = []
 
-        public init(_ path: String) throws {
+        init(_ path: String) throws {
             self.path = path
             temporary = OutputFiles.temporaryName(for: path)
             unlink(temporary)
             fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-            guard fd >= 0 else { throw InputError(file: path, message: "cannot create: \(String(cString: strerror(errno)))") }
+            guard fd >= 0 else { throw OutputError(file: path, message: "cannot create: \(String(cString: strerror(errno)))") }
             fchmod(fd, 0o600)
             buffer.reserveCapacity(1 << 16)
         }
 
         deinit { discard() }
 
-        public func append(_ text: String) throws {
+        func append(_ text: String) throws {
             buffer.append(contentsOf: text.utf8)
             if buffer.count >= 1 << 16 { try flush() }
         }
@@ -102,19 +102,19 @@ public enum OutputFiles {
         }
 
         /// Writes what is buffered and renames the file into place.
-        public func commit() throws {
+        func commit() throws {
             try flush()
             close(fd)
             fd = -1
             guard rename(temporary, path) == 0 else {
                 let message = String(cString: strerror(errno))
                 unlink(temporary)
-                throw InputError(file: path, message: "cannot replace the file: \(message)")
+                throw OutputError(file: path, message: "cannot replace the file: \(message)")
             }
         }
 
         /// Drops the temporary file (the run failed). Safe to call more than once.
-        public func discard() {
+        func discard() {
             guard fd >= 0 else { return }
             close(fd)
             fd = -1

@@ -5,20 +5,20 @@ import Foundation
 ///
 /// Memory is constant: bytes go through in chunks of `chunkSize`, libxml2 keeps only its small
 /// window, and the handler keeps only the element being read.
-public struct AppleExportReader {
-    public let path: String
+struct AppleExportReader {
+    let path: String
     /// 256 KiB: the chunk and libxml2's window stay in L2 cache (1 MiB measured slower).
-    public var chunkSize = 256 << 10
+    var chunkSize = 256 << 10
     /// Called now and then with (bytes parsed, total bytes if known).
-    public var progress: ((Int64, Int64?) -> Void)?
+    var progress: ((Int64, Int64?) -> Void)?
 
-    public init(path: String) { self.path = path }
+    init(path: String) { self.path = path }
 
     /// Streams the export into `sink`. Throws `InputError` for fatal problems (malformed or
     /// truncated XML, a zip without an export, unreadable file); record-level problems are
     /// counted in the returned report.
     @discardableResult
-    public func read(into sink: SampleSink) throws -> ReadReport {
+    func read(into sink: SampleSink) throws -> ReadReport {
         let format = try InputDetector.detect(path: path)
         switch format {
         case .appleXML: return try readXMLFile(into: sink)
@@ -29,7 +29,7 @@ public struct AppleExportReader {
 
     /// Parses an export held in memory (tests, fixtures).
     @discardableResult
-    public static func read(data: Data, name: String, into sink: SampleSink) throws -> ReadReport {
+    static func read(data: Data, name: String, into sink: SampleSink) throws -> ReadReport {
         var session = ParseSession(file: name, sink: sink, input: InputDescription(path: name, format: .appleXML, byteCount: Int64(data.count)))
         try data.withUnsafeBytes { try session.feed($0) }
         return try session.finish()

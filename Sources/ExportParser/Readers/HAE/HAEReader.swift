@@ -17,21 +17,21 @@ import Darwin
 /// top-level array of either. Record-level problems (a datum without a date, an unknown unit,
 /// a metric outside the catalog) are counted in the `ReadReport` with their JSON path and byte
 /// offset; only unreadable JSON (bad, truncated, empty) throws.
-public struct HAEReader {
-    public let path: String
+struct HAEReader {
+    let path: String
     static let chunkSize = 256 * 1024
     /// How many datums may wait for a late `name`/`units` before the metric is re-read instead
     /// (see `HAEDatumFields`). Internal so tests can force the re-read path.
     let pendingLimit: Int
     /// Called about every 16 MB with (bytes read, file size), on the reading thread.
-    public var progress: ((Int64, Int64?) -> Void)?
+    var progress: ((Int64, Int64?) -> Void)?
     static let progressInterval: Int64 = 16 << 20
     /// The longest string or number read: yajl holds a token whole in memory until it ends, so a
     /// hostile file with a 1 GB string would take gigabytes. Health Auto Export's longest
     /// strings are names and sources of a few hundred bytes; 16 MiB is far beyond any real one.
     static let tokenLimit: Int64 = 16 << 20
 
-    public init(path: String) {
+    init(path: String) {
         self.init(path: path, pendingLimit: 50_000)
     }
 
@@ -43,7 +43,7 @@ public struct HAEReader {
     /// Streams the file into `sink`: `begin`, `exportDate` (the file's modification time, offset
     /// 0), samples / sleep summaries / workouts / extras in document order, `finish`.
     /// Throws `InputError` (byte offset, JSON path, yajl's message) for bad, truncated or empty JSON.
-    public func read(into sink: SampleSink) throws -> ReadReport {
+    func read(into sink: SampleSink) throws -> ReadReport {
         let fd = try InputFile.openRegular(path: path)
         defer { close(fd) }
         var st = stat()

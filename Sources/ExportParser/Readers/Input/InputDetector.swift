@@ -2,8 +2,8 @@ import Foundation
 
 /// Detects what a file is from its first bytes, never from its name: users rename files, and
 /// the Health app localises them (`vienti.zip`, `导出.xml`).
-public enum InputDetector {
-    public static func detect(path: String) throws -> InputFormat {
+enum InputDetector {
+    static func detect(path: String) throws -> InputFormat {
         let head = try InputFile.head(path: path, count: 4096)
         if let encoding = wideEncoding(head) {
             throw InputError(file: path, location: InputLocation(byteOffset: 0),
@@ -35,7 +35,7 @@ public enum InputDetector {
     }
 
     /// The format for the first bytes of a file, or nil when it is none of ours.
-    public static func detect(head: Data) -> InputFormat? {
+    static func detect(head: Data) -> InputFormat? {
         let bytes = [UInt8](head.prefix(4096))
         if bytes.count >= 4, bytes[0] == 0x50, bytes[1] == 0x4B, bytes[2] == 0x03 || bytes[2] == 0x05, bytes[3] == 0x04 || bytes[3] == 0x06 {
             return .appleZip

@@ -1,10 +1,10 @@
 /// A problem with the SQLite store, as a sentence that names the file.
-public struct StoreError: Error, CustomStringConvertible, Sendable {
-    public var path: String
-    public var message: String
+public struct StoreError: UserFacingError {
+    var path: String
+    var message: String
     /// The SQLite result code, when SQLite reported it.
-    public var code: Int32?
-    public init(path: String, message: String, code: Int32? = nil) {
+    var code: Int32?
+    init(path: String, message: String, code: Int32? = nil) {
         self.path = path
         self.message = message
         self.code = code

@@ -71,4 +71,28 @@ final class ConvertMergeTests: XCTestCase {
         }
         XCTAssertEqual(csvs[0], csvs[1], "the order on the command line changes nothing")
     }
+
+    /// A night is one unit in the store as in the payload: native's night of 7 h in bed (a total
+    /// and no stages) is not given HAE's stages beside it.
+    func testTheStoreKeepsANightWhole() throws {
+        let dir = try T.temporaryDirectory()
+        let native = dir.appendingPathComponent("export.xml"), haeFile = dir.appendingPathComponent("hae.json")
+        // Native: an iPhone InBed 23:00–06:00 only → total 7 h, in bed 23:00–06:00, no stages.
+        try Data(export("""
+             <Record type="HKCategoryTypeIdentifierSleepAnalysis" sourceName="Anna’s iPhone" startDate="2024-03-01 23:00:00 +1100" endDate="2024-03-02 06:00:00 +1100" value="HKCategoryValueSleepAnalysisInBed"/>
+            """, exportDate: "2024-03-05 08:00:00 +1100").utf8).write(to: native)
+        // HAE: the same night as 4.5 h core + 1 h deep + 1 h REM = 6.5 h.
+        try Data("""
+            {"data": {"metrics": [{"name": "sleep_analysis", "units": "hr", "data": [{"date": "2024-03-02 00:00:00 +1100", "totalSleep": 6.5,
+              "core": 4.5, "deep": 1, "rem": 1, "awake": 0, "asleep": 0, "inBed": 0, "sleepStart": "2024-03-01 23:00:00 +1100",
+              "sleepEnd": "2024-03-02 06:00:00 +1100", "source": "Anna’s Apple Watch"}]}]}}
+            """.utf8).write(to: haeFile)
+        let out = dir.appendingPathComponent("out").path, store = out + "/health.sqlite"
+        _ = try ConvertJob(ConvertRequest(inputs: [haeFile.path, native.path], outDir: out, timeZoneName: "Australia/Sydney", storePath: store)).run()
+        let day = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: out + "/payloads/2024-03-02.json"))) as? [String: Any])
+        XCTAssertEqual((day["sleep"] as? [String: Any])?["total_hours"] as? Int, 7)
+        XCTAssertNil((day["sleep"] as? [String: Any])?["core_hours"])
+        XCTAssertEqual(try T.rows(store, "SELECT sleep_total_hours, sleep_core_hours, sleep_source, hae_filled FROM daily WHERE date = '2024-03-02'"),
+                       [["7.0", "NULL", "Anna’s iPhone", "NULL"]])
+    }
 }

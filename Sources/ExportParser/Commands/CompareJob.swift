@@ -28,6 +28,9 @@ public final class CompareJob {
         guard let window = Comparison.window(native: native, hae: hae, from: fromDay, days: request.days) else {
             throw UsageError("--from", "no date has data on both sides; give --from to choose the dates to compare")
         }
+        if request.monitor == nil, !window.dates.contains(where: { native[$0] != nil || hae[$0] != nil }) {
+            throw UsageError("--from", "no date from \(CivilDate.isoDate(window.from)) to \(CivilDate.isoDate(window.to)) has data on either side: nothing to compare")
+        }
         var report: CompareReport
         if let n = request.monitor {
             let fields = OutputFields.all.compactMap(\.payloadPath)

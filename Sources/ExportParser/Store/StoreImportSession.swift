@@ -199,7 +199,9 @@ final class StoreImportSession: SampleSink, @unchecked Sendable {
     /// it covers. Per date, the newest native import that covers it replaces older native ones
     /// whole (a newer export is the newer truth, deletions included), and so does the newest HAE
     /// import among HAE ones; then, field by field, native wins and HAE fills, whatever the order
-    /// of the imports. Returns rows inserted and deleted in `day_values`.
+    /// of the imports. As in `convert` (`DayMerge`), a night's sleep and a min/max/avg summary are
+    /// one unit each: the side that has any of their fields gives all of them. Returns rows
+    /// inserted and deleted in `day_values`.
     private func writeDays(_ days: [FinishedDay]) throws -> (Int, Int) {
         let db = store.db
         let own = try db.prepare("INSERT INTO import_day_values (import_id, date, field, value, text, unit) VALUES (?1, ?2, ?3, ?4, ?5, ?6)")
@@ -231,13 +233,18 @@ final class StoreImportSession: SampleSink, @unchecked Sendable {
                 WHERE i.person = ?1 AND v.date IN (\(dates))
                 GROUP BY v.date, is_hae
             )
-            INSERT INTO day_values (person, date, field, value, text, unit, import_id)
-            SELECT ?1, date, field, value, text, unit, import_id FROM (
-                SELECT v.date, v.field, v.value, v.text, v.unit, v.import_id,
-                    row_number() OVER (PARTITION BY v.date, v.field ORDER BY n.is_hae) AS choice
+            , candidates AS (
+                SELECT v.date, v.field, v.value, v.text, v.unit, v.import_id, n.is_hae,
+                    CASE WHEN v.field LIKE 'sleep!_%' ESCAPE '!' THEN 'sleep'
+                         WHEN v.field LIKE 'heart!_rate!_%' ESCAPE '!' THEN 'heart_rate'
+                         ELSE v.field END AS unit_of
                 FROM newest n JOIN import_day_values v ON v.import_id = n.import_id AND v.date = n.date
                 WHERE v.field <> '\(Self.workoutsField)'
-            ) WHERE choice = 1
+            )
+            , chosen AS (SELECT date, unit_of, min(is_hae) AS is_hae FROM candidates GROUP BY date, unit_of)
+            INSERT INTO day_values (person, date, field, value, text, unit, import_id)
+            SELECT ?1, c.date, c.field, c.value, c.text, c.unit, c.import_id
+            FROM candidates c JOIN chosen s ON s.date = c.date AND s.unit_of = c.unit_of AND s.is_hae = c.is_hae
             """)
         merge.bind(1, meta.person)
         merge.bind(2, importID)

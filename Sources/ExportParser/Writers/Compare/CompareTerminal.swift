@@ -9,7 +9,7 @@ enum CompareTerminal {
         var lines: [String] = []
         switch report.mode {
         case .validate:
-            lines.append("Compared \(from) … \(to) (\(report.window.count) dates): \(s.fields) fields, \(report.rows.count) values: "
+            lines.append("Compared \(from) … \(to) (\(report.window.count) \(report.window.count == 1 ? "date" : "dates")): \(s.fields) fields, \(report.rows.count) values: "
                 + "\(s.matches) match, \(s.mismatches) mismatch, \(s.onlyNative) only native, \(s.onlyHAE) only HAE, "
                 + "\(s.notComparable) not comparable; workouts: \(s.workoutsMatched) matched, \(s.workoutsUnmatched) on one side only; "
                 + "\(report.gaps.count) gaps")

@@ -49,12 +49,19 @@ final class HAEDocumentWalker: @unchecked Sendable {
     /// Datums that arrived before their metric's `name`/`units` (see `HAEDatumFields`).
     private var pending: [HAEDatumFields] = []
     /// At most this many datums wait for their metric's name/units (≈200 bytes each); past it
-    /// they are dropped and the metric's bytes are read a second time once name and units are
-    /// known (`replay`), so memory stays bounded whatever the key order.
+    /// they are dropped and the metric is noted in `metricsToReread`: the reader reads its bytes a
+    /// second time after the first pass, with name and units known, so memory stays bounded
+    /// whatever the key order.
     let pendingLimit: Int
-    /// Re-reads bytes `start..<end` of the file as one metric object with known name and units.
-    typealias MetricReplay = (_ start: Int64, _ end: Int64, _ name: String, _ units: String?, _ path: String) throws -> ReadReport
-    var replay: MetricReplay?
+    /// A metric object to read again: its bytes `start..<end`, its name, units and JSON path.
+    struct MetricToReread {
+        var start: Int64
+        var end: Int64
+        var name: String
+        var units: String?
+        var path: String
+    }
+    private(set) var metricsToReread: [MetricToReread] = []
     /// Set on a walker that re-reads one metric object: its root object is that metric.
     let replayMetric: (name: String, units: String?, path: String)?
     private var metricStart: Int64 = 0
@@ -392,20 +399,15 @@ final class HAEDocumentWalker: @unchecked Sendable {
         }
     }
 
-    /// Ends a metric object; false (with `fatalMessage`) only when a replay could not re-read the file.
+    /// Ends a metric object. (Always true: kept a Bool for the callers that stop on false.)
     private func finishMetric() -> Bool {
         resolveMetricIfReady(force: true)
         mapper?.finish(into: sink, report: &report)
         mapper = nil
         if metricOverflow {
             metricOverflow = false
-            if let name = metricName, let replay {
-                do {
-                    report.merge(try replay(metricStart, currentOffset, name, metricUnits, metricPath))
-                } catch {
-                    fatalMessage = "could not re-read metric \(name): \(error)"
-                    return false
-                }
+            if let name = metricName, replayMetric == nil {
+                metricsToReread.append(MetricToReread(start: metricStart, end: currentOffset, name: name, units: metricUnits, path: metricPath))
             } else {
                 let reason = "HAE metric without a name"
                 report.skips[reason, default: 0] += metricDroppedDatums

@@ -58,21 +58,18 @@ struct HAEReader {
         let buffer = UnsafeMutablePointer<UInt8>.allocate(capacity: Self.chunkSize)
         defer { buffer.deallocate() }
         let walker = HAEDocumentWalker(sink: sink, pendingLimit: pendingLimit)
-        // A metric whose datums overflowed while waiting for name/units is read again from its
-        // own bytes, with a second parser and buffer (the first is suspended in a callback).
-        walker.replay = { start, end, name, units, metricPath in
-            let replayBuffer = UnsafeMutablePointer<UInt8>.allocate(capacity: Self.chunkSize)
-            defer { replayBuffer.deallocate() }
-            let w = HAEDocumentWalker(sink: sink, replayMetric: (name, units, metricPath))
-            try parse(fd: fd, from: start, to: end, walker: w, buffer: replayBuffer)
-            return w.report
-        }
-        // The main pass runs on two threads (yajl here, the walker on a decoder thread); a replay
-        // runs inside the walker's callback, so on the decoder thread, with direct callbacks.
+        // The first pass runs on two threads (yajl here, the walker on a decoder thread).
         let player = HAETapePlayer(walker: walker)
         try parse(fd: fd, from: 0, to: nil, walker: walker, player: player, buffer: buffer, progress: progress.map { p in { p($0, size) } })
-        progress?(size, size)
         var report = walker.report
+        // A second pass, on this thread, over the metrics whose datums overflowed while waiting
+        // for their name and units (written after `data`): each from its own bytes, now known.
+        for m in walker.metricsToReread {
+            let again = HAEDocumentWalker(sink: sink, replayMetric: (m.name, m.units, m.path))
+            try parse(fd: fd, from: m.start, to: m.end, walker: again, buffer: buffer)
+            report.merge(again.report)
+        }
+        progress?(size, size)
         report.bytesRead = size
         sink.finish(input, report: report)
         return report

@@ -1,0 +1,156 @@
+import Foundation
+
+/// The name tables of one import's writer: `sample_types` (shared), `sources` and `devices`
+/// (per person), each name looked up once and then kept at hand (records come grouped by type,
+/// sources and devices repeat), and the samples read and added per type.
+final class StoreNames {
+    private let rows: StoreRows
+    private let findType: Statement
+    private let insertType: Statement
+    private let findSource: Statement
+    private let insertSource: Statement
+    private var sourceIDs: [String: Int64] = [:]
+    /// The last device's text from its first `>` on (the part after the memory address), to
+    /// recognise the same device without building a string.
+    private var lastDeviceTail: [UInt8] = []
+    private var lastDeviceHadAddress = false
+    private var lastDeviceID: Int64 = -1
+    /// Per-type ids and counters; records come grouped by type, so the last one is kept at hand.
+    final class TypeEntry {
+        let id: Int64
+        var read = 0
+        var added = 0
+        init(id: Int64) { self.id = id }
+    }
+    private var typeEntries: [String: TypeEntry] = [:]
+    /// Catalog types by `Metric.index`: no hashing for the common types.
+    private var catalogTypeEntries: [TypeEntry?] = Array(repeating: nil, count: Catalog.metrics.count)
+    /// The few most recent sources; readers intern names, so comparing them is cheap.
+    private var recentSources: [(name: String, id: Int64)] = []
+    private var lastTypeName = ""
+    /// The type of the sample `typeID` last saw.
+    private(set) var current = TypeEntry(id: 0)
+    private let findDevice: Statement
+    private let insertDevice: Statement
+    private var deviceIDs: [String: Int64] = [:]
+
+
+    init(rows: StoreRows) throws {
+        self.rows = rows
+        let db = rows.db
+        findType = try db.prepare("SELECT id FROM sample_types WHERE name = ?1")
+        insertType = try db.prepare("INSERT INTO sample_types (name, payload_unit) VALUES (?1, ?2)")
+        findSource = try db.prepare("SELECT id FROM sources WHERE name = ?1 AND person = ?2")
+        insertSource = try db.prepare("INSERT INTO sources (name, person) VALUES (?1, ?2)")
+        findDevice = try db.prepare("SELECT id FROM devices WHERE description = ?1 AND person = ?2")
+        insertDevice = try db.prepare("INSERT INTO devices (description, person) VALUES (?1, ?2)")
+        for s in [findSource, insertSource, findDevice, insertDevice] { s.bind(2, rows.person) }
+    }
+
+    /// Samples read and added by type.
+    var countsByType: [String: (read: Int, added: Int)] {
+        typeEntries.mapValues { ($0.read, $0.added) }
+    }
+
+    /// The id of a name in a lookup table (`sample_types`, `sources`, `devices`), added when new.
+    private func lookup(_ name: String, find: Statement, insert add: Statement, table: String, extra: String? = nil) throws -> Int64 {
+        find.bind(1, name)
+        defer { find.reset() }
+        if try find.step() { return find.int(0) }
+        add.bind(1, name)
+        if add === insertType { add.bind(2, extra) }
+        _ = try rows.insert(add)
+        rows.added(table)
+        return rows.db.lastInsertRowID
+    }
+
+    /// The `sample_types` id of a sample's type; also counts the sample as read for that type.
+    @inline(__always) func typeID(_ s: Sample) throws -> Int64 {
+        if let m = s.metric, m.healthKitType == s.type, let e = catalogTypeEntries[m.index] {
+            e.read += 1
+            current = e
+            lastTypeName = s.type
+            return e.id
+        }
+        if s.type != lastTypeName {
+            if let e = typeEntries[s.type] {
+                current = e
+            } else {
+                let id = try lookup(s.type, find: findType, insert: insertType, table: "sample_types", extra: s.metric?.unit.rawValue)
+                current = TypeEntry(id: id)
+                typeEntries[s.type] = current
+                if let m = s.metric, m.healthKitType == s.type { catalogTypeEntries[m.index] = current }
+            }
+            lastTypeName = s.type
+        }
+        current.read += 1
+        return current.id
+    }
+
+    @inline(__always) func sourceID(_ name: String) throws -> Int64 {
+        for r in recentSources where r.name == name { return r.id }
+        let id: Int64
+        if let known = sourceIDs[name] {
+            id = known
+        } else {
+            id = try lookup(name, find: findSource, insert: insertSource, table: "sources")
+            sourceIDs[name] = id
+        }
+        if recentSources.count >= 8 { recentSources.removeFirst() }
+        recentSources.append((name, id))
+        return id
+    }
+
+    /// The `devices` row of an HKDevice description (address removed), added when new.
+    @inline(__always) func deviceID(_ raw: String?) throws -> Int64? {
+        guard var raw else { return nil }
+        let same: Bool = raw.withUTF8 { buf in
+            guard lastDeviceID >= 0, let (hasAddress, tail) = Self.deviceTail(buf) else { return false }
+            return hasAddress == lastDeviceHadAddress && tail.count == lastDeviceTail.count
+                && lastDeviceTail.withUnsafeBytes { memcmp($0.baseAddress!, tail.baseAddress!, tail.count) == 0 }
+        }
+        if same { return lastDeviceID }
+        let description = Self.deviceDescription(raw)
+        let id: Int64
+        if let known = deviceIDs[description] {
+            id = known
+        } else {
+            id = try lookup(description, find: findDevice, insert: insertDevice, table: "devices")
+            deviceIDs[description] = id
+        }
+        raw.withUTF8 { buf in
+            if let (hasAddress, tail) = Self.deviceTail(buf) {
+                lastDeviceHadAddress = hasAddress
+                lastDeviceTail = Array(tail)
+                lastDeviceID = id
+            } else {
+                lastDeviceID = -1
+            }
+        }
+        return id
+    }
+
+    private static let devicePrefix = Array("<<HKDevice: 0x".utf8)
+
+    /// Whether the text starts with an HKDevice address, and the bytes from its first `>` on
+    /// (the whole text when it has no address); nil for an empty text.
+    @inline(__always)
+    static func deviceTail(_ buf: UnsafeBufferPointer<UInt8>) -> (Bool, UnsafeBufferPointer<UInt8>)? {
+        guard let base = buf.baseAddress, buf.count > 0 else { return nil }
+        let n = buf.count
+        if n > devicePrefix.count, devicePrefix.withUnsafeBytes({ memcmp(base, $0.baseAddress!, $0.count) == 0 }),
+           let close = memchr(base, 0x3E, n) {
+            let start = UnsafePointer<UInt8>(close.assumingMemoryBound(to: UInt8.self)) - base
+            return (true, UnsafeBufferPointer(rebasing: buf[start...]))
+        }
+        return (false, buf)
+    }
+
+    /// `<<HKDevice: 0x282a45810>, name:Apple Watch, …>` → `<<HKDevice>, name:Apple Watch, …>`: the
+    /// memory address differs on every record and means nothing. Other text is kept as written.
+    static func deviceDescription(_ raw: String) -> String {
+        let u = raw.utf8
+        guard u.starts(with: "<<HKDevice: 0x".utf8), let close = u.firstIndex(of: UInt8(ascii: ">")) else { return raw }
+        return "<<HKDevice" + raw[close...]
+    }
+}

@@ -49,6 +49,7 @@ final class SAXDriver: @unchecked Sendable {
         }
         sax.endElementNs = { ctx, localname, _, _ in
             let d = Unmanaged<SAXDriver>.fromOpaque(ctx!).takeUnretainedValue()
+            if d.failure != nil { return } // stopped: nothing more is recorded
             d.depth -= 1
             d.tape.recordEnd(name: localname!)
             if d.tape.isFull { d.handOver() }
@@ -98,19 +99,25 @@ final class SAXDriver: @unchecked Sendable {
 
     @inline(__always)
     private func start(_ name: UnsafePointer<UInt8>, _ count: Int, _ attributes: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?) {
+        // After xmlStopParser nothing of this tag is read: libxml2 2.9 frees its input buffer
+        // when it halts, and the attribute values point into it (AddressSanitizer found the
+        // read after free).
         if depth == 0 {
             sawRoot = true
             if !ExportElementHandler.equals(name, "HealthData"), failure == nil {
                 failure = InputError(file: file, location: location(),
                                      message: "not an Apple Health export: the root element is <\(String(cString: name))>, expected <HealthData>")
                 xmlStopParser(ctxt)
+                return
             }
         }
         if depth >= Self.depthLimit, failure == nil {
             failure = InputError(file: file, location: location(),
                                  message: "elements nested more than \(Self.depthLimit) levels deep (an export nests four): not an Apple Health export")
             xmlStopParser(ctxt)
+            return
         }
+        if failure != nil { return } // stopped: libxml2 may still report a tag it had parsed
         depth += 1
         tape.recordStart(name: name, line: Int32(truncatingIfNeeded: xmlSAX2GetLineNumber(ctxt)),
                          column: Int32(truncatingIfNeeded: xmlSAX2GetColumnNumber(ctxt)), count: count, attributes: attributes)

@@ -1,14 +1,12 @@
-import Crypto
 import Foundation
 
 /// The `gdpr-export` command: every row the store holds about one person, kind by kind, as JSON
 /// Lines and CSV, with README.txt and manifest.json, into a folder or a streamed zip.
 ///
-/// Streams: each kind is one query stepped row by row, encoded into a buffer that is hashed and
-/// written (or deflated) every 256 KiB, so memory does not grow with the person's data. All
-/// queries run in one read transaction, so the files are one snapshot of the store even while
-/// an import writes to it. A zip is written entry after entry, so each kind's query runs once
-/// for its JSON Lines file and once for its CSV.
+/// Streams: each kind is one query stepped row by row and encoded into chunks that a second
+/// thread hashes and writes (or deflates) every 256 KiB (`ExportPipeline`), so memory does not
+/// grow with the person's data. All queries run in one read transaction, so the files are one
+/// snapshot of the store even while an import writes to it.
 public final class GDPRExportJob {
     public let request: GDPRExportRequest
     /// When the export says it was made (tests fix it to compare two exports byte for byte).
@@ -42,89 +40,62 @@ public final class GDPRExportJob {
         let destination: ExportDestination = request.isZip
             ? try ZipStreamWriter(out, date: createdAt, sizeLimit: zipSizeLimit, countLimit: zipCountLimit)
             : try ExportFolder(out)
+        let pipeline = ExportPipeline()
         do {
-            let writer = ExportFileWriter(destination)
             let kinds = ExportKinds.all()
             var files: [ExportedFile] = []
-            try writer.begin(ExportReadme.name)
-            writer.buffer.append(ExportReadme.text(kinds: kinds))
-            files.append(try writer.end(rows: nil))
+            files.append(try writeWhole(ExportReadme.name, ExportReadme.text(kinds: kinds), to: destination, pipeline: pipeline))
             var rows = 0
             for kind in kinds {
-                rows += try write(kind, db: db, to: writer, files: &files)
+                rows += try write(kind, db: db, to: destination, pipeline: pipeline, files: &files)
             }
-            try writer.begin(ExportManifest.name)
-            writer.buffer.append(ExportManifest.text(person: request.person, createdAt: createdAt, schemaVersion: schemaVersion, files: files))
-            _ = try writer.end(rows: nil)
+            let manifest = ExportManifest.text(person: request.person, createdAt: createdAt, schemaVersion: schemaVersion, files: files)
+            _ = try writeWhole(ExportManifest.name, manifest, to: destination, pipeline: pipeline)
+            pipeline.close()
             try destination.finish()
             return GDPRExportOutcome(path: out, person: request.person, rows: rows, seconds: Date().timeIntervalSince(started), files: files)
         } catch {
+            pipeline.close()
             destination.discard()
             throw error
         }
     }
 
-    /// Both files of one kind; returns its rows.
-    private func write(_ kind: ExportKind, db: SQLiteConnection, to writer: ExportFileWriter, files: inout [ExportedFile]) throws -> Int {
+    private func writeWhole(_ name: String, _ text: String, to destination: ExportDestination, pipeline: ExportPipeline) throws -> ExportedFile {
+        let writer = try ExportFileWriter(name, sink: destination.begin(name), pipeline: pipeline)
+        writer.buffer.append(text)
+        return try writer.end(rows: nil)
+    }
+
+    /// Both files of one kind; returns its rows. Into a folder, one pass over the rows writes
+    /// both; a zip's entries come one after the other, so there the query runs once for each.
+    private func write(_ kind: ExportKind, db: SQLiteConnection, to destination: ExportDestination, pipeline: ExportPipeline,
+                       files: inout [ExportedFile]) throws -> Int {
         let statement = try StoreAccess.mapped { try db.prepare(kind.sql) }
+        let passes: [[ExportFormat]] = destination.writesFilesAtOnce ? [[.jsonLines, .csv]] : [[.jsonLines], [.csv]]
         var counts: [Int] = []
-        for format in ExportFormat.allCases {
-            let encoder = ExportRowEncoder(kind: kind, format: format)
-            try writer.begin(format == .csv ? kind.csvName : kind.jsonLinesName)
-            encoder.header(into: writer.buffer)
+        for formats in passes {
+            let encoders = formats.map { ExportRowEncoder(kind: kind, format: $0) }
+            let writers = try formats.map { format in
+                let name = format == .csv ? kind.csvName : kind.jsonLinesName
+                return try ExportFileWriter(name, sink: destination.begin(name), pipeline: pipeline)
+            }
+            for (encoder, writer) in zip(encoders, writers) { encoder.header(into: writer.buffer) }
             statement.bind(1, request.person)
             var rows = 0
             while try StoreAccess.mapped({ try statement.step() }) {
-                encoder.row(statement.stmt, into: writer.buffer)
+                for (encoder, writer) in zip(encoders, writers) {
+                    encoder.row(statement.stmt, into: writer.buffer)
+                    try writer.flushIfFull()
+                }
                 rows += 1
-                try writer.flushIfFull()
             }
             statement.reset()
-            files.append(try writer.end(rows: rows))
+            for writer in writers { files.append(try writer.end(rows: rows)) }
             counts.append(rows)
         }
-        // One read transaction: both passes see the same rows.
-        precondition(counts.allSatisfy { $0 == counts[0] }, "the JSON Lines and CSV passes of \(kind.name) read different rows")
+        // One read transaction: every pass sees the same rows.
+        precondition(counts.allSatisfy { $0 == counts[0] }, "the passes over \(kind.name) read different rows")
         return counts[0]
-    }
-}
-
-/// Hands one file's bytes to the destination in chunks, counting and hashing them for the manifest.
-final class ExportFileWriter {
-    let destination: ExportDestination
-    let buffer = ExportBytes(capacity: 1 << 19)
-    private var name = ""
-    private var hasher = SHA256()
-    private var bytes: UInt64 = 0
-    static let chunk = 1 << 18
-
-    init(_ destination: ExportDestination) {
-        self.destination = destination
-    }
-
-    func begin(_ name: String) throws {
-        self.name = name
-        hasher = SHA256()
-        bytes = 0
-        buffer.clear()
-        try destination.begin(name)
-    }
-
-    @inline(__always) func flushIfFull() throws {
-        if buffer.count >= Self.chunk { try flush() }
-    }
-
-    private func flush() throws {
-        guard buffer.count > 0 else { return }
-        hasher.update(bufferPointer: buffer.bytes)
-        bytes += UInt64(buffer.count)
-        try destination.write(buffer.bytes)
-        buffer.clear()
-    }
-
-    func end(rows: Int?) throws -> ExportedFile {
-        try flush()
-        try destination.end()
-        return ExportedFile(name: name, rows: rows, bytes: bytes, sha256: FileDigest.hex(hasher.finalize()))
     }
 }

@@ -1,14 +1,21 @@
 import Foundation
 
-/// Where a `gdpr-export` goes: a folder or a zip. Files are written one after the other, each
-/// from `begin` to `end` in pieces, then `finish` puts the whole export at its path at once; on
-/// any failure `discard` removes every trace, so no partial export is ever left.
+/// Where a `gdpr-export` goes: a folder or a zip. Each file is written from `begin` to its
+/// sink's `end` in pieces, then `finish` puts the whole export at its path at once; on any
+/// failure `discard` removes every trace, so no partial export is ever left.
 protocol ExportDestination: AnyObject {
-    func begin(_ name: String) throws
-    func write(_ bytes: UnsafeRawBufferPointer) throws
-    func end() throws
+    /// Whether several files can be written at once (a folder: each kind's JSON Lines and CSV
+    /// in one pass over its rows) or only one after the other (a zip's entries).
+    var writesFilesAtOnce: Bool { get }
+    func begin(_ name: String) throws -> ExportFileSink
     func finish() throws
     func discard()
+}
+
+/// One file being written. Used from the export's writer thread (`ExportPipeline`).
+protocol ExportFileSink: AnyObject {
+    func write(_ bytes: UnsafeRawBufferPointer) throws
+    func end() throws
 }
 
 enum ExportPaths {
@@ -33,8 +40,8 @@ enum ExportPaths {
 final class ExportFolder: ExportDestination {
     let path: String
     private let temporary: String
-    private var fd: Int32 = -1
-    private var current = ""
+    private var open: [FolderFile] = []
+    var writesFilesAtOnce: Bool { true }
 
     init(_ path: String) throws {
         self.path = path
@@ -48,32 +55,51 @@ final class ExportFolder: ExportDestination {
 
     deinit { discard() }
 
-    func begin(_ name: String) throws {
-        current = name
-        fd = open(temporary + "/" + name, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { throw InputError(file: path + "/" + name, message: "cannot create: \(String(cString: strerror(errno)))") }
-        fchmod(fd, 0o600)
-    }
-
-    func write(_ bytes: UnsafeRawBufferPointer) throws {
-        try OutputFiles.writeAll(fd, bytes, path: path + "/" + current)
-    }
-
-    func end() throws {
-        let rc = close(fd)
-        fd = -1
-        if rc != 0 { throw InputError(file: path + "/" + current, message: "write failed: \(String(cString: strerror(errno)))") }
+    func begin(_ name: String) throws -> ExportFileSink {
+        let file = try FolderFile(temporary + "/" + name, shownAs: path + "/" + name)
+        open.append(file)
+        return file
     }
 
     func finish() throws {
         try ExportPaths.moveIntoPlace(temporary, path)
+        open = []
     }
 
     func discard() {
-        if fd >= 0 {
-            close(fd)
-            fd = -1
-        }
+        for file in open { file.close() }
+        open = []
         try? FileManager.default.removeItem(atPath: temporary)
+    }
+}
+
+/// One file of an export folder.
+final class FolderFile: ExportFileSink {
+    private var fd: Int32
+    private let shown: String
+
+    init(_ file: String, shownAs shown: String) throws {
+        self.shown = shown
+        fd = Foundation.open(file, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { throw InputError(file: shown, message: "cannot create: \(String(cString: strerror(errno)))") }
+        fchmod(fd, 0o600)
+    }
+
+    deinit { close() }
+
+    func write(_ bytes: UnsafeRawBufferPointer) throws {
+        try OutputFiles.writeAll(fd, bytes, path: shown)
+    }
+
+    func end() throws {
+        guard fd >= 0 else { return }
+        let rc = Foundation.close(fd)
+        fd = -1
+        if rc != 0 { throw InputError(file: shown, message: "write failed: \(String(cString: strerror(errno)))") }
+    }
+
+    func close() {
+        if fd >= 0 { Foundation.close(fd) }
+        fd = -1
     }
 }

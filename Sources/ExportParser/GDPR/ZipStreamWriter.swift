@@ -11,7 +11,7 @@ import Foundation
 /// use the central directory (unzip, Python's zipfile, 7-Zip, macOS Archive Utility) read it.
 ///
 /// Entries are 0600 regular files (Unix external attributes), names UTF-8 (flag bit 11).
-final class ZipStreamWriter: ExportDestination {
+final class ZipStreamWriter: ExportDestination, ExportFileSink {
     private struct Entry {
         let name: [UInt8]
         let crc: UInt32
@@ -69,7 +69,11 @@ final class ZipStreamWriter: ExportDestination {
         outBuffer.deallocate()
     }
 
-    func begin(_ name: String) throws {
+    /// Entries go one after the other: `begin` returns the archive itself, whose `end` closes the entry.
+    var writesFilesAtOnce: Bool { false }
+
+    func begin(_ name: String) throws -> ExportFileSink {
+        precondition(!streamOpen, "one zip entry at a time")
         self.name = Array(name.utf8)
         entryOffset = offset
         crc = crc32(0, nil, 0)
@@ -93,6 +97,7 @@ final class ZipStreamWriter: ExportDestination {
         header.le16(0)
         header.append(self.name)
         try put(header.bytes)
+        return self
     }
 
     func write(_ bytes: UnsafeRawBufferPointer) throws {

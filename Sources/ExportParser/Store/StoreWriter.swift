@@ -24,7 +24,7 @@ final class StoreWriter: @unchecked Sendable {
     private let samples: SampleRows
     private let correlations: CorrelationRows
     private let workouts: WorkoutRows
-    private let person: PersonRows
+    private let person: PersonItemRows
     var exportDate: Timestamp?
 
     /// One group a table family, each preparing its own statements.
@@ -35,7 +35,7 @@ final class StoreWriter: @unchecked Sendable {
         samples = try SampleRows(rows: rows, names: names)
         correlations = try CorrelationRows(rows: rows, names: names)
         workouts = try WorkoutRows(rows: rows, names: names)
-        self.person = try PersonRows(rows: rows)
+        self.person = try PersonItemRows(rows: rows)
     }
 
     var rowsAdded: [String: Int] { rows.added }

@@ -1,7 +1,7 @@
 /// The tables of what an input says about the person and their days as a whole: Apple's daily
 /// rings (`activity_summaries`), `me`, the items nothing aggregates (`extra_items`) and the nights
 /// an input summarised (`sleep_summaries`).
-final class PersonRows {
+final class PersonItemRows {
     private let rows: StoreRows
     private let upsertActivitySummary: Statement
     private let upsertMe: Statement

@@ -1,0 +1,38 @@
+import Foundation
+
+/// What `erase` removed: the person, when, and rows per table. No health value and no name of
+/// a source or device: a receipt can be kept or sent on without being health data itself.
+public struct EraseReceipt: Sendable {
+    public let person: String
+    public let storePath: String
+    public let erasedAt: Date
+    /// Rows removed, per table, in the order they were deleted.
+    public let removed: [Table]
+    /// Set when the rows are gone but making them unrecoverable from the file did not finish
+    /// (another process kept reading the store): what happened and what to run.
+    public let unfinished: String?
+
+    public struct Table: Sendable, Equatable {
+        public let name: String
+        public let rows: Int
+    }
+
+    public var totalRows: Int { removed.reduce(0) { $0 + $1.rows } }
+
+    public var text: String {
+        let width = max(removed.map(\.name.count).max() ?? 0, 5)
+        var out = "Erasure receipt\n"
+        out += "person: \(person)\n"
+        out += "store: \(storePath)\n"
+        out += "erased at: \(HealthStore.isoUTC(erasedAt))\n"
+        out += "tool: health-import \(ExportParserVersion.current)\n"
+        out += "rows removed, by table:\n"
+        for t in removed { out += "  " + t.name.padding(toLength: width, withPad: " ", startingAt: 0) + "  \(t.rows)\n" }
+        out += "  " + "total".padding(toLength: width, withPad: " ", startingAt: 0) + "  \(totalRows)\n"
+        if unfinished == nil {
+            out += "The rows were deleted in one transaction with SQLite's secure_delete on (their bytes overwritten with zeros), "
+                + "then the -wal file was checkpointed and truncated and the store vacuumed.\n"
+        }
+        return out
+    }
+}

@@ -1,0 +1,151 @@
+/// The bytes of an export file as they are made, appended without Swift strings in between
+/// (a row is a few hundred bytes and there can be tens of millions), handed on in chunks.
+final class ExportBytes {
+    private(set) var base: UnsafeMutablePointer<UInt8>
+    private(set) var count = 0
+    private var capacity: Int
+
+    init(capacity: Int = 1 << 20) {
+        self.capacity = capacity
+        base = .allocate(capacity: capacity)
+    }
+
+    deinit { base.deallocate() }
+
+    var bytes: UnsafeRawBufferPointer { UnsafeRawBufferPointer(start: base, count: count) }
+
+    func clear() { count = 0 }
+
+    @inline(__always) func reserve(_ n: Int) {
+        if count + n > capacity { grow(to: count + n) }
+    }
+
+    private func grow(to needed: Int) {
+        var newCapacity = capacity * 2
+        while newCapacity < needed { newCapacity *= 2 }
+        let newBase = UnsafeMutablePointer<UInt8>.allocate(capacity: newCapacity)
+        newBase.update(from: base, count: count)
+        base.deallocate()
+        base = newBase
+        capacity = newCapacity
+    }
+
+    @inline(__always) func append(_ byte: UInt8) {
+        reserve(1)
+        base[count] = byte
+        count += 1
+    }
+
+    @inline(__always) func append(_ p: UnsafePointer<UInt8>?, _ n: Int) {
+        guard n > 0, let p else { return }
+        reserve(n)
+        (base + count).update(from: p, count: n)
+        count += n
+    }
+
+    func append(_ bytes: [UInt8]) {
+        bytes.withUnsafeBufferPointer { append($0.baseAddress!, $0.count) }
+    }
+
+    func append(_ text: String) {
+        var text = text
+        text.withUTF8 { if let p = $0.baseAddress { append(p, $0.count) } }
+    }
+
+    /// Decimal digits of an integer.
+    @inline(__always) func appendInt(_ value: Int64) {
+        reserve(20)
+        var v = value.magnitude
+        if value < 0 {
+            base[count] = 0x2D
+            count += 1
+        }
+        var digits = 1
+        var t = v
+        while t >= 10 { t /= 10; digits += 1 }
+        var i = count + digits - 1
+        repeat {
+            base[i] = UInt8(0x30 + v % 10)
+            v /= 10
+            i -= 1
+        } while v > 0
+        count += digits
+    }
+
+    /// A finite number in the shortest text that reads back as the same double (`72`, `0.1`,
+    /// `1e-05`); whole numbers without a fraction. Returns false, writing nothing, for NaN and
+    /// infinities, which JSON cannot hold.
+    @inline(__always) func appendDouble(_ value: Double) -> Bool {
+        guard value.isFinite else { return false }
+        if value == value.rounded(.towardZero), value.magnitude < 1e15 {
+            appendInt(Int64(value))
+        } else {
+            append(value.description)
+        }
+        return true
+    }
+
+    /// A JSON string: quotes, with `"`, `\` and control characters escaped.
+    @inline(__always) func appendJSONString(_ p: UnsafePointer<UInt8>?, _ n: Int) {
+        reserve(n + 2)
+        guard let p, n > 0 else {
+            append(0x22)
+            append(0x22)
+            return
+        }
+        base[count] = 0x22
+        count += 1
+        var start = 0
+        for i in 0..<n {
+            let c = p[i]
+            guard c < 0x20 || c == 0x22 || c == 0x5C else { continue }
+            append(p + start, i - start)
+            start = i + 1
+            switch c {
+            case 0x22: append(0x5C); append(0x22)
+            case 0x5C: append(0x5C); append(0x5C)
+            case 0x0A: append(0x5C); append(0x6E)
+            case 0x0D: append(0x5C); append(0x72)
+            case 0x09: append(0x5C); append(0x74)
+            default:
+                append([0x5C, 0x75, 0x30, 0x30, Self.hexDigits[Int(c >> 4)], Self.hexDigits[Int(c & 0xF)]])
+            }
+        }
+        append(p + start, n - start)
+        append(0x22)
+    }
+
+    private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
+
+    /// An RFC 4180 field: quoted when it holds a comma, quote or line end (quotes doubled), and
+    /// an empty text as `""` so that it differs from an empty cell, which is null.
+    @inline(__always) func appendCSVField(_ p: UnsafePointer<UInt8>?, _ n: Int) {
+        guard let p, n > 0 else {
+            append(0x22)
+            append(0x22)
+            return
+        }
+        var needsQuotes = false
+        for i in 0..<n {
+            let c = p[i]
+            if c == 0x2C || c == 0x22 || c == 0x0A || c == 0x0D {
+                needsQuotes = true
+                break
+            }
+        }
+        guard needsQuotes else {
+            append(p, n)
+            return
+        }
+        reserve(n + 2)
+        append(0x22)
+        var start = 0
+        for i in 0..<n where p[i] == 0x22 {
+            append(p + start, i + 1 - start)
+            append(0x22)
+            start = i + 1
+        }
+        append(p + start, n - start)
+        append(0x22)
+    }
+}

@@ -1,0 +1,132 @@
+import CSQLite
+
+/// The two forms of every kind: one JSON object a line, and RFC 4180 CSV with a header.
+enum ExportFormat: CaseIterable {
+    case jsonLines
+    case csv
+}
+
+/// Turns the rows of a kind's query into JSON Lines or CSV bytes, straight from SQLite's column
+/// buffers. Both forms write a value the same way (numbers as the same text; null as `null` or
+/// an empty cell), so the two files of a kind hold the same rows.
+struct ExportRowEncoder {
+    private struct Cell {
+        let form: ExportColumn.Form
+        let index: Int32
+        /// `{"name":` for the first column, `,"name":` after.
+        let jsonKey: [UInt8]
+    }
+
+    let format: ExportFormat
+    private let cells: [Cell]
+    private let csvHeader: [UInt8]
+
+    init(kind: ExportKind, format: ExportFormat) {
+        self.format = format
+        var cells: [Cell] = []
+        var index: Int32 = 0
+        for (i, column) in kind.columns.enumerated() {
+            let key = (i == 0 ? "{" : ",") + JSONText.quote(column.name) + ":"
+            cells.append(Cell(form: column.form, index: index, jsonKey: Array(key.utf8)))
+            index += Int32(column.expressions.count)
+        }
+        self.cells = cells
+        let header = ExportBytes(capacity: 1024)
+        for (i, column) in kind.columns.enumerated() {
+            if i > 0 { header.append(0x2C) }
+            var name = column.name
+            name.withUTF8 { header.appendCSVField($0.baseAddress!, $0.count) }
+        }
+        header.append([0x0D, 0x0A])
+        csvHeader = Array(header.bytes)
+    }
+
+    /// What comes before the first row: the CSV header line; nothing for JSON Lines.
+    func header(into out: ExportBytes) {
+        if format == .csv { out.append(csvHeader) }
+    }
+
+    /// One row of `stmt` (stepped onto it), with its line end.
+    func row(_ stmt: OpaquePointer, into out: ExportBytes) {
+        switch format {
+        case .jsonLines:
+            for cell in cells {
+                out.append(cell.jsonKey)
+                jsonValue(stmt, cell, into: out)
+            }
+            out.append(0x7D)
+            out.append(0x0A)
+        case .csv:
+            for (i, cell) in cells.enumerated() {
+                if i > 0 { out.append(0x2C) }
+                csvValue(stmt, cell, into: out)
+            }
+            out.append(0x0D)
+            out.append(0x0A)
+        }
+    }
+
+    @inline(__always) private func jsonValue(_ stmt: OpaquePointer, _ cell: Cell, into out: ExportBytes) {
+        let i = cell.index
+        let type = sqlite3_column_type(stmt, i)
+        if type == SQLITE_NULL {
+            out.append(Self.null)
+            return
+        }
+        switch cell.form {
+        case .instant:
+            Self.instant(stmt, i, into: out, quoted: true)
+        case .json:
+            let (p, n) = Self.text(stmt, i)
+            out.append(p, n)
+        case .value:
+            switch type {
+            case SQLITE_INTEGER: out.appendInt(sqlite3_column_int64(stmt, i))
+            case SQLITE_FLOAT: if !out.appendDouble(sqlite3_column_double(stmt, i)) { out.append(Self.null) }
+            default:
+                let (p, n) = Self.text(stmt, i)
+                out.appendJSONString(p, n)
+            }
+        }
+    }
+
+    @inline(__always) private func csvValue(_ stmt: OpaquePointer, _ cell: Cell, into out: ExportBytes) {
+        let i = cell.index
+        let type = sqlite3_column_type(stmt, i)
+        if type == SQLITE_NULL { return }
+        switch cell.form {
+        case .instant:
+            Self.instant(stmt, i, into: out, quoted: false)
+        case .json:
+            let (p, n) = Self.text(stmt, i)
+            out.appendCSVField(p, n)
+        case .value:
+            switch type {
+            case SQLITE_INTEGER: out.appendInt(sqlite3_column_int64(stmt, i))
+            case SQLITE_FLOAT: _ = out.appendDouble(sqlite3_column_double(stmt, i))
+            default:
+                let (p, n) = Self.text(stmt, i)
+                out.appendCSVField(p, n)
+            }
+        }
+    }
+
+    private static let null: [UInt8] = Array("null".utf8)
+
+    /// The column's text and its length (nil and 0 only if SQLite ran out of memory).
+    @inline(__always) private static func text(_ stmt: OpaquePointer, _ i: Int32) -> (UnsafePointer<UInt8>?, Int) {
+        guard let p = sqlite3_column_text(stmt, i) else { return (nil, 0) }
+        return (p, Int(sqlite3_column_bytes(stmt, i)))
+    }
+
+    /// Epoch seconds at `i` and the UTC offset at `i + 1` as ISO 8601 text (`ISOInstant`).
+    @inline(__always) private static func instant(_ stmt: OpaquePointer, _ i: Int32, into out: ExportBytes, quoted: Bool) {
+        let t = Timestamp(seconds: sqlite3_column_int64(stmt, i), offset: Int32(truncatingIfNeeded: sqlite3_column_int64(stmt, i + 1)))
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 32) { buf in
+            let n = ISOInstant.format(t, into: buf.baseAddress!)
+            if quoted { out.append(0x22) }
+            out.append(buf.baseAddress!, n)
+            if quoted { out.append(0x22) }
+        }
+    }
+}

@@ -1,0 +1,42 @@
+@testable import ExportParser
+import XCTest
+
+/// The generated fixtures against the converter: `convert` of the export must write exactly
+/// the payloads and CSV the generator wrote from its plan, and `compare` of the export against
+/// the HAE twin must pass, for every profile, both unit systems and three seeds, and across
+/// daylight-saving changes.
+final class FixturesConvertTests: XCTestCase {
+    let start = "2026-03-02"
+    let days = 7
+
+    private func check(profile: String) throws {
+        for units in ["metric", "imperial"] {
+            for seed: UInt64 in [1, 2, 3] {
+                let label = "\(profile) \(units) seed \(seed)"
+                let dir = try FixtureCheck.make(days: days, start: start, seed: seed, profile: profile, units: units)
+                try FixtureCheck.assertConvertReproducesExpected(dir, label)
+                try FixtureCheck.assertCompareAgrees(dir, days: days, start: start, label)
+                if seed == 1 { try FixtureCheck.assertConvertReproducesExpected(dir, input: "export.xml", label + " (export.xml)") }
+            }
+        }
+    }
+
+    func testRunnerFixturesConvertToTheirPlan() throws { try check(profile: "runner") }
+
+    func testSedentaryFixturesConvertToTheirPlan() throws { try check(profile: "sedentary") }
+
+    /// Europe/Amsterdam springs forward on 2026-03-29 (a 23-hour date), Australia/Sydney falls
+    /// back on 2026-04-05 (25 hours): samples carry both offsets, and every date still matches.
+    func testDaylightSavingChangesInsideTheRange() throws {
+        for (zone, from, standard, summer) in [("Europe/Amsterdam", "2026-03-25", "+0100", "+0200"),
+                                               ("Australia/Sydney", "2026-04-01", "+1100", "+1000")] {
+            let dir = try FixtureCheck.make(days: 8, start: from, seed: 5, zone: zone)
+            let xml = try String(contentsOf: dir.appendingPathComponent("export.xml"), encoding: .utf8)
+            XCTAssertTrue(xml.contains(standard) && xml.contains(summer), "\(zone): both offsets in the export")
+            try FixtureCheck.assertConvertReproducesExpected(dir, zone)
+            try FixtureCheck.assertCompareAgrees(dir, days: 8, start: from, zone)
+            let payload = try String(contentsOf: dir.appendingPathComponent("expected/payloads/\(from).json"), encoding: .utf8)
+            XCTAssertTrue(payload.contains("\"timezone\": \"\(zone)\""), zone)
+        }
+    }
+}

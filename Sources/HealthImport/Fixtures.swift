@@ -15,6 +15,7 @@ struct Fixtures: ParsableCommand {
             Examples:
               health-import fixtures --days 21 --out fixtures/runner
               health-import fixtures --days 35 --start 2026-03-09 --seed 7 --profile sedentary --units imperial --timezone America/New_York
+              health-import fixtures --days 7 --variant ios16-dtd --locale zh_CN --out fixtures/zh
             """
     )
 
@@ -36,11 +37,18 @@ struct Fixtures: ParsableCommand {
     @Option(help: ArgumentHelp("metric (kJ, km, kg, degC) or imperial (Cal, mi, lb, degF), as the Health app writes them in such a locale. Example: --units imperial", valueName: "system"))
     var units = "metric"
 
+    @Option(help: ArgumentHelp("ios16-dtd: write the broken DTD iOS 16.0 exports carry (an ATTLIST never closed), which stops conforming XML parsers. Example: --variant ios16-dtd", valueName: "variant"))
+    var variant: String?
+
+    @Option(help: ArgumentHelp("zh_CN: name the files as that locale's Health app does (导出.xml, 导出.zip). Example: --locale zh_CN", valueName: "locale"))
+    var locale: String?
+
     @Option(help: ArgumentHelp("Output folder (created if missing). Example: --out fixtures/runner", valueName: "dir"))
     var out = "fixtures"
 
     func run() throws {
-        let request = FixtureRequest(days: days, start: start, seed: seed, timeZoneName: timezone, profile: profile, units: units, outDir: out)
+        let request = FixtureRequest(days: days, start: start, seed: seed, timeZoneName: timezone, profile: profile, units: units, outDir: out,
+                                     variant: variant, locale: locale)
         do {
             let outcome = try FixtureJob(request).run()
             print(outcome.summary)

@@ -39,4 +39,20 @@ final class FixturesConvertTests: XCTestCase {
             XCTAssertTrue(payload.contains("\"timezone\": \"\(zone)\""), zone)
         }
     }
+
+    /// The iOS 16 broken DTD and the Chinese file names change nothing in the payloads: the
+    /// expected files are the plain fixture's, and convert reproduces them from each variant.
+    func testVariantsConvertToTheSamePayloadsAsThePlainFixture() throws {
+        let plain = try FixtureCheck.files(FixtureCheck.make(days: 4, seed: 9, name: "plain").appendingPathComponent("expected"))
+        for (variant, locale, file) in [("ios16-dtd", nil, "export.zip"), (nil, "zh_CN", "导出.zip"), ("ios16-dtd", "zh_CN", "导出.xml")] {
+            let label = "\(variant ?? "-") \(locale ?? "-")"
+            let dir = try FixtureCheck.make(days: 4, seed: 9, variant: variant, locale: locale, name: "variant")
+            XCTAssertEqual(try FixtureCheck.files(dir.appendingPathComponent("expected")), plain, label)
+            try FixtureCheck.assertConvertReproducesExpected(dir, input: file, label)
+            if variant != nil {
+                let xml = try String(contentsOf: dir.appendingPathComponent(file.replacingOccurrences(of: ".zip", with: ".xml")), encoding: .utf8)
+                XCTAssertTrue(xml.contains("Export Version: 12") && xml.contains("  brand CDATA #IMPLIED\n<!ELEMENT RightEye"), label)
+            }
+        }
+    }
 }

@@ -6,9 +6,11 @@ import XCTest
 enum FixtureCheck {
     /// Generates a fixture into a new temporary folder.
     static func make(days: Int, start: String = FixtureRequest.defaultStart, seed: UInt64 = 1, zone: String = FixtureRequest.defaultTimeZone,
-                     profile: String = "runner", units: String = "metric", name: String = #function) throws -> URL {
+                     profile: String = "runner", units: String = "metric", variant: String? = nil, locale: String? = nil,
+                     name: String = #function) throws -> URL {
         let dir = try TestPaths.temporaryDirectory(name)
-        let request = FixtureRequest(days: days, start: start, seed: seed, timeZoneName: zone, profile: profile, units: units, outDir: dir.path)
+        let request = FixtureRequest(days: days, start: start, seed: seed, timeZoneName: zone, profile: profile, units: units, outDir: dir.path,
+                                     variant: variant, locale: locale)
         let outcome = try FixtureJob(request).run()
         XCTAssertEqual(outcome.days, days)
         return dir

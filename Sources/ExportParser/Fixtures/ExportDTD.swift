@@ -1,3 +1,5 @@
+import Foundation
+
 /// The prolog every Health app export starts with: the XML declaration and the internal DTD
 /// subset of Export Version 13 (as in `samples/export.xml`). The reader strips it before parsing
 /// (docs/export-xml.md, "Before the parser sees a byte"); a fixture carries it because real
@@ -128,4 +130,24 @@ enum ExportDTD {
 ]>
 
 """
+
+    /// iOS 16.0's (Export Version 12): the `VisionPrescription` ATTLIST is never closed with
+    /// `>`, so every conforming parser stops before the first record. The reader drops the
+    /// subset before parsing; this variant checks that it does.
+    static let ios16: String = {
+        var text = current.replacingOccurrences(of: "<!-- HealthKit Export Version: 13 -->", with: "<!-- HealthKit Export Version: 12 -->")
+        let broken = """
+        <!ELEMENT VisionPrescription ((RightEye|LeftEye|Attachment|MetadataEntry)*)>
+        <!ATTLIST VisionPrescription
+          type CDATA #REQUIRED
+          dateIssued CDATA #REQUIRED
+          expirationDate CDATA #IMPLIED
+          brand CDATA #IMPLIED
+        <!ELEMENT RightEye EMPTY>
+        <!ELEMENT LeftEye EMPTY>
+
+        """
+        text = text.replacingOccurrences(of: "]>\n", with: broken + "]>\n")
+        return text
+    }()
 }

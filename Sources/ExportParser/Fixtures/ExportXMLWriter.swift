@@ -29,9 +29,9 @@ struct ExportXMLWriter {
             + ["SleepAnalysis", "AppleStandHour"].map { k + $0 }
     }()
 
-    mutating func write(locale: String) -> [UInt8] {
+    mutating func write(locale: String, dtd: String = ExportDTD.current) -> [UInt8] {
         out.put(ExportDTD.declaration)
-        out.put(ExportDTD.current)
+        out.put(dtd)
         out.put("<HealthData locale=\"" + locale + "\">\n")
         out.put(" <ExportDate value=\"" + clock.exportText(data.exportDate) + "\"/>\n")
         out.put(" <Me HKCharacteristicTypeIdentifierDateOfBirth=\"1990-05-17\" HKCharacteristicTypeIdentifierBiologicalSex=\"HKBiologicalSexFemale\" HKCharacteristicTypeIdentifierBloodType=\"HKBloodTypeAPositive\" HKCharacteristicTypeIdentifierFitzpatrickSkinType=\"HKFitzpatrickSkinTypeNotSet\" HKCharacteristicTypeIdentifierCardioFitnessMedicationsUse=\"None\"/>\n")

@@ -22,6 +22,12 @@ public final class FixtureJob {
         guard let units = FixtureUnits.named(request.units) else {
             throw InputError(file: "--units", message: "\"\(request.units)\" is not a unit system: metric, imperial")
         }
+        if let v = request.variant, v != "ios16-dtd" {
+            throw InputError(file: "--variant", message: "\"\(v)\" is not a variant: ios16-dtd")
+        }
+        if let l = request.locale, l != "zh_CN" {
+            throw InputError(file: "--locale", message: "\"\(l)\" is not a locale the fixtures know: zh_CN")
+        }
         firstDay = first
         self.clock = clock
         self.profile = profile
@@ -33,9 +39,11 @@ public final class FixtureJob {
         let out = request.outDir
         try OutputFiles.makeDirectory(out)
         var writer = ExportXMLWriter(data: data, clock: clock, units: units, seed: request.seed)
-        let xml = writer.write(locale: units.name == "imperial" ? "en_US" : "en_GB")
-        try FixtureFiles.write(xml, to: out + "/export.xml")
-        try FixtureFiles.write(try zip(xml, data), to: out + "/export.zip")
+        let locale = request.locale ?? (units.name == "imperial" ? "en_US" : "en_GB")
+        let xml = writer.write(locale: locale, dtd: request.variant == "ios16-dtd" ? ExportDTD.ios16 : ExportDTD.current)
+        let name = request.exportName
+        try FixtureFiles.write(xml, to: out + "/\(name).xml")
+        try FixtureFiles.write(try zip(xml, data), to: out + "/\(name).zip")
         try FixtureFiles.write(HAEFixtureWriter(data: data, clock: clock, units: units).json(), to: out + "/hae.json")
         let days = ExpectedDays.days(data, clock: clock)
         try writeExpected(days, to: out + "/expected")
@@ -49,7 +57,7 @@ public final class FixtureJob {
         func field(_ from: Int, _ length: Int) -> Int { Int(local.dropFirst(from).prefix(length))! }
         var z = ZipWriter(year: field(0, 4), month: field(5, 2), day: field(8, 2), hour: field(11, 2), minute: field(14, 2), second: field(17, 2))
         do {
-            try z.add("apple_health_export/export.xml", xml)
+            try z.add("apple_health_export/\(request.exportName).xml", xml)
             try z.add("apple_health_export/export_cda.xml", ClinicalDocument.xml(exportDate: clock.exportText(data.exportDate)))
             for p in data.plans {
                 for w in p.workouts where w.statistics {
@@ -57,7 +65,7 @@ public final class FixtureJob {
                 }
             }
         } catch let e as ZipWriter.Failure {
-            throw InputError(file: request.outDir + "/export.zip", message: e.description)
+            throw InputError(file: request.outDir + "/\(request.exportName).zip", message: e.description)
         }
         return z.finish()
     }

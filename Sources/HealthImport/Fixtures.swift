@@ -31,7 +31,7 @@ struct Fixtures: ParsableCommand {
     @Option(help: ArgumentHelp("IANA zone the person lives in; one with daylight saving puts a change inside a long enough range (default \(FixtureRequest.defaultTimeZone), which changes on 2026-03-29). Example: --timezone Australia/Sydney", valueName: "zone"))
     var timezone = FixtureRequest.defaultTimeZone
 
-    @Option(help: ArgumentHelp("runner (runs with running mechanics most days) or sedentary (walks, fewer steps, nights without the watch). Example: --profile sedentary", valueName: "p"))
+    @Option(help: ArgumentHelp("runner (runs with running mechanics most days), sedentary (walks, fewer steps, nights without the watch), shift-worker (night shifts, sleep across noon) or traveller (a runner who flies west mid-range). Example: --profile shift-worker", valueName: "p"))
     var profile = "runner"
 
     @Option(help: ArgumentHelp("metric (kJ, km, kg, degC) or imperial (Cal, mi, lb, degF), as the Health app writes them in such a locale. Example: --units imperial", valueName: "system"))

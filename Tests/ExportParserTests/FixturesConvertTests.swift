@@ -7,7 +7,7 @@ import XCTest
 /// daylight-saving changes.
 final class FixturesConvertTests: XCTestCase {
     let start = "2026-03-02"
-    let days = 7
+    let days = 5
 
     private func check(profile: String) throws {
         for units in ["metric", "imperial"] {
@@ -24,6 +24,36 @@ final class FixturesConvertTests: XCTestCase {
     func testRunnerFixturesConvertToTheirPlan() throws { try check(profile: "runner") }
 
     func testSedentaryFixturesConvertToTheirPlan() throws { try check(profile: "sedentary") }
+
+    func testShiftWorkerFixturesConvertToTheirPlan() throws { try check(profile: "shift-worker") }
+
+    func testTravellerFixturesConvertToTheirPlan() throws { try check(profile: "traveller") }
+
+    /// A shift worker sleeps from the morning across noon: each sleep is split between two nights
+    /// at noon, so a night's in-bed window ends at 12:00 and starts the morning before.
+    func testAShiftWorkersSleepIsSplitAtNoon() throws {
+        let dir = try FixtureCheck.make(days: 4, seed: 4, profile: "shift-worker")
+        let payload = try String(contentsOf: dir.appendingPathComponent("expected/payloads/2026-03-03.json"), encoding: .utf8)
+        XCTAssertTrue(payload.contains("\"in_bed_start\": \"2026-03-02T07:"), payload)
+        XCTAssertTrue(payload.contains("\"in_bed_end\": \"2026-03-03T12:00:00+01:00\""), payload)
+        try FixtureCheck.assertConvertReproducesExpected(dir, "shift-worker")
+    }
+
+    /// A traveller flies west on the middle date: the dates before it are in the home zone, the
+    /// travel date keeps it (its first `HKTimeZone` is from the morning), the dates after are in
+    /// the new zone, and the samples carry both offsets.
+    func testATravellersDatesFollowTheNewZone() throws {
+        let dir = try FixtureCheck.make(days: 6, start: "2026-03-10", seed: 6, profile: "traveller")
+        let zones = try (10...15).map { day -> String in
+            let text = try String(contentsOf: dir.appendingPathComponent("expected/payloads/2026-03-\(day).json"), encoding: .utf8)
+            return String(text.split(separator: "\n")[2])
+        }
+        XCTAssertEqual(zones, Array(repeating: "  \"timezone\": \"Europe/Amsterdam\",", count: 4)
+                       + Array(repeating: "  \"timezone\": \"America/New_York\",", count: 2))
+        let xml = try String(contentsOf: dir.appendingPathComponent("export.xml"), encoding: .utf8)
+        XCTAssertTrue(xml.contains(" +0100\"") && xml.contains(" -0400\""))
+        try FixtureCheck.assertConvertReproducesExpected(dir, "traveller")
+    }
 
     /// Europe/Amsterdam springs forward on 2026-03-29 (a 23-hour date), Australia/Sydney falls
     /// back on 2026-04-05 (25 hours): samples carry both offsets, and every date still matches.

@@ -48,11 +48,13 @@ enum ActivityPlanner {
             let s = c.at(r.int(from))
             return Bout(start: s, end: s + Int64(r.int(length)) * 60, coverage: coverage)
         }
+        let slots = c.profile.bouts
         var bouts = [
-            bout(465...480, 20...35, .both(lead: r.int(2...5))),
-            bout(strengthDay ? 815...830 : 725...740, 15...30, r.chance(0.3) ? .phoneOnly : .both(lead: r.int(2...5))),
-            bout(900...915, 10...20, r.chance(0.4) ? .phoneOnly : .watchOnly),
-            bout(985...1000, 10...25, .both(lead: r.int(2...5))),
+            bout(slots[0].start, slots[0].minutes, .both(lead: r.int(2...5))),
+            // A strength session at lunchtime moves the lunch walk after it.
+            bout(strengthDay ? 815...830 : slots[1].start, slots[1].minutes, r.chance(0.3) ? .phoneOnly : .both(lead: r.int(2...5))),
+            bout(slots[2].start, slots[2].minutes, r.chance(0.4) ? .phoneOnly : .watchOnly),
+            bout(slots[3].start, slots[3].minutes, .both(lead: r.int(2...5))),
         ]
         for w in c.plan.workouts where w.kind != .strength {
             var b = Bout(start: w.start, end: w.end, coverage: w.kind == .running ? .covered : .watchOnly)

@@ -7,6 +7,9 @@ struct DayContext {
     let profile: FixtureProfile
     let units: FixtureUnits
     let seed: UInt64
+    /// The range's first and last dates (a shift worker's sleep is cut to fit them).
+    let firstDay: Int
+    let lastDay: Int
     var plan: DayPlan
     var records: [FixtureRecord] = []
     var correlations: [FixtureCorrelation] = []
@@ -21,8 +24,10 @@ struct DayContext {
     /// Where the next creation date's few seconds of delay come from.
     private var creationRandom: FixtureRandom
 
-    init(day: Int, clock: FixtureClock, profile: FixtureProfile, units: FixtureUnits, seed: UInt64) {
+    init(day: Int, clock: FixtureClock, profile: FixtureProfile, units: FixtureUnits, seed: UInt64, firstDay: Int, lastDay: Int) {
         self.day = day
+        self.firstDay = firstDay
+        self.lastDay = lastDay
         self.clock = clock
         self.profile = profile
         self.units = units
@@ -48,8 +53,8 @@ struct DayContext {
                                      metadata: metadata, beats: beats))
     }
 
-    /// `HKTimeZone` metadata, which the payload's `timezone` comes from.
-    var zoneMetadata: (key: String, value: String) { ("HKTimeZone", clock.zoneName) }
+    /// `HKTimeZone` metadata of a record at `t`, which the payload's `timezone` comes from.
+    func zoneMetadata(at t: Int64) -> (key: String, value: String) { ("HKTimeZone", clock.zoneName(at: t)) }
 
     /// Sets a catalog field of the plan.
     mutating func set(_ field: String, _ value: Double) { plan[field] = value }

@@ -23,8 +23,10 @@ struct DayPlan: Sendable {
     }
 }
 
-/// One night, dated by its wake-up date: the stage segments the watch writes (or none, when only
-/// the iPhone's bedtime InBed is there) and the figures they give.
+/// One night, dated by its wake-up date: the watch's stage segments that end in it (or none,
+/// when only the iPhone's bedtime InBed is there) and the iPhone's InBed records that end in it.
+/// A night sleeper's night is one sleep; a shift worker's is the afternoon part of the day
+/// before's sleep and the morning part of this date's (the noon-to-noon window).
 struct SleepPlan: Sendable {
     enum Stage: String, Sendable {
         case core = "AsleepCore", deep = "AsleepDeep", rem = "AsleepREM", awake = "Awake", inBed = "InBed"
@@ -34,19 +36,21 @@ struct SleepPlan: Sendable {
         var start: Int64
         var end: Int64
     }
-    /// The watch's segments, contiguous, whole minutes; empty on an iPhone-only night.
+    /// The watch's segments, whole minutes, none overlapping; empty on an iPhone-only night.
     var segments: [Segment]
-    /// The iPhone's bedtime InBed envelope.
-    var inBedStart: Int64
-    var inBedEnd: Int64
+    /// The iPhone's bedtime InBed records (not overlapping).
+    var inBed: [(start: Int64, end: Int64)]
+    var inBedStart: Int64 { inBed.map(\.start).min() ?? sleepStart }
+    var inBedEnd: Int64 { inBed.map(\.end).max() ?? sleepEnd }
+    var inBedSeconds: Int64 { inBed.reduce(0) { $0 + $1.end - $1.start } }
 
     func minutes(_ stage: Stage) -> Int {
         segments.filter { $0.stage == stage }.reduce(0) { $0 + Int($1.end - $1.start) / 60 }
     }
     var asleepMinutes: Int { minutes(.core) + minutes(.deep) + minutes(.rem) }
     var watchWorn: Bool { !segments.isEmpty }
-    var sleepStart: Int64 { segments.first { $0.stage != .awake }?.start ?? inBedStart }
-    var sleepEnd: Int64 { segments.last { $0.stage != .awake }?.end ?? inBedEnd }
+    var sleepStart: Int64 { segments.filter { $0.stage != .awake }.map(\.start).min() ?? inBed.map(\.start).min() ?? 0 }
+    var sleepEnd: Int64 { segments.filter { $0.stage != .awake }.map(\.end).max() ?? inBed.map(\.end).max() ?? 0 }
 }
 
 /// One workout and the figures its payload entry must carry.

@@ -18,7 +18,7 @@ enum ExpectedDays {
         func hours(_ minutes: Int) -> Double? { minutes > 0 ? Double(minutes) / 60 : nil }
         guard s.watchWorn else {
             // Only the iPhone's bedtime: the in-bed hours are the night's sleep.
-            var r = SleepResult(totalHours: Double(s.inBedEnd - s.inBedStart) / 3_600)
+            var r = SleepResult(totalHours: Double(s.inBedSeconds) / 3_600)
             r.inBedStart = clock.iso(s.inBedStart)
             r.inBedEnd = clock.iso(s.inBedEnd)
             r.source = FixtureSource.phone.name

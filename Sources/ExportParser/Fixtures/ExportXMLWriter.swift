@@ -175,7 +175,7 @@ struct ExportXMLWriter {
         out.attribute("creationDate", clock.exportText(created))
         dates(w.start, w.end)
         out.put(">\n")
-        metadata([("HKTimeZone", clock.zoneName), ("HKIndoorWorkout", w.kind == .strength ? "1" : "0")], indent: "  ")
+        metadata([("HKTimeZone", clock.zoneName(at: w.start)), ("HKIndoorWorkout", w.kind == .strength ? "1" : "0")], indent: "  ")
         guard w.statistics else {
             out.put(" </Workout>\n")
             return

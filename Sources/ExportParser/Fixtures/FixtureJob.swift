@@ -29,7 +29,8 @@ public final class FixtureJob {
             throw InputError(file: "--locale", message: "\"\(l)\" is not a locale the fixtures know: zh_CN")
         }
         firstDay = first
-        self.clock = clock
+        // A traveller flies west on the middle date.
+        self.clock = profile.travels ? clock.travelling(westOn: first + request.days / 2) : clock
         self.profile = profile
         self.units = units
     }

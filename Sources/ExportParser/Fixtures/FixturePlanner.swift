@@ -21,7 +21,7 @@ enum FixturePlanner {
             return r.int(5...25)
         }
         for day in firstDay...lastDay {
-            var c = DayContext(day: day, clock: clock, profile: profile, units: units, seed: seed)
+            var c = DayContext(day: day, clock: clock, profile: profile, units: units, seed: seed, firstDay: firstDay, lastDay: lastDay)
             c.crossingSteps = (crossing(day - 1), crossing(day))
             SleepPlanner.plan(&c)
             WorkoutPlanner.plan(&c)

@@ -59,14 +59,15 @@ struct HAEFixtureWriter {
     private func sleep(_ p: DayPlan) -> JSONValue? {
         guard let s = p.sleep else { return nil }
         func h(_ minutes: Int) -> JSONValue { number(Double(minutes) / 60) }
-        let inBed = Double(s.inBedEnd - s.inBedStart) / 3_600
+        let inBed = Double(s.inBedSeconds) / 3_600
         let source = s.watchWorn ? FixtureSource.watch.name + "|" + FixtureSource.phone.name : FixtureSource.phone.name
         return .object([
             ("date", .string(clock.exportText(clock.midnight(p.day)))),
             ("totalSleep", h(s.asleepMinutes)), ("asleep", number(0)), ("core", h(s.minutes(.core))), ("deep", h(s.minutes(.deep))),
             ("rem", h(s.minutes(.rem))), ("awake", h(s.minutes(.awake))), ("inBed", number(inBed)),
             ("sleepStart", .string(clock.exportText(s.sleepStart))), ("sleepEnd", .string(clock.exportText(s.sleepEnd))),
-            ("inBedStart", .string(clock.exportText(s.inBedStart))), ("inBedEnd", .string(clock.exportText(s.inBedEnd))),
+            ("inBedStart", .string(clock.exportText(min(s.inBedStart, s.sleepStart)))),
+            ("inBedEnd", .string(clock.exportText(max(s.inBedEnd, s.sleepEnd)))),
             ("source", .string(source)),
         ])
     }

@@ -14,7 +14,7 @@ enum PlanJSON {
             if let s = p.sleep {
                 members.append(("sleep", .object([
                     ("watch_worn", .bool(s.watchWorn)),
-                    ("in_bed", .array([.string(clock.iso(s.inBedStart)), .string(clock.iso(s.inBedEnd))])),
+                    ("in_bed", .array(s.inBed.map { .array([.string(clock.iso($0.start)), .string(clock.iso($0.end))]) })),
                     ("segments", .array(s.segments.map { .array([.string($0.stage.rawValue), .string(clock.iso($0.start)), .string(clock.iso($0.end))]) })),
                 ])))
             }

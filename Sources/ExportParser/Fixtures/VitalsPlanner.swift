@@ -88,19 +88,22 @@ enum VitalsPlanner {
         let temperature = Double(r.int(3_580...3_660)) / 100
         c.set("apple_sleeping_wrist_temperature", temperature)
         c.add(q + "AppleSleepingWristTemperature", .watch, unit: c.units.temperature.name, value: c.units.temperature.text(temperature),
-              start: sleep.sleepStart, end: sleep.sleepEnd, metadata: [c.zoneMetadata])
+              start: sleep.sleepStart, end: sleep.sleepEnd, metadata: [c.zoneMetadata(at: sleep.sleepStart)])
     }
 
     /// Blood oxygen in whole percentages (written as fractions, as exports do), with `HKTimeZone`.
     private static func oxygen(_ c: inout DayContext, _ r: inout FixtureRandom) {
         let value = Double(r.int(95...98))
         c.set("blood_oxygen_saturation", value)
+        // The first record of the date with `HKTimeZone` in the file (blood oxygen comes first
+        // among such types) names the payload's zone: the one in force at 09:30.
+        c.plan.zoneName = c.clock.zoneName(at: c.at(570))
         for (i, minute) in [570, 870].enumerated() {
             let d = Double(r.int(0...2))
             for (j, v) in [value + d, value - d].enumerated() {
                 let t = c.at(minute + 90 * j + 7 * i)
                 c.add(q + "OxygenSaturation", .watch, unit: "%", value: FixtureNumber.text(v / 100, decimals: 2), start: t, end: t,
-                      metadata: [c.zoneMetadata])
+                      metadata: [c.zoneMetadata(at: t)])
             }
         }
     }

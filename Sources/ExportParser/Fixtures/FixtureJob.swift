@@ -1,0 +1,101 @@
+/// The `fixtures` command: a synthetic export, its HAE twin and the payloads they must give,
+/// all from one seeded plan (docs/fixtures.md).
+public final class FixtureJob {
+    public let request: FixtureRequest
+    let firstDay: Int
+    let clock: FixtureClock
+    let profile: FixtureProfile
+    let units: FixtureUnits
+
+    public init(_ request: FixtureRequest) throws {
+        self.request = request
+        guard (1...3_660).contains(request.days) else { throw InputError(file: "--days", message: "--days must be between 1 and 3660") }
+        guard let first = CivilDate.parseISODate(request.start) else {
+            throw InputError(file: "--start", message: "\"\(request.start)\" is not a date in the form YYYY-MM-DD")
+        }
+        guard let clock = FixtureClock(zoneName: request.timeZoneName) else {
+            throw InputError(file: "--timezone", message: "\"\(request.timeZoneName)\" is not an IANA time zone (such as Europe/Amsterdam)")
+        }
+        guard let profile = FixtureProfile.named(request.profile) else {
+            throw InputError(file: "--profile", message: "\"\(request.profile)\" is not a profile: \(FixtureProfile.all.map(\.name).joined(separator: ", "))")
+        }
+        guard let units = FixtureUnits.named(request.units) else {
+            throw InputError(file: "--units", message: "\"\(request.units)\" is not a unit system: metric, imperial")
+        }
+        if let v = request.variant, v != "ios16-dtd" {
+            throw InputError(file: "--variant", message: "\"\(v)\" is not a variant: ios16-dtd")
+        }
+        if let l = request.locale, l != "zh_CN" {
+            throw InputError(file: "--locale", message: "\"\(l)\" is not a locale the fixtures know: zh_CN")
+        }
+        firstDay = first
+        // A traveller flies west on the middle date.
+        self.clock = profile.travels ? clock.travelling(westOn: first + request.days / 2) : clock
+        self.profile = profile
+        self.units = units
+    }
+
+    public func run() throws -> FixtureOutcome {
+        let data = FixturePlanner.make(firstDay: firstDay, days: request.days, seed: request.seed, clock: clock, profile: profile, units: units)
+        let out = request.outDir
+        try OutputFiles.makeDirectory(out)
+        var writer = ExportXMLWriter(data: data, clock: clock, units: units, seed: request.seed)
+        let locale = request.locale ?? (units.name == "imperial" ? "en_US" : "en_GB")
+        let xml = writer.write(locale: locale, dtd: request.variant == "ios16-dtd" ? ExportDTD.ios16 : ExportDTD.current)
+        let name = request.exportName
+        try FixtureFiles.write(xml, to: out + "/\(name).xml")
+        try FixtureFiles.write(try zip(xml, data), to: out + "/\(name).zip")
+        try FixtureFiles.write(HAEFixtureWriter(data: data, clock: clock, units: units).json(), to: out + "/hae.json")
+        let days = ExpectedDays.days(data, clock: clock)
+        try writeExpected(days, to: out + "/expected")
+        try FixtureFiles.write(PlanJSON.json(data, request: request, clock: clock), to: out + "/plan.json")
+        try FixtureFiles.write(FixtureReadme.text(request, days: days), to: out + "/README.md")
+        return FixtureOutcome(outDir: out, days: days.count, records: data.records.count, exportBytes: xml.count)
+    }
+
+    private func zip(_ xml: [UInt8], _ data: FixtureData) throws -> [UInt8] {
+        let local = clock.iso(data.exportDate)
+        func field(_ from: Int, _ length: Int) -> Int { Int(local.dropFirst(from).prefix(length))! }
+        var z = ZipWriter(year: field(0, 4), month: field(5, 2), day: field(8, 2), hour: field(11, 2), minute: field(14, 2), second: field(17, 2))
+        do {
+            try z.add("apple_health_export/\(request.exportName).xml", xml)
+            try z.add("apple_health_export/export_cda.xml", ClinicalDocument.xml(exportDate: clock.exportText(data.exportDate)))
+            for p in data.plans {
+                for w in p.workouts where w.statistics {
+                    try z.add("apple_health_export/workout-routes/" + ExportXMLWriter.routeName(w, clock: clock), RouteGPX.gpx(w, clock: clock))
+                }
+            }
+        } catch let e as ZipWriter.Failure {
+            throw InputError(file: request.outDir + "/\(request.exportName).zip", message: e.description)
+        }
+        return z.finish()
+    }
+
+    /// `expected/`: written exactly as `convert` writes its outputs (the same writers and the
+    /// same framing of payloads.json), so the files can be compared byte for byte.
+    private func writeExpected(_ days: [FinishedDay], to dir: String) throws {
+        try OutputFiles.makeDirectory(dir)
+        var batch = days.isEmpty ? "{\n  \"data\": []\n}\n" : "{\n  \"data\": [\n"
+        try OutputFiles.replaceDirectory(dir + "/payloads") { payloads in
+            for (i, day) in days.enumerated() {
+                let payload = PayloadEncoder.payload(day)
+                try FixtureFiles.write(Array((payload.render() + "\n").utf8), to: payloads + "/\(day.date).json")
+                batch += "    " + payload.render(level: 2) + (i + 1 < days.count ? ",\n" : "\n  ]\n}\n")
+            }
+        }
+        try FixtureFiles.write(Array(batch.utf8), to: dir + "/payloads.json")
+        try FixtureFiles.write(Array(CSVWriter.csv(days).utf8), to: dir + "/daily.csv")
+    }
+}
+
+/// What a fixtures run wrote.
+public struct FixtureOutcome: Sendable {
+    public let outDir: String
+    public let days: Int
+    public let records: Int
+    public let exportBytes: Int
+
+    public var summary: String {
+        "Wrote a fixture of \(days) days (\(records) records, export.xml \(exportBytes / 1_000) kB) to \(outDir)"
+    }
+}

@@ -1,0 +1,45 @@
+/// What a `fixtures` run was asked to make (the CLI's options; `FixtureJob` validates them).
+public struct FixtureRequest: Sendable {
+    /// How many local dates the fixture covers (each gets a payload).
+    public var days: Int
+    /// `YYYY-MM-DD`: the first date.
+    public var start: String
+    public var seed: UInt64
+    /// IANA zone the person lives in (the samples' offsets and `HKTimeZone`).
+    public var timeZoneName: String
+    /// `runner`, `sedentary`.
+    public var profile: String
+    /// `metric` or `imperial`: the units the export and the HAE file write.
+    public var units: String
+    public var outDir: String
+    /// `ios16-dtd`: the broken DTD iOS 16.0 exports carry; nil: the current one.
+    public var variant: String?
+    /// `zh_CN`: the files named as that locale's Health app names them (`导出.xml`); nil: English.
+    public var locale: String?
+
+    public static let defaultStart = "2026-03-02"
+    public static let defaultTimeZone = "Europe/Amsterdam"
+
+    public init(days: Int, start: String = FixtureRequest.defaultStart, seed: UInt64 = 1, timeZoneName: String = FixtureRequest.defaultTimeZone,
+                profile: String = "runner", units: String = "metric", outDir: String = "fixtures", variant: String? = nil, locale: String? = nil) {
+        self.days = days
+        self.start = start
+        self.seed = seed
+        self.timeZoneName = timeZoneName
+        self.profile = profile
+        self.units = units
+        self.outDir = outDir
+        self.variant = variant
+        self.locale = locale
+    }
+
+    /// The command line that makes this fixture, for its README and plan (without `--out`, so
+    /// the same fixture written to two folders has the same bytes).
+    var commandLine: String {
+        "health-import fixtures --days \(days) --start \(start) --seed \(seed) --timezone \(timeZoneName) --profile \(profile) --units \(units)"
+            + (variant.map { " --variant " + $0 } ?? "") + (locale.map { " --locale " + $0 } ?? "")
+    }
+
+    /// The export's file name without extension: the Health app localises it.
+    var exportName: String { locale == "zh_CN" ? "导出" : "export" }
+}

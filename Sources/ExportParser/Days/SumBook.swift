@@ -42,7 +42,10 @@ struct SumBook {
     mutating func add(metric: Int, _ s: Sample, _ value: Double, source: Int32, firstDay: Int, clock: LocalClock) -> Int {
         let print = fingerprint(s)
         if firstDay > watermark[metric, default: Int.min] { watermark[metric] = firstDay }
-        let lastDay = clock.day(s.end)
+        // Days and midnights are taken in the start's offset (docs/rules.md, "sum"): an end
+        // recorded in another offset (a flight west) can name an earlier local date than the
+        // start, and must not end the sample before it began.
+        let lastDay = max(firstDay, clock.day(Timestamp(seconds: s.end.seconds, offset: s.start.offset)))
         if lastDay == firstDay || s.end.seconds <= s.start.seconds {
             keep(SumPiece(start: s.start.seconds, end: s.end.seconds, value: value, source: source, fingerprint: print), metric: metric, day: firstDay)
             return buffered

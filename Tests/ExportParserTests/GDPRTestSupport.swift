@@ -39,6 +39,14 @@ enum GDPRTestSupport {
                    fixtures.appendingPathComponent("hae/sleep-aggregated-generations.json").path]
         _ = try ConvertJob(ConvertRequest(inputs: bob, outDir: dir.appendingPathComponent("out-bob").path, storePath: store, person: "bob")).run()
         _ = try ConvertJob(ConvertRequest(inputs: ann, outDir: dir.appendingPathComponent("out-ann").path, storePath: store, person: "ann")).run()
+        // What push records, for both (the push tests send for real; here only the rows matter).
+        let db = try SQLiteConnection(path: store)
+        for (person, date) in [("ann", "2026-03-22"), ("bob", "2024-03-02")] {
+            try db.execute("""
+                INSERT INTO pushes (person, endpoint, date, body_sha256, http_status, result, detail, attempts, pushed_at)
+                VALUES ('\(person)', 'https://coach.example/sync/healthkit', '\(date)', 'sha', 200, 'accepted', NULL, 1, '2026-11-23T10:00:00Z')
+                """)
+        }
         return (dir, store)
     }
 

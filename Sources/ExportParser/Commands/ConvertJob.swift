@@ -58,7 +58,11 @@ public final class ConvertJob {
             days = days.filter(isInWindow)
             // The outputs are put in place only once the store has committed: a run that fails
             // leaves --out as it was.
-            try write(days, checks: outcome.inputs, beforePuttingInPlace: finishStoring)
+            try write(days, checks: outcome.inputs) { payloads in
+                try finishStoring()
+                // The store keeps the very payloads this run writes, for `push --store`.
+                try store?.savePayloads(person: request.person, payloads)
+            }
         } catch {
             // A commit under way still ends (committed or not) before the run reports the error,
             // and a new store that got no import is removed now, not whenever its last reference
@@ -160,7 +164,10 @@ public final class ConvertJob {
     /// Writes the day files, `payloads.json`, `daily.csv` and the days that disagree with Apple's
     /// daily totals a day at a time into temporary names (memory holds one rendered day, not all
     /// of them), then puts them in place.
-    private func write(_ days: [FinishedDay], checks: [ConvertOutcome.Input], beforePuttingInPlace: () throws -> Void) throws {
+    /// `beforePuttingInPlace` gets each date's payload text as `payloads/DATE.json` holds it
+    /// (without its final line end).
+    private func write(_ days: [FinishedDay], checks: [ConvertOutcome.Input],
+                       beforePuttingInPlace: ([(date: String, json: String)]) throws -> Void) throws {
         let out = request.outDir
         try OutputFiles.makeDirectory(out)
         let batch = try OutputFiles.Staged(out + "/payloads.json")
@@ -168,16 +175,20 @@ public final class ConvertJob {
         let apple = try OutputFiles.Staged(out + "/" + AppleDailyTotals.fileName)
         try apple.append(AppleDailyTotals.csvHeader)
         for input in checks { if let totals = input.appleTotals { try apple.append(totals.csvRows(input: input.path)) } }
+        var texts: [(date: String, json: String)] = []
+        texts.reserveCapacity(days.count)
         try OutputFiles.replaceDirectory(out + "/payloads") { dir in
             try batch.append(days.isEmpty ? "{\n  \"data\": []\n}\n" : "{\n  \"data\": [\n")
             try csv.append(CSVWriter.header)
             for (i, day) in days.enumerated() {
                 let payload = PayloadEncoder.payload(day)
-                try OutputFiles.writeNew(payload.render() + "\n", to: dir + "/\(day.date).json")
+                let text = payload.render()
+                try OutputFiles.writeNew(text + "\n", to: dir + "/\(day.date).json")
+                texts.append((day.date, text))
                 try batch.append("    " + payload.render(level: 2) + (i + 1 < days.count ? ",\n" : "\n  ]\n}\n"))
                 try csv.append(CSVWriter.row(day))
             }
-            try beforePuttingInPlace()
+            try beforePuttingInPlace(texts)
         }
         try batch.commit()
         try csv.commit()

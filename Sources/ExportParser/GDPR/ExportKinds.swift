@@ -5,7 +5,7 @@
 enum ExportKinds {
     static func all() -> [ExportKind] {
         [imports, sources, devices, samples, hrvBeats, correlations, workouts, activitySummaries, me, extraItems, sleepSummaries,
-         dayValues, daily(), importDayValues]
+         dayValues, daily(), importDayValues, dayPayloads, pushes]
     }
 
     /// Stored JSON text as a column of its own: the text itself when it is JSON, else as a JSON
@@ -283,6 +283,36 @@ enum ExportKinds {
             .value("unit", "v.unit", "The unit of value."),
         ],
         from: "FROM import_day_values v JOIN imports i ON i.id = v.import_id WHERE i.person = ?1 ORDER BY v.import_id, v.date, v.field")
+
+    static let dayPayloads = ExportKind(
+        name: "day_payloads",
+        about: """
+            The payload convert last wrote for each date (the body of POST /sync/healthkit), as JSON, which push sends.
+            """,
+        columns: [
+            .value("date", "date", "The date (YYYY-MM-DD)."),
+            .json("payload", "json(payload_json)", "The payload (compact): the date's metrics, sleep, workouts and running mechanics."),
+            .value("tool_version", "tool_version", "The health-import version that wrote it."),
+            .value("written_at", "written_at", "When it was written (UTC)."),
+        ],
+        from: "FROM day_payloads WHERE person = ?1 ORDER BY date")
+
+    static let pushes = ExportKind(
+        name: "pushes",
+        about: """
+            What push sent to a backend, one row an endpoint and date: the body's sha256, the answer and when.
+            """,
+        columns: [
+            .value("endpoint", "endpoint", "The backend's sync endpoint."),
+            .value("date", "date", "The date (YYYY-MM-DD) whose payload was sent."),
+            .value("body_sha256", "body_sha256", "The sha256 of the request body that was sent."),
+            .value("http_status", "http_status", "The backend's HTTP status."),
+            .value("result", "result", "accepted, rejected or failed."),
+            .value("detail", "detail", "Why, when not accepted."),
+            .value("attempts", "attempts", "How many requests it took."),
+            .value("pushed_at", "pushed_at", "When (UTC)."),
+        ],
+        from: "FROM pushes WHERE person = ?1 ORDER BY endpoint, date")
 
     /// One row a date with the columns of `daily.csv`, from the store's `daily` view (at full
     /// precision, where daily.csv rounds as the payload does).

@@ -3,7 +3,7 @@
 /// docs/store.md documents the tables.
 enum StoreSchema {
     /// Migration `i` brings the schema from version `i` to `i + 1`.
-    static let migrations: [String] = [v1, v2]
+    static let migrations: [String] = [v1, v2, v3]
 
     /// The newest schema version this build knows.
     static var currentVersion: Int { migrations.count }
@@ -360,6 +360,36 @@ enum StoreSchema {
         (SELECT value FROM day_values v WHERE v.person = a.person AND v.date = a.date AND v.field = 'exercise_min') AS exercise_min,
         a.apple_exercise_time AS apple_exercise_min
     FROM activity_summaries a;
+    """
+
+    /// Version 3: what `push` needs. `day_payloads` keeps, per person and date, the payload JSON
+    /// the last `convert` run that wrote the date put in `payloads/DATE.json` (exactly those
+    /// bytes, without the final line end), so `push --store` sends what the files hold instead of
+    /// rebuilding a payload from `day_values` (which has no `device_sync_timestamp` and merges
+    /// workouts differently). `pushes` records, per person, endpoint and date, the last push of
+    /// that date: the body's sha256, the HTTP status, the result and when, so a rerun sends only
+    /// days not accepted or whose body changed (docs/push.md).
+    static let v3 = """
+    CREATE TABLE day_payloads (
+        person TEXT NOT NULL,
+        date TEXT NOT NULL,
+        payload_json TEXT NOT NULL,
+        tool_version TEXT NOT NULL,
+        written_at TEXT NOT NULL,
+        PRIMARY KEY (person, date)
+    ) WITHOUT ROWID;
+    CREATE TABLE pushes (
+        person TEXT NOT NULL,
+        endpoint TEXT NOT NULL,
+        date TEXT NOT NULL,
+        body_sha256 TEXT NOT NULL,
+        http_status INTEGER,
+        result TEXT NOT NULL,
+        detail TEXT,
+        attempts INTEGER NOT NULL,
+        pushed_at TEXT NOT NULL,
+        PRIMARY KEY (person, endpoint, date)
+    ) WITHOUT ROWID;
     """
 
     /// The samples' natural key (person, type, start, end, source, value, unit, metadata digest) is their unique

@@ -65,13 +65,17 @@ final class ExportElementHandler: @unchecked Sendable {
     /// Whether `count` bytes at `p` contain `needle` (a short ASCII literal).
     @inline(__always)
     static func contains(_ p: UnsafePointer<UInt8>, _ count: Int, _ needle: StaticString) -> Bool {
+        // It runs on the `device` of nearly every record: libc's vectorised memchr finds each
+        // candidate first byte, and only those are compared.
         let n = needle.utf8CodeUnitCount
         guard count >= n else { return false }
-        let first = needle.utf8Start[0]
-        var i = 0
-        while i <= count - n {
-            if p[i] == first, memcmp(p + i, needle, n) == 0 { return true }
-            i += 1
+        let first = Int32(needle.utf8Start[0])
+        var at = p
+        let last = p + (count - n)
+        while at <= last, let found = memchr(at, first, last - at + 1) {
+            let c = found.assumingMemoryBound(to: UInt8.self)
+            if memcmp(UnsafePointer(c), needle, n) == 0 { return true }
+            at = UnsafePointer(c) + 1
         }
         return false
     }

@@ -74,4 +74,43 @@ final class FuzzRegressionTests: XCTestCase {
         XCTAssertFalse(Array("01".utf8).withUnsafeBytes { FuzzEntry.isJSONNumber($0) })
         XCTAssertFalse(Array("1.".utf8).withUnsafeBytes { FuzzEntry.isJSONNumber($0) })
     }
+
+    // MARK: - Found by fuzzing
+
+    /// fuzz export-xml, timeout: a StepCount record whose endDate is in the year 9019 was split
+    /// at every midnight into 2.5 million day pieces (11 s and 1.5 GB for a 2 KB file). It is
+    /// skipped and counted; a record of a year or less still counts.
+    func testExportRecordLastingMillenniaIsSkippedNotSplitIntoEveryDay() throws {
+        let xml = export(
+            record("HKQuantityTypeIdentifierStepCount", "800", unit: "count", start: "2024-03-03 10:00:00 +1100", end: "9019-03-03 10:20:00 +1100")
+                + record("HKQuantityTypeIdentifierStepCount", "366", unit: "count", start: "2024-03-03 10:00:00 +1100", end: "2025-03-03 10:00:00 +1100"))
+        let book = DayBook()
+        let started = Date()
+        let report = try AppleExportReader.read(data: Data(xml.utf8), name: "long.xml", into: book)
+        XCTAssertEqual(report.skips["record lasting more than a year (StepCount)"], 1)
+        let days = book.finish()
+        XCTAssertEqual(days.count, 366) // the year-long record: one share a day
+        XCTAssertLessThan(Date().timeIntervalSince(started), 5)
+    }
+
+    /// The same in HAE: a datum from 2026 to 9026 is skipped with its JSON path, not split.
+    func testHAEDatumLastingMillenniaIsSkippedNotSplitIntoEveryDay() throws {
+        let dir = try TestPaths.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("long.json").path
+        let json = """
+            {"data": {"metrics": [{"name": "step_count", "units": "count", "data": [
+              {"startDate": "2026-03-30 07:10:00 -0600", "endDate": "9026-03-30 07:10:00 -0600", "qty": 500},
+              {"startDate": "2026-03-30 07:10:00 -0600", "endDate": "2026-03-30 07:20:00 -0600", "qty": 50}
+            ]}, {"name": "sleep_analysis", "units": "hr", "data": [
+              {"startDate": "2026-03-30 01:00:00 -0600", "endDate": "9026-03-30 07:10:00 -0600", "value": "Core", "qty": 1}
+            ]}]}}
+            """
+        try json.write(toFile: path, atomically: true, encoding: .utf8)
+        let book = DayBook()
+        let report = try HAEReader(path: path).read(into: book)
+        XCTAssertEqual(report.skips["HAE datum lasting more than a year"], 2)
+        XCTAssertEqual(report.skipExamples["HAE datum lasting more than a year"]?.first?.path, "data.metrics[0].data[0].endDate")
+        XCTAssertEqual(book.finish().count, 1)
+    }
 }

@@ -113,4 +113,28 @@ final class FuzzRegressionTests: XCTestCase {
         XCTAssertEqual(report.skipExamples["HAE datum lasting more than a year"]?.first?.path, "data.metrics[0].data[0].endDate")
         XCTAssertEqual(book.finish().count, 1)
     }
+
+    /// fuzz export-xml (libxml2 output on stderr): an export declaring `encoding="EUC-JP"` whose
+    /// bytes are not EUC-JP made libxml2 print "encoding error : input conversion failed…" and
+    /// "I/O error : encoder error" lines on stderr besides the reader's one sentence.
+    func testEncodingErrorPrintsNothingOnStderr() throws {
+        let xml = Data("<?xml version=\"1.0\" encoding=\"EUC-JP\"?>\n<HealthData locale=\"en_US\">\n <ExportDate value=\"2024-03-05 08:00:00 +0100\"/>".utf8)
+            + Data([0xFF, 0xFF, 0xFF]) + Data("\n</HealthData>\n".utf8)
+        let dir = try TestPaths.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let captured = dir.appendingPathComponent("stderr").path
+        let fd = open(captured, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        XCTAssertGreaterThanOrEqual(fd, 0)
+        fflush(nil)
+        let saved = dup(2)
+        dup2(fd, 2)
+        var thrown: Error?
+        do { _ = try AppleExportReader.read(data: xml, name: "euc-jp.xml", into: DayBook()) } catch { thrown = error }
+        fflush(nil)
+        dup2(saved, 2)
+        close(saved)
+        close(fd)
+        XCTAssertTrue(thrown is InputError, "\(String(describing: thrown))")
+        XCTAssertEqual(try String(contentsOfFile: captured, encoding: .utf8), "")
+    }
 }

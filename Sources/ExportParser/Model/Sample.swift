@@ -25,6 +25,10 @@ struct Sample: Sendable {
     var canonicalValue: Double?
     var start: Timestamp
     var end: Timestamp
+    /// The longest a sample may last, in seconds: a year and a day. No device records for longer;
+    /// a sample that claims to (an endDate in the year 9019) would be split into a piece for every
+    /// day it covers, millions of them, so the readers skip it ("lasting more than a year").
+    static let longestSpan: Int64 = 366 * 86_400
     var created: Timestamp?
     /// The IANA zone of an `HKTimeZone` metadata entry, when present (always filled).
     var timeZoneName: String?

@@ -394,6 +394,10 @@ final class ExportElementHandler: @unchecked Sendable {
             report.skip("endDate before startDate (\(shortType(interner[rec.typeID])))", at: rec.location)
             return nil
         }
+        if end.seconds - start.seconds > Sample.longestSpan {
+            report.skip("record lasting more than a year (\(shortType(interner[rec.typeID])))", at: rec.location)
+            return nil
+        }
         let metric = typeInfo(rec.typeID)
         var canonical: Double?
         if let metric {

@@ -82,7 +82,12 @@ final class HAEDatumMapper {
                 report.skip("HAE datum without a parseable date", at: location(d, "startDate"))
                 return nil
             }
-            return (s, d.endDate ?? s, false)
+            let e = d.endDate ?? s
+            guard e.seconds - s.seconds <= Sample.longestSpan else {
+                report.skip("HAE datum lasting more than a year", at: location(d, "endDate"))
+                return nil
+            }
+            return (s, e, false)
         }
         guard let t = d.date else {
             report.skip("HAE datum without a parseable date", at: location(d, "date"))
@@ -191,6 +196,10 @@ final class HAEDatumMapper {
         }
         guard let start = d.startDate ?? d.date else {
             report.skip("HAE datum without a parseable date", at: location(d, "startDate"))
+            return
+        }
+        if let end = d.endDate, end.seconds - start.seconds > Sample.longestSpan {
+            report.skip("HAE datum lasting more than a year", at: location(d, "endDate"))
             return
         }
         var s = Sample(

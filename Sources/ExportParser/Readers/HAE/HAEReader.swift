@@ -25,6 +25,9 @@ struct HAEReader {
     let pendingLimit: Int
     /// Called about every 16 MB with (bytes read, file size), on the reading thread.
     var progress: ((Int64, Int64?) -> Void)?
+    /// Byte offsets, ascending, at which a chunk handed to yajl must end besides every
+    /// `chunkSize`: the fuzz targets (`FuzzEntry`) and tests cut a document anywhere.
+    var splits: [Int64] = []
     static let progressInterval: Int64 = 16 << 20
     /// The longest string or number read: yajl holds a token whole in memory until it ends, so a
     /// hostile file with a 1 GB string would take gigabytes. Health Auto Export's longest
@@ -100,7 +103,8 @@ struct HAEReader {
             var offset = from
             var nextProgress = from + Self.progressInterval
             while to.map({ offset < $0 }) ?? true {
-                let want = to.map { Int(Swift.min(Int64(Self.chunkSize), $0 - offset)) } ?? Self.chunkSize
+                var want = to.map { Int(Swift.min(Int64(Self.chunkSize), $0 - offset)) } ?? Self.chunkSize
+                if let split = splits.first(where: { $0 > offset }) { want = Int(Swift.min(Int64(want), split - offset)) }
                 let n = pread(fd, buffer, want, off_t(offset))
                 if n < 0 {
                     let err = errno

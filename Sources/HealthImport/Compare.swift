@@ -26,31 +26,53 @@ struct Compare: ParsableCommand {
             """
     )
 
-    @Option(parsing: .upToNextOption, help: ArgumentHelp("Native inputs: export.zip, export.xml or payload JSON. Example: --native export.zip", valueName: "input"))
+    @Option(
+        parsing: .upToNextOption,
+        help: ArgumentHelp("Native inputs: export.zip, export.xml or payload JSON. Example: --native export.zip", valueName: "input"))
     var native: [String] = []
 
-    @Option(parsing: .upToNextOption, help: ArgumentHelp("HAE inputs: Health Auto Export .json or payload JSON. Example: --hae HealthAutoExport.json", valueName: "input"))
+    @Option(
+        parsing: .upToNextOption,
+        help: ArgumentHelp("HAE inputs: Health Auto Export .json or payload JSON. Example: --hae HealthAutoExport.json", valueName: "input")
+    )
     var hae: [String] = []
 
     @Option(help: ArgumentHelp("How many dates to compare. Example: --days 7", valueName: "n"))
     var days = 7
 
-    @Option(help: ArgumentHelp("First date compared, YYYY-MM-DD (default: the window ends on the last date both sides cover). Example: --from 2026-03-14", valueName: "date"))
+    @Option(
+        help: ArgumentHelp(
+            "First date compared, YYYY-MM-DD (default: the window ends on the last date both sides cover). Example: --from 2026-03-14",
+            valueName: "date"))
     var from: String?
 
-    @Option(help: ArgumentHelp("IANA time zone that decides each sample's calendar day (as for convert). Example: --timezone Europe/Amsterdam", valueName: "zone"))
+    @Option(
+        help: ArgumentHelp(
+            "IANA time zone that decides each sample's calendar day (as for convert). Example: --timezone Europe/Amsterdam",
+            valueName: "zone"))
     var timezone: String?
 
-    @Option(help: ArgumentHelp("A JSON or TOML file of tolerances by field kind (sum, avg, latest, min, max, count, sleep-duration, sleep-time) or payload field (metrics.step_count), e.g. sum = \"3%\". Example: --tolerances tolerances.toml", valueName: "file"))
+    @Option(
+        help: ArgumentHelp(
+            "A JSON or TOML file of tolerances by field kind (sum, avg, latest, min, max, count, sleep-duration, sleep-time) or payload field (metrics.step_count), e.g. sum = \"3%\". Example: --tolerances tolerances.toml",
+            valueName: "file"))
     var tolerances: String?
 
-    @Option(help: ArgumentHelp("After HAE is switched off: check the native side's last N dates for every field it had in the window (instead of comparing values). Example: --monitor 3", valueName: "n"))
+    @Option(
+        help: ArgumentHelp(
+            "After HAE is switched off: check the native side's last N dates for every field it had in the window (instead of comparing values). Example: --monitor 3",
+            valueName: "n"))
     var monitor: Int?
 
-    @Option(help: ArgumentHelp("Folder for compare.csv, compare.json and compare.html (created if missing). Example: --out out/ann-compare", valueName: "dir"))
+    @Option(
+        help: ArgumentHelp(
+            "Folder for compare.csv, compare.json and compare.html (created if missing). Example: --out out/ann-compare", valueName: "dir"))
     var out = "out/compare"
 
-    @Option(help: ArgumentHelp("Take both sides from a store's imports instead: native from its export.xml imports, HAE from its HAE imports. Example: --store out/health.sqlite", valueName: "file"))
+    @Option(
+        help: ArgumentHelp(
+            "Take both sides from a store's imports instead: native from its export.xml imports, HAE from its HAE imports. Example: --store out/health.sqlite",
+            valueName: "file"))
     var store: String?
 
     @Option(help: ArgumentHelp("With --store: whose imports (default me). Example: --person ann", valueName: "id"))
@@ -64,8 +86,9 @@ struct Compare: ParsableCommand {
     }
 
     private var request: CompareRequest {
-        CompareRequest(native: native, hae: hae, days: days, from: from, timeZoneName: timezone, tolerancesPath: tolerances,
-                       outDir: out, monitor: monitor, storePath: store, person: person)
+        CompareRequest(
+            native: native, hae: hae, days: days, from: from, timeZoneName: timezone, tolerancesPath: tolerances,
+            outDir: out, monitor: monitor, storePath: store, person: person)
     }
 
     func run() throws {

@@ -26,25 +26,39 @@ struct Convert: ParsableCommand {
     @Option(help: ArgumentHelp("Output folder (created if missing). Example: --out out/2026-03", valueName: "dir"))
     var out = "out"
 
-    @Option(help: ArgumentHelp("IANA time zone that decides each sample's calendar day. Without it, each sample's own recorded UTC offset is used. Example: --timezone Europe/Amsterdam", valueName: "zone"))
+    @Option(
+        help: ArgumentHelp(
+            "IANA time zone that decides each sample's calendar day. Without it, each sample's own recorded UTC offset is used. Example: --timezone Europe/Amsterdam",
+            valueName: "zone"))
     var timezone: String?
 
-    @Option(help: ArgumentHelp("First date to write, YYYY-MM-DD (the whole input is still read). Example: --from 2026-03-01", valueName: "date"))
+    @Option(
+        help: ArgumentHelp("First date to write, YYYY-MM-DD (the whole input is still read). Example: --from 2026-03-01", valueName: "date")
+    )
     var from: String?
 
     @Option(help: ArgumentHelp("Last date to write, YYYY-MM-DD, inclusive. Example: --to 2026-03-31", valueName: "date"))
     var to: String?
 
-    @Option(help: ArgumentHelp("Source names (or parts of them), highest priority first, used where sources overlap for summed metrics. Default: \"Apple Watch,iPhone\", then others alphabetically. Example: --source-priority \"Apple Watch,Oura,iPhone\"", valueName: "list"))
+    @Option(
+        help: ArgumentHelp(
+            "Source names (or parts of them), highest priority first, used where sources overlap for summed metrics. Default: \"Apple Watch,iPhone\", then others alphabetically. Example: --source-priority \"Apple Watch,Oura,iPhone\"",
+            valueName: "list"))
     var sourcePriority: String?
 
-    @Option(help: ArgumentHelp("SQLite store to add this import to (default: DIR/health.sqlite under --out). Example: --store ~/health/ann.sqlite", valueName: "file"))
+    @Option(
+        help: ArgumentHelp(
+            "SQLite store to add this import to (default: DIR/health.sqlite under --out). Example: --store ~/health/ann.sqlite",
+            valueName: "file"))
     var store: String?
 
     @Flag(help: "Do not write the SQLite store.")
     var noStore = false
 
-    @Option(help: ArgumentHelp("Whose data this is: keys every row of the store, so one store can hold several people. Example: --person ann", valueName: "id"))
+    @Option(
+        help: ArgumentHelp(
+            "Whose data this is: keys every row of the store, so one store can hold several people. Example: --person ann", valueName: "id")
+    )
     var person = "me"
 
     @Flag(help: "No progress display and no summary; errors are still printed.")
@@ -58,8 +72,9 @@ struct Convert: ParsableCommand {
     private var request: ConvertRequest {
         let priority = sourcePriority.map { $0.split(separator: ",").map { String($0) } }
         let storePath = noStore ? nil : (store ?? (out as NSString).appendingPathComponent("health.sqlite"))
-        return ConvertRequest(inputs: inputs, outDir: out, timeZoneName: timezone, from: from, to: to, sourcePriority: priority,
-                              storePath: storePath, person: person)
+        return ConvertRequest(
+            inputs: inputs, outDir: out, timeZoneName: timezone, from: from, to: to, sourcePriority: priority,
+            storePath: storePath, person: person)
     }
 
     func run() throws {

@@ -36,7 +36,8 @@ struct Erase: ParsableCommand {
     func validate() throws {
         if person.isEmpty { throw ValidationError("--person needs a non-empty id") }
         if !yes && isatty(STDIN_FILENO) != 1 {
-            throw ValidationError("erase asks for the person's id to be typed back on a terminal; without a terminal give --yes. Nothing was erased.")
+            throw ValidationError(
+                "erase asks for the person's id to be typed back on a terminal; without a terminal give --yes. Nothing was erased.")
         }
     }
 
@@ -44,9 +45,13 @@ struct Erase: ParsableCommand {
         do {
             let job = try EraseJob(EraseRequest(storePath: store, person: person, receiptPath: receipt))
             if !yes {
-                FileHandle.standardError.write(Data("This erases every row of \"\(person)\" from \(store); it cannot be undone.\nType the person's id to confirm: ".utf8))
+                FileHandle.standardError.write(
+                    Data(
+                        "This erases every row of \"\(person)\" from \(store); it cannot be undone.\nType the person's id to confirm: ".utf8
+                    ))
                 guard let typed = readLine(), typed.trimmingCharacters(in: .whitespaces) == person else {
-                    FileHandle.standardError.write(Data("health-import: the id typed does not match \"\(person)\"; nothing was erased.\n".utf8))
+                    FileHandle.standardError.write(
+                        Data("health-import: the id typed does not match \"\(person)\"; nothing was erased.\n".utf8))
                     throw ExitCode(1)
                 }
             }

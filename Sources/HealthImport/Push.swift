@@ -24,19 +24,30 @@ struct Push: ParsableCommand {
             """
     )
 
-    @Option(help: ArgumentHelp("The backend's base URL (https://, or http:// to a loopback address). Example: --url https://api.example.com", valueName: "url"))
+    @Option(
+        help: ArgumentHelp(
+            "The backend's base URL (https://, or http:// to a loopback address). Example: --url https://api.example.com", valueName: "url")
+    )
     var url: String
 
-    @Option(help: ArgumentHelp("File holding the API key, mode 0600 (default: the environment variable HEALTH_IMPORT_API_KEY). Example: --api-key-file ~/.health-import-key", valueName: "file"))
+    @Option(
+        help: ArgumentHelp(
+            "File holding the API key, mode 0600 (default: the environment variable HEALTH_IMPORT_API_KEY). Example: --api-key-file ~/.health-import-key",
+            valueName: "file"))
     var apiKeyFile: String?
 
-    @Option(help: ArgumentHelp("The store the payloads come from and where pushes are recorded. Example: --store out/health.sqlite", valueName: "file"))
+    @Option(
+        help: ArgumentHelp(
+            "The store the payloads come from and where pushes are recorded. Example: --store out/health.sqlite", valueName: "file"))
     var store = "out/health.sqlite"
 
     @Option(help: ArgumentHelp("Whose payloads (default me). Example: --person ann", valueName: "id"))
     var person = "me"
 
-    @Option(help: ArgumentHelp("Send the YYYY-MM-DD.json files of this folder instead of the store's payloads (pushes are still recorded in --store). Example: --payloads out/payloads", valueName: "dir"))
+    @Option(
+        help: ArgumentHelp(
+            "Send the YYYY-MM-DD.json files of this folder instead of the store's payloads (pushes are still recorded in --store). Example: --payloads out/payloads",
+            valueName: "dir"))
     var payloads: String?
 
     @Option(help: ArgumentHelp("First date to send, YYYY-MM-DD. Example: --from 2024-01-01", valueName: "date"))
@@ -45,7 +56,9 @@ struct Push: ParsableCommand {
     @Option(help: ArgumentHelp("Last date to send, YYYY-MM-DD, inclusive. Example: --to 2024-12-31", valueName: "date"))
     var to: String?
 
-    @Option(help: ArgumentHelp("wrapped: {\"data\": [payload]}, as the app sends it; bare: the payload alone. Example: --body bare", valueName: "kind"))
+    @Option(
+        help: ArgumentHelp(
+            "wrapped: {\"data\": [payload]}, as the app sends it; bare: the payload alone. Example: --body bare", valueName: "kind"))
     var body = "wrapped"
 
     @Flag(help: "Send every date again, even those the store says were accepted with the same body.")
@@ -72,9 +85,10 @@ struct Push: ParsableCommand {
     }
 
     private var request: PushRequest {
-        PushRequest(url: url, apiKeyFile: apiKeyFile, storePath: store, person: person, payloadsDir: payloads, from: from, to: to,
-                    body: PushRequest.Body(rawValue: body) ?? .wrapped, force: force, dryRun: dryRun, concurrency: concurrency,
-                    maxAttempts: maxAttempts, timeout: timeout)
+        PushRequest(
+            url: url, apiKeyFile: apiKeyFile, storePath: store, person: person, payloadsDir: payloads, from: from, to: to,
+            body: PushRequest.Body(rawValue: body) ?? .wrapped, force: force, dryRun: dryRun, concurrency: concurrency,
+            maxAttempts: maxAttempts, timeout: timeout)
     }
 
     func run() throws {

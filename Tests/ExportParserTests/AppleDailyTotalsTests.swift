@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+
 @testable import ExportParser
 
 /// Apple's own daily totals (`ActivitySummary`) beside the tool's: the summary line, the file of
@@ -13,7 +14,8 @@ final class AppleDailyTotalsTests: XCTestCase {
     ///         none (no exercise records): not compared
     ///   03-04 Apple only (no records of ours that day): not compared
     /// energy: 2 of 3 days agree = 67 %; exercise: 1 of 2 = 50 %; furthest: 03-02 energy (6.56 %).
-    static let xml = export("""
+    static let xml = export(
+        """
          <Record type="HKQuantityTypeIdentifierActiveEnergyBurned" sourceName="Ann’s Apple Watch" unit="kcal" startDate="2024-03-01 10:00:00 +0100" endDate="2024-03-01 11:00:00 +0100" value="400"/>
          <Record type="HKQuantityTypeIdentifierActiveEnergyBurned" sourceName="Ann’s Apple Watch" unit="kcal" startDate="2024-03-02 10:00:00 +0100" endDate="2024-03-02 11:00:00 +0100" value="612"/>
          <Record type="HKQuantityTypeIdentifierActiveEnergyBurned" sourceName="Ann’s Apple Watch" unit="kcal" startDate="2024-03-03 10:00:00 +0100" endDate="2024-03-03 11:00:00 +0100" value="500"/>
@@ -38,14 +40,17 @@ final class AppleDailyTotalsTests: XCTestCase {
         XCTAssertEqual(totals.energy.agreeing, 2)
         XCTAssertEqual(totals.exercise.rows.count, 2)
         XCTAssertEqual(totals.exercise.agreeing, 1)
-        let line = "Apple's daily totals: active energy within 2 % on 67 % of 3 days, exercise minutes on 50 % of 2 days; furthest: 2024-03-02 612 vs 655 kcal"
+        let line =
+            "Apple's daily totals: active energy within 2 % on 67 % of 3 days, exercise minutes on 50 % of 2 days; furthest: 2024-03-02 612 vs 655 kcal"
         XCTAssertEqual(totals.summaryLine, line)
         XCTAssertTrue(outcome.summaryLines().contains(line), "\(outcome.summaryLines())")
         XCTAssertTrue(outcome.summaryLines().contains { $0.hasPrefix("2 day figures differ from Apple's daily totals by more than 2 %") })
 
         // The file: the two disagreeing figures of 03-02 (43 / 655 = 0.065648…, 1 / 44 = 0.022727…).
         let csvPath = out + "/" + AppleDailyTotals.fileName
-        XCTAssertEqual(try String(contentsOfFile: csvPath, encoding: .utf8), """
+        XCTAssertEqual(
+            try String(contentsOfFile: csvPath, encoding: .utf8),
+            """
             input,date,field,health_import,apple,unit,difference,relative_difference\r
             \(input.path),2024-03-02,active_calories,612.00,655.00,kcal,-43.00,0.0656\r
             \(input.path),2024-03-02,exercise_min,45.00,44.00,min,1.00,0.0227\r
@@ -54,7 +59,9 @@ final class AppleDailyTotalsTests: XCTestCase {
         XCTAssertEqual(try StoreTestSupport.mode(csvPath), 0o600)
 
         // The store keeps both: Apple's (kJ converted) beside the tool's.
-        let rows = try StoreTestSupport.rows(store, """
+        let rows = try StoreTestSupport.rows(
+            store,
+            """
             SELECT date, active_calories, round(apple_active_calories, 6), exercise_min, apple_exercise_min
             FROM apple_daily_totals ORDER BY date
             """)

@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+
 @testable import ExportParser
 
 /// `compare.html` rendered in a real headless browser (Debian's `chromium`): it loads with no

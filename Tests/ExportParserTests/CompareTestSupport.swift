@@ -1,4 +1,5 @@
 import Foundation
+
 @testable import ExportParser
 
 /// Native and HAE inputs of the same seven dates (2024-03-01 … 03-07, +1100, read in
@@ -50,8 +51,10 @@ enum CompareFixtures {
             if d <= "2024-03-05" { energy.append("{\(bucket), \"qty\": 500}") }
             resting.append("{\(bucket), \"qty\": 55}")
             let night = i == 0 ? "2024-02-29" : dates[i - 1]
-            let (hours, start) = d == "2024-03-02" ? ("7.2", "22:48:00") : d == "2024-03-03" ? ("7.133333333333334", "22:52:00") : ("7", "23:00:00")
-            sleep.append("""
+            let (hours, start) =
+                d == "2024-03-02" ? ("7.2", "22:48:00") : d == "2024-03-03" ? ("7.133333333333334", "22:52:00") : ("7", "23:00:00")
+            sleep.append(
+                """
                 {"date": "\(d) 00:00:00 +1100", "totalSleep": \(hours), "core": \(hours), "deep": 0, "rem": 0, "awake": 0, "asleep": 0, "inBed": 0,
                  "sleepStart": "\(night) \(start) +1100", "sleepEnd": "\(d) 06:00:00 +1100", "inBedStart": "\(night) \(start) +1100",
                  "inBedEnd": "\(d) 06:00:00 +1100", "source": "\(watch)"}

@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+
 @testable import ExportParser
 
 /// `compare` on native and HAE inputs of the same dates with planted differences
@@ -8,10 +9,15 @@ import XCTest
 final class CompareTests: XCTestCase {
     typealias F = CompareFixtures
 
-    private func run(native: [String], hae: [String], out: String, monitor: Int? = nil, from: String? = nil,
-                     tolerances: String? = nil) throws -> CompareOutcome {
-        try CompareJob(CompareRequest(native: native, hae: hae, from: from, timeZoneName: "Australia/Sydney", tolerancesPath: tolerances,
-                                      outDir: out, monitor: monitor)).run()
+    private func run(
+        native: [String], hae: [String], out: String, monitor: Int? = nil, from: String? = nil,
+        tolerances: String? = nil
+    ) throws -> CompareOutcome {
+        try CompareJob(
+            CompareRequest(
+                native: native, hae: hae, from: from, timeZoneName: "Australia/Sydney", tolerancesPath: tolerances,
+                outDir: out, monitor: monitor)
+        ).run()
     }
 
     /// The CSV's rows as `date,field,workout,native,hae,status` (RFC 4180, no quoted commas here).
@@ -43,7 +49,9 @@ final class CompareTests: XCTestCase {
             if let n = v as? NSNumber { return JSONValue.format(n.doubleValue, decimals: 6) }
             return v as? String ?? ""
         }
-        XCTAssertEqual(rows.map { r in ["date", "field", "workout", "native", "hae", "status"].map { text(r[$0]) }.joined(separator: ",") }, F.expectedRows)
+        XCTAssertEqual(
+            rows.map { r in ["date", "field", "workout", "native", "hae", "status"].map { text(r[$0]) }.joined(separator: ",") },
+            F.expectedRows)
         XCTAssertEqual((json["gaps"] as? [[String: Any]])?.compactMap { $0["sentence"] as? String }, F.expectedGaps)
         let summary = try XCTUnwrap(json["summary"] as? [String: Any])
         // 58 rows: 45 match, 3 mismatch (two sleep fields on 03-02, steps on 03-04), 10 only
@@ -94,7 +102,8 @@ final class CompareTests: XCTestCase {
         // A file of bodies, one a line, reads the same as payloads.json.
         let lines = dir.appendingPathComponent("bodies.jsonl")
         let payloads = try Self.json(haeOut + "/payloads.json")["data"] as! [Any]
-        let text = try payloads.map { String(decoding: try JSONSerialization.data(withJSONObject: ["data": [$0]]), as: UTF8.self) }.joined(separator: "\n")
+        let text = try payloads.map { String(decoding: try JSONSerialization.data(withJSONObject: ["data": [$0]]), as: UTF8.self) }.joined(
+            separator: "\n")
         try Data(text.utf8).write(to: lines)
         XCTAssertTrue(PayloadReader.isPayloadInput(lines.path))
         XCTAssertFalse(PayloadReader.isPayloadInput(hae), "an HAE export is not payload JSON")
@@ -108,8 +117,11 @@ final class CompareTests: XCTestCase {
         let dir = try StoreTestSupport.temporaryDirectory()
         let (native, hae) = try F.write(into: dir)
         let store = dir.appendingPathComponent("health.sqlite").path
-        _ = try ConvertJob(ConvertRequest(inputs: [native, hae], outDir: dir.appendingPathComponent("o").path, timeZoneName: "Australia/Sydney",
-                                          storePath: store, person: "ann")).run()
+        _ = try ConvertJob(
+            ConvertRequest(
+                inputs: [native, hae], outDir: dir.appendingPathComponent("o").path, timeZoneName: "Australia/Sydney",
+                storePath: store, person: "ann")
+        ).run()
         let out = dir.appendingPathComponent("compare").path
         let outcome = try CompareJob(CompareRequest(native: [], hae: [], outDir: out, storePath: store, person: "ann")).run()
         XCTAssertEqual(outcome.exitStatus, 1)
@@ -123,8 +135,9 @@ final class CompareTests: XCTestCase {
     func testTwinsPass() throws {
         let twins = TestPaths.fixtures.appendingPathComponent("twins")
         let out = try StoreTestSupport.temporaryDirectory().appendingPathComponent("c").path
-        let outcome = try run(native: [twins.appendingPathComponent("same-days.xml").path],
-                              hae: [twins.appendingPathComponent("same-days.hae.json").path], out: out)
+        let outcome = try run(
+            native: [twins.appendingPathComponent("same-days.xml").path],
+            hae: [twins.appendingPathComponent("same-days.hae.json").path], out: out)
         XCTAssertEqual(outcome.exitStatus, 0, outcome.terminalText(color: false))
         XCTAssertTrue(outcome.terminalText(color: false).contains("PASSED"))
     }
@@ -145,9 +158,13 @@ final class CompareTests: XCTestCase {
         let outcome = try run(native: [nativeOut + "/payloads"], hae: [hae], out: out, monitor: 3)
         XCTAssertEqual(outcome.exitStatus, 1)
         let gaps = (try Self.json(out + "/compare.json")["gaps"] as? [[String: Any]])?.compactMap { $0["sentence"] as? String }
-        XCTAssertEqual(gaps, ["native sleep.total_hours missing on 2024-03-07", "native sleep.core_hours missing on 2024-03-07",
-                              "native sleep.in_bed_start missing on 2024-03-07", "native sleep.in_bed_end missing on 2024-03-07",
-                              "native sleep.source missing on 2024-03-07"])
+        XCTAssertEqual(
+            gaps,
+            [
+                "native sleep.total_hours missing on 2024-03-07", "native sleep.core_hours missing on 2024-03-07",
+                "native sleep.in_bed_start missing on 2024-03-07", "native sleep.in_bed_end missing on 2024-03-07",
+                "native sleep.source missing on 2024-03-07",
+            ])
         // Whole dates pass.
         let whole = try run(native: [native], hae: [hae], out: out, monitor: 3)
         XCTAssertEqual(whole.exitStatus, 0, whole.terminalText(color: false))
@@ -197,8 +214,10 @@ final class CompareTests: XCTestCase {
             return (p.terminationStatus, String(decoding: o, as: UTF8.self), String(decoding: e, as: UTF8.self))
         }
         let out = dir.appendingPathComponent("c").path
-        let pass = try command(["--native", twins.appendingPathComponent("same-days.xml").path, "--hae",
-                                twins.appendingPathComponent("same-days.hae.json").path, "--timezone", "Australia/Sydney", "--out", out])
+        let pass = try command([
+            "--native", twins.appendingPathComponent("same-days.xml").path, "--hae",
+            twins.appendingPathComponent("same-days.hae.json").path, "--timezone", "Australia/Sydney", "--out", out,
+        ])
         XCTAssertEqual(pass.0, 0, pass.1 + pass.2)
         let fail = try command(["--native", native, "--hae", hae, "--timezone", "Australia/Sydney", "--out", out])
         XCTAssertEqual(fail.0, 1, fail.2)

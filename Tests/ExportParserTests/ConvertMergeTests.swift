@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+
 @testable import ExportParser
 
 /// `convert` given native and HAE inputs: native wins and HAE fills, whatever the order on the
@@ -9,7 +10,8 @@ final class ConvertMergeTests: XCTestCase {
     typealias T = StoreTestSupport
 
     /// Native 03-02: 1,000 steps, a run 07:00–07:30 (300 kcal); no sleep, no resting heart rate.
-    static let xml = export("""
+    static let xml = export(
+        """
          <Record type="HKQuantityTypeIdentifierStepCount" sourceName="Anna’s Apple Watch" unit="count" startDate="2024-03-02 09:00:00 +1100" endDate="2024-03-02 10:00:00 +1100" value="1000"/>
          <Workout workoutActivityType="HKWorkoutActivityTypeRunning" duration="30" durationUnit="min" sourceName="Anna’s Apple Watch" startDate="2024-03-02 07:00:00 +1100" endDate="2024-03-02 07:30:00 +1100">
           <WorkoutStatistics type="HKQuantityTypeIdentifierActiveEnergyBurned" sum="300" unit="kcal"/>
@@ -43,7 +45,9 @@ final class ConvertMergeTests: XCTestCase {
             let out = dir.appendingPathComponent("out\(n)").path
             let store = out + "/health.sqlite"
             _ = try ConvertJob(ConvertRequest(inputs: order, outDir: out, timeZoneName: "Australia/Sydney", storePath: store)).run()
-            let day = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: out + "/payloads/2024-03-02.json"))) as? [String: Any])
+            let day = try XCTUnwrap(
+                JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: out + "/payloads/2024-03-02.json")))
+                    as? [String: Any])
             let metrics = try XCTUnwrap(day["metrics"] as? [String: Any])
             XCTAssertEqual(metrics["step_count"] as? Int, 1000, "native wins")
             XCTAssertEqual(metrics["resting_hr"] as? Int, 50, "HAE fills")
@@ -57,16 +61,22 @@ final class ConvertMergeTests: XCTestCase {
             // yoga session added); 03-03 is HAE's whole date: empty.
             let lines = csv.components(separatedBy: "\r\n")
             XCTAssertTrue(lines[1].hasPrefix("2024-03-02,"))
-            XCTAssertTrue(lines[1].hasSuffix(",2,resting_hr;sleep_total_hours;sleep_core_hours;sleep_in_bed_start;sleep_in_bed_end;sleep_source;workouts_count"), lines[1])
+            XCTAssertTrue(
+                lines[1].hasSuffix(
+                    ",2,resting_hr;sleep_total_hours;sleep_core_hours;sleep_in_bed_start;sleep_in_bed_end;sleep_source;workouts_count"),
+                lines[1])
             XCTAssertTrue(lines[2].hasPrefix("2024-03-03,") && lines[2].hasSuffix(",0,"), lines[2])
             // The store: every value with the import that gave it; the view lists HAE's by name.
-            let rows = try T.rows(store, """
+            let rows = try T.rows(
+                store,
+                """
                 SELECT d.field, i.format FROM day_values d JOIN imports i ON i.id = d.import_id
                 WHERE d.date = '2024-03-02' AND d.field IN ('step_count', 'resting_hr', 'sleep_total_hours') ORDER BY d.field
                 """)
             XCTAssertEqual(rows, [["resting_hr", "hae"], ["sleep_total_hours", "hae"], ["step_count", "apple-xml"]])
-            XCTAssertEqual(try T.rows(store, "SELECT step_count, hae_filled FROM daily WHERE date = '2024-03-02'"),
-                           [["1000.0", "resting_hr;sleep_core_hours;sleep_in_bed_end;sleep_in_bed_start;sleep_source;sleep_total_hours"]])
+            XCTAssertEqual(
+                try T.rows(store, "SELECT step_count, hae_filled FROM daily WHERE date = '2024-03-02'"),
+                [["1000.0", "resting_hr;sleep_core_hours;sleep_in_bed_end;sleep_in_bed_start;sleep_source;sleep_total_hours"]])
             XCTAssertEqual(try T.rows(store, "SELECT step_count, hae_filled FROM daily WHERE date = '2024-03-03'"), [["5000.0", "NULL"]])
         }
         XCTAssertEqual(csvs[0], csvs[1], "the order on the command line changes nothing")
@@ -78,21 +88,31 @@ final class ConvertMergeTests: XCTestCase {
         let dir = try T.temporaryDirectory()
         let native = dir.appendingPathComponent("export.xml"), haeFile = dir.appendingPathComponent("hae.json")
         // Native: an iPhone InBed 23:00–06:00 only → total 7 h, in bed 23:00–06:00, no stages.
-        try Data(export("""
-             <Record type="HKCategoryTypeIdentifierSleepAnalysis" sourceName="Anna’s iPhone" startDate="2024-03-01 23:00:00 +1100" endDate="2024-03-02 06:00:00 +1100" value="HKCategoryValueSleepAnalysisInBed"/>
-            """, exportDate: "2024-03-05 08:00:00 +1100").utf8).write(to: native)
+        try Data(
+            export(
+                """
+                 <Record type="HKCategoryTypeIdentifierSleepAnalysis" sourceName="Anna’s iPhone" startDate="2024-03-01 23:00:00 +1100" endDate="2024-03-02 06:00:00 +1100" value="HKCategoryValueSleepAnalysisInBed"/>
+                """, exportDate: "2024-03-05 08:00:00 +1100"
+            ).utf8
+        ).write(to: native)
         // HAE: the same night as 4.5 h core + 1 h deep + 1 h REM = 6.5 h.
-        try Data("""
+        try Data(
+            """
             {"data": {"metrics": [{"name": "sleep_analysis", "units": "hr", "data": [{"date": "2024-03-02 00:00:00 +1100", "totalSleep": 6.5,
               "core": 4.5, "deep": 1, "rem": 1, "awake": 0, "asleep": 0, "inBed": 0, "sleepStart": "2024-03-01 23:00:00 +1100",
               "sleepEnd": "2024-03-02 06:00:00 +1100", "source": "Anna’s Apple Watch"}]}]}}
-            """.utf8).write(to: haeFile)
+            """.utf8
+        ).write(to: haeFile)
         let out = dir.appendingPathComponent("out").path, store = out + "/health.sqlite"
-        _ = try ConvertJob(ConvertRequest(inputs: [haeFile.path, native.path], outDir: out, timeZoneName: "Australia/Sydney", storePath: store)).run()
-        let day = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: out + "/payloads/2024-03-02.json"))) as? [String: Any])
+        _ = try ConvertJob(
+            ConvertRequest(inputs: [haeFile.path, native.path], outDir: out, timeZoneName: "Australia/Sydney", storePath: store)
+        ).run()
+        let day = try XCTUnwrap(
+            JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: out + "/payloads/2024-03-02.json"))) as? [String: Any])
         XCTAssertEqual((day["sleep"] as? [String: Any])?["total_hours"] as? Int, 7)
         XCTAssertNil((day["sleep"] as? [String: Any])?["core_hours"])
-        XCTAssertEqual(try T.rows(store, "SELECT sleep_total_hours, sleep_core_hours, sleep_source, hae_filled FROM daily WHERE date = '2024-03-02'"),
-                       [["7.0", "NULL", "Anna’s iPhone", "NULL"]])
+        XCTAssertEqual(
+            try T.rows(store, "SELECT sleep_total_hours, sleep_core_hours, sleep_source, hae_filled FROM daily WHERE date = '2024-03-02'"),
+            [["7.0", "NULL", "Anna’s iPhone", "NULL"]])
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+
 @testable import ExportParser
 
 /// `erase` asks for the id to be typed back on a terminal and refuses without one unless

@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+
 @testable import ExportParser
 
 /// `erase`: nothing of the person left in any table or view, the other person untouched, and
@@ -35,7 +36,9 @@ final class EraseTests: XCTestCase {
         for t in receipt.removed { XCTAssertEqual(t.rows, annBefore[t.name]?.count, t.name) }
         XCTAssertEqual(try String(contentsOfFile: receiptPath, encoding: .utf8), receipt.text)
         XCTAssertEqual(try StoreTestSupport.mode(receiptPath), 0o600)
-        for needle in [G.annSource, G.annMetadataValue] { XCTAssertFalse(receipt.text.contains(needle), "the receipt holds no health data") }
+        for needle in [G.annSource, G.annMetadataValue] {
+            XCTAssertFalse(receipt.text.contains(needle), "the receipt holds no health data")
+        }
 
         for table in PersonRows.tables { XCTAssertEqual(try G.count(store, table: table.name, person: "ann"), 0, table.name) }
         for view in ["samples", "daily", "apple_daily_totals"] {

@@ -1,5 +1,6 @@
-@testable import ExportParser
 import XCTest
+
+@testable import ExportParser
 
 /// The generated fixtures against the converter: `convert` of the export must write exactly
 /// the payloads and CSV the generator wrote from its plan, and `compare` of the export against
@@ -48,8 +49,10 @@ final class FixturesConvertTests: XCTestCase {
             let text = try String(contentsOf: dir.appendingPathComponent("expected/payloads/2026-03-\(day).json"), encoding: .utf8)
             return String(text.split(separator: "\n")[2])
         }
-        XCTAssertEqual(zones, Array(repeating: "  \"timezone\": \"Europe/Amsterdam\",", count: 4)
-                       + Array(repeating: "  \"timezone\": \"America/New_York\",", count: 2))
+        XCTAssertEqual(
+            zones,
+            Array(repeating: "  \"timezone\": \"Europe/Amsterdam\",", count: 4)
+                + Array(repeating: "  \"timezone\": \"America/New_York\",", count: 2))
         let xml = try String(contentsOf: dir.appendingPathComponent("export.xml"), encoding: .utf8)
         XCTAssertTrue(xml.contains(" +0100\"") && xml.contains(" -0400\""))
         try FixtureCheck.assertConvertReproducesExpected(dir, "traveller")
@@ -58,8 +61,10 @@ final class FixturesConvertTests: XCTestCase {
     /// Europe/Amsterdam springs forward on 2026-03-29 (a 23-hour date), Australia/Sydney falls
     /// back on 2026-04-05 (25 hours): samples carry both offsets, and every date still matches.
     func testDaylightSavingChangesInsideTheRange() throws {
-        for (zone, from, standard, summer) in [("Europe/Amsterdam", "2026-03-25", "+0100", "+0200"),
-                                               ("Australia/Sydney", "2026-04-01", "+1100", "+1000")] {
+        for (zone, from, standard, summer) in [
+            ("Europe/Amsterdam", "2026-03-25", "+0100", "+0200"),
+            ("Australia/Sydney", "2026-04-01", "+1100", "+1000"),
+        ] {
             let dir = try FixtureCheck.make(days: 8, start: from, seed: 5, zone: zone)
             let xml = try String(contentsOf: dir.appendingPathComponent("export.xml"), encoding: .utf8)
             XCTAssertTrue(xml.contains(standard) && xml.contains(summer), "\(zone): both offsets in the export")
@@ -80,7 +85,8 @@ final class FixturesConvertTests: XCTestCase {
             XCTAssertEqual(try FixtureCheck.files(dir.appendingPathComponent("expected")), plain, label)
             try FixtureCheck.assertConvertReproducesExpected(dir, input: file, label)
             if variant != nil {
-                let xml = try String(contentsOf: dir.appendingPathComponent(file.replacingOccurrences(of: ".zip", with: ".xml")), encoding: .utf8)
+                let xml = try String(
+                    contentsOf: dir.appendingPathComponent(file.replacingOccurrences(of: ".zip", with: ".xml")), encoding: .utf8)
                 XCTAssertTrue(xml.contains("Export Version: 12") && xml.contains("  brand CDATA #IMPLIED\n<!ELEMENT RightEye"), label)
             }
         }

@@ -1,16 +1,20 @@
-@testable import ExportParser
 import Foundation
 import XCTest
+
+@testable import ExportParser
 
 /// Makes a fixture and checks it against the converter and compare (docs/fixtures.md).
 enum FixtureCheck {
     /// Generates a fixture into a new temporary folder.
-    static func make(days: Int, start: String = FixtureRequest.defaultStart, seed: UInt64 = 1, zone: String = FixtureRequest.defaultTimeZone,
-                     profile: String = "runner", units: String = "metric", variant: String? = nil, locale: String? = nil,
-                     name: String = #function) throws -> URL {
+    static func make(
+        days: Int, start: String = FixtureRequest.defaultStart, seed: UInt64 = 1, zone: String = FixtureRequest.defaultTimeZone,
+        profile: String = "runner", units: String = "metric", variant: String? = nil, locale: String? = nil,
+        name: String = #function
+    ) throws -> URL {
         let dir = try TestPaths.temporaryDirectory(name)
-        let request = FixtureRequest(days: days, start: start, seed: seed, timeZoneName: zone, profile: profile, units: units, outDir: dir.path,
-                                     variant: variant, locale: locale)
+        let request = FixtureRequest(
+            days: days, start: start, seed: seed, timeZoneName: zone, profile: profile, units: units, outDir: dir.path,
+            variant: variant, locale: locale)
         let outcome = try FixtureJob(request).run()
         XCTAssertEqual(outcome.days, days)
         return dir
@@ -32,8 +36,10 @@ enum FixtureCheck {
 
     /// `convert` of the fixture's export (zip or xml) writes exactly `expected/`: every payload
     /// file, payloads.json and daily.csv byte for byte.
-    static func assertConvertReproducesExpected(_ fixture: URL, input: String = "export.zip", _ label: String,
-                                                file: StaticString = #filePath, line: UInt = #line) throws {
+    static func assertConvertReproducesExpected(
+        _ fixture: URL, input: String = "export.zip", _ label: String,
+        file: StaticString = #filePath, line: UInt = #line
+    ) throws {
         let out = fixture.appendingPathComponent("converted-" + input)
         _ = try ConvertJob(ConvertRequest(inputs: [fixture.appendingPathComponent(input).path], outDir: out.path)).run()
         let expected = fixture.appendingPathComponent("expected")
@@ -52,9 +58,12 @@ enum FixtureCheck {
     }
 
     /// compare of the export against its HAE twin over the whole range exits 0.
-    static func assertCompareAgrees(_ fixture: URL, days: Int, start: String, _ label: String, file: StaticString = #filePath, line: UInt = #line) throws {
-        let request = CompareRequest(native: [fixture.appendingPathComponent("export.zip").path], hae: [fixture.appendingPathComponent("hae.json").path],
-                                     days: days, from: start, outDir: fixture.appendingPathComponent("compare").path)
+    static func assertCompareAgrees(
+        _ fixture: URL, days: Int, start: String, _ label: String, file: StaticString = #filePath, line: UInt = #line
+    ) throws {
+        let request = CompareRequest(
+            native: [fixture.appendingPathComponent("export.zip").path], hae: [fixture.appendingPathComponent("hae.json").path],
+            days: days, from: start, outDir: fixture.appendingPathComponent("compare").path)
         let outcome = try CompareJob(request).run()
         XCTAssertEqual(outcome.exitStatus, 0, "\(label): \(outcome.terminalText(color: false))", file: file, line: line)
     }

@@ -1,6 +1,7 @@
-@testable import ExportParser
 import Foundation
 import XCTest
+
+@testable import ExportParser
 
 /// The fuzz targets' entry points (`FuzzEntry`, fuzz/README.md) on the fixtures, so that they
 /// keep working between fuzzing runs, and what the fuzzers found, each as its input.
@@ -64,7 +65,10 @@ final class FuzzRegressionTests: XCTestCase {
 
     func testZipTimestampAndNumberEntriesTakeTheirSeeds() throws {
         try bytes(TestPaths.samples.appendingPathComponent("export.zip").path).withUnsafeBytes { FuzzEntry.readZip($0) }
-        for s in ["2024-03-05 08:00:00 +0100", "2024-03-05 8:00:00\u{202F}PM +0100", "2024-02-29 23:59:60 -1200", "9999-12-31 23:59:60 +0000", "garbage"] {
+        for s in [
+            "2024-03-05 08:00:00 +0100", "2024-03-05 8:00:00\u{202F}PM +0100", "2024-02-29 23:59:60 -1200", "9999-12-31 23:59:60 +0000",
+            "garbage",
+        ] {
             Array(s.utf8).withUnsafeBytes { FuzzEntry.parseTimestamp($0) }
         }
         for s in ["0", "-0", "1e999", "57.189999999999998", "9007199254740993", "123456789012345678901234", "4.9e-324", "+1", "nan"] {
@@ -82,14 +86,18 @@ final class FuzzRegressionTests: XCTestCase {
     /// skipped and counted; a record of a year or less still counts.
     func testExportRecordLastingMillenniaIsSkippedNotSplitIntoEveryDay() throws {
         let xml = export(
-            record("HKQuantityTypeIdentifierStepCount", "800", unit: "count", start: "2024-03-03 10:00:00 +1100", end: "9019-03-03 10:20:00 +1100")
-                + record("HKQuantityTypeIdentifierStepCount", "366", unit: "count", start: "2024-03-03 10:00:00 +1100", end: "2025-03-03 10:00:00 +1100"))
+            record(
+                "HKQuantityTypeIdentifierStepCount", "800", unit: "count", start: "2024-03-03 10:00:00 +1100",
+                end: "9019-03-03 10:20:00 +1100")
+                + record(
+                    "HKQuantityTypeIdentifierStepCount", "366", unit: "count", start: "2024-03-03 10:00:00 +1100",
+                    end: "2025-03-03 10:00:00 +1100"))
         let book = DayBook()
         let started = Date()
         let report = try AppleExportReader.read(data: Data(xml.utf8), name: "long.xml", into: book)
         XCTAssertEqual(report.skips["record lasting more than a year (StepCount)"], 1)
         let days = book.finish()
-        XCTAssertEqual(days.count, 366) // the year-long record: one share a day
+        XCTAssertEqual(days.count, 366)  // the year-long record: one share a day
         XCTAssertLessThan(Date().timeIntervalSince(started), 5)
     }
 
@@ -118,7 +126,10 @@ final class FuzzRegressionTests: XCTestCase {
     /// bytes are not EUC-JP made libxml2 print "encoding error : input conversion failed…" and
     /// "I/O error : encoder error" lines on stderr besides the reader's one sentence.
     func testEncodingErrorPrintsNothingOnStderr() throws {
-        let xml = Data("<?xml version=\"1.0\" encoding=\"EUC-JP\"?>\n<HealthData locale=\"en_US\">\n <ExportDate value=\"2024-03-05 08:00:00 +0100\"/>".utf8)
+        let xml =
+            Data(
+                "<?xml version=\"1.0\" encoding=\"EUC-JP\"?>\n<HealthData locale=\"en_US\">\n <ExportDate value=\"2024-03-05 08:00:00 +0100\"/>"
+                    .utf8)
             + Data([0xFF, 0xFF, 0xFF]) + Data("\n</HealthData>\n".utf8)
         let dir = try TestPaths.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }

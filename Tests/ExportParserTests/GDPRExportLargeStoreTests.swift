@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+
 @testable import ExportParser
 
 /// A large person exported by the real executable in flat memory: peak RSS under 100 MB. The
@@ -14,11 +15,15 @@ final class GDPRExportLargeStoreTests: XCTestCase {
         defer { try? FileManager.default.removeItem(at: dir) }
         let store = dir.appendingPathComponent("health.sqlite").path
         let seed = dir.appendingPathComponent("big.xml")
-        try GDPRTestSupport.ownExport(source: "Big’s Watch", metadataValue: "big", day: "2024-01-01").write(to: seed, atomically: true, encoding: .utf8)
-        _ = try ConvertJob(ConvertRequest(inputs: [seed.path], outDir: dir.appendingPathComponent("out").path, storePath: store, person: "big")).run()
+        try GDPRTestSupport.ownExport(source: "Big’s Watch", metadataValue: "big", day: "2024-01-01").write(
+            to: seed, atomically: true, encoding: .utf8)
+        _ = try ConvertJob(
+            ConvertRequest(inputs: [seed.path], outDir: dir.appendingPathComponent("out").path, storePath: store, person: "big")
+        ).run()
         do {
             let db = try SQLiteConnection(path: store)
-            try db.execute("""
+            try db.execute(
+                """
                 BEGIN;
                 WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < \(Self.samples))
                 INSERT INTO sample_records (person, import_id, type_id, source_id, source_version, device_id, unit, value, payload_value,
@@ -44,11 +49,16 @@ final class GDPRExportLargeStoreTests: XCTestCase {
             """
         let out = dir.appendingPathComponent("big.zip").path
         for path in [dir.appendingPathComponent("big").path, out] {
-            let (status, text) = try GDPRTestSupport.python(script, [StoreKillTests.toolURL.path, "gdpr-export", "--store", store, "--person", "big", "--out", path])
+            let (status, text) = try GDPRTestSupport.python(
+                script, [StoreKillTests.toolURL.path, "gdpr-export", "--store", store, "--person", "big", "--out", path])
             XCTAssertEqual(status, 0)
-            let parts = String(decoding: text, as: UTF8.self).split(separator: " ").map { Double($0.trimmingCharacters(in: .whitespacesAndNewlines)) ?? -1 }
+            let parts = String(decoding: text, as: UTF8.self).split(separator: " ").map {
+                Double($0.trimmingCharacters(in: .whitespacesAndNewlines)) ?? -1
+            }
             let peakMB = parts[0] / 1024, seconds = parts[1]
-            print("gdpr-export of \(rows) samples to \((path as NSString).lastPathComponent): \(Int(Double(rows) / seconds)) rows/s, peak RSS \(Int(peakMB)) MB (debug build)")
+            print(
+                "gdpr-export of \(rows) samples to \((path as NSString).lastPathComponent): \(Int(Double(rows) / seconds)) rows/s, peak RSS \(Int(peakMB)) MB (debug build)"
+            )
             XCTAssertLessThan(peakMB, 100, "peak RSS")
         }
     }

@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+
 @testable import ExportParser
 
 /// `gdpr-export`: every stored row of the person exactly once, none of anyone else's, a
@@ -24,9 +25,12 @@ final class GDPRExportTests: XCTestCase {
         case "workout_statistics": return sum("workouts") { entries($0["statistics"]) }
         case "workout_events": return sum("workouts") { entries($0["events"]) }
         case "workout_routes": return sum("workouts") { entries($0["routes"]) }
-        case "workout_route_files": return sum("workouts") { w in ((w["routes"] as? [[String: Any]]) ?? []).reduce(0) { $0 + entries($1["files"]) } }
+        case "workout_route_files":
+            return sum("workouts") { w in ((w["routes"] as? [[String: Any]]) ?? []).reduce(0) { $0 + entries($1["files"]) } }
         case "workout_metadata":
-            return sum("workouts") { w in entries(w["metadata"]) + ((w["activities"] as? [[String: Any]]) ?? []).reduce(0) { $0 + entries($1["metadata"]) } }
+            return sum("workouts") { w in
+                entries(w["metadata"]) + ((w["activities"] as? [[String: Any]]) ?? []).reduce(0) { $0 + entries($1["metadata"]) }
+            }
         default: return rows(table).count
         }
     }
@@ -57,14 +61,18 @@ final class GDPRExportTests: XCTestCase {
         try assertSameIDs(files["samples"]!, "sample_id", store, "SELECT id FROM sample_records WHERE person = ?1", file: "samples")
         try assertSameIDs(files["imports"]!, "import_id", store, "SELECT id FROM imports WHERE person = ?1", file: "imports")
         try assertSameIDs(files["workouts"]!, "workout_id", store, "SELECT id FROM workouts WHERE person = ?1", file: "workouts")
-        try assertSameIDs(files["correlations"]!, "correlation_id", store, "SELECT id FROM correlations WHERE person = ?1", file: "correlations")
+        try assertSameIDs(
+            files["correlations"]!, "correlation_id", store, "SELECT id FROM correlations WHERE person = ?1", file: "correlations")
         try assertSameIDs(files["extra_items"]!, "item_id", store, "SELECT id FROM extra_items WHERE person = ?1", file: "extra_items")
         try assertSameIDs(files["sources"]!, "source_id", store, "SELECT id FROM sources WHERE person = ?1", file: "sources")
         try assertSameIDs(files["devices"]!, "device_id", store, "SELECT id FROM devices WHERE person = ?1", file: "devices")
         let dayKeys = files["day_values"]!.map { "\($0["date"]!) \($0["field"]!)" }
         XCTAssertEqual(Set(dayKeys).count, dayKeys.count, "a day value twice")
-        XCTAssertEqual(files["daily"]!.count, try G.rows(store, "SELECT count(*) FROM daily WHERE person = ?1", "ann")[0].first.map { Int($0)! })
-        XCTAssertEqual(files["daily"]!.compactMap { $0["date"] as? String }, try G.rows(store, "SELECT date FROM daily WHERE person = ?1 ORDER BY date", "ann").map { $0[0] })
+        XCTAssertEqual(
+            files["daily"]!.count, try G.rows(store, "SELECT count(*) FROM daily WHERE person = ?1", "ann")[0].first.map { Int($0)! })
+        XCTAssertEqual(
+            files["daily"]!.compactMap { $0["date"] as? String },
+            try G.rows(store, "SELECT date FROM daily WHERE person = ?1 ORDER BY date", "ann").map { $0[0] })
 
         // Nothing of bob's: his distinctive strings are in the store, in no file of ann's export.
         XCTAssertTrue(G.fileContains(store, G.bobSource) || G.fileContains(store + "-wal", G.bobSource))
@@ -82,7 +90,8 @@ final class GDPRExportTests: XCTestCase {
         defer { try? FileManager.default.removeItem(at: dir) }
         let out = dir.appendingPathComponent("ann-export").path
         _ = try GDPRExportJob(GDPRExportRequest(storePath: store, person: "ann", outPath: out)).run()
-        let manifest = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: out + "/manifest.json"))) as? [String: Any])
+        let manifest = try XCTUnwrap(
+            try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: out + "/manifest.json"))) as? [String: Any])
         XCTAssertEqual(manifest["person"] as? String, "ann")
         XCTAssertEqual(manifest["tool_version"] as? String, ExportParserVersion.current)
         XCTAssertEqual(manifest["store_schema_version"] as? Int, StoreSchema.currentVersion)

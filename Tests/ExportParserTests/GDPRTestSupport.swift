@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+
 @testable import ExportParser
 
 /// The store the GDPR tests share: two persons imported from different exports, HAE data for
@@ -17,10 +18,12 @@ enum GDPRTestSupport {
 
     static func ownExport(source: String, metadataValue: String, day: String) -> String {
         export(
-            record("HKQuantityTypeIdentifierHeartRate", "61", unit: "count/min", source: source, start: "\(day) 07:00:00 +0100",
-                   children: #"<MetadataEntry key="HKExternalUUID" value="\#(metadataValue)"/>"#)
-            + record("HKQuantityTypeIdentifierStepCount", "1234", unit: "count", source: source, start: "\(day) 08:00:00 +0100",
-                     end: "\(day) 08:30:00 +0100"),
+            record(
+                "HKQuantityTypeIdentifierHeartRate", "61", unit: "count/min", source: source, start: "\(day) 07:00:00 +0100",
+                children: #"<MetadataEntry key="HKExternalUUID" value="\#(metadataValue)"/>"#)
+                + record(
+                    "HKQuantityTypeIdentifierStepCount", "1234", unit: "count", source: source, start: "\(day) 08:00:00 +0100",
+                    end: "\(day) 08:30:00 +0100"),
             exportDate: "\(day) 20:00:00 +0100")
     }
 
@@ -29,20 +32,29 @@ enum GDPRTestSupport {
         let dir = try StoreTestSupport.temporaryDirectory()
         let store = dir.appendingPathComponent("health.sqlite").path
         let annOwn = dir.appendingPathComponent("ann-own.xml"), bobOwn = dir.appendingPathComponent("bob-own.xml")
-        try ownExport(source: annSource, metadataValue: annMetadataValue, day: "2024-03-10").write(to: annOwn, atomically: true, encoding: .utf8)
-        try ownExport(source: bobSource, metadataValue: bobMetadataValue, day: "2024-03-11").write(to: bobOwn, atomically: true, encoding: .utf8)
+        try ownExport(source: annSource, metadataValue: annMetadataValue, day: "2024-03-10").write(
+            to: annOwn, atomically: true, encoding: .utf8)
+        try ownExport(source: bobSource, metadataValue: bobMetadataValue, day: "2024-03-11").write(
+            to: bobOwn, atomically: true, encoding: .utf8)
         let fixtures = TestPaths.fixtures
-        let bob = [fixtures.appendingPathComponent("twins/same-days.xml").path,
-                   fixtures.appendingPathComponent("rules/14-workout-statistics-vs-attributes.xml").path, bobOwn.path]
-        let ann = [TestPaths.samples.appendingPathComponent("export.xml").path, annOwn.path,
-                   fixtures.appendingPathComponent("hae/workouts-v1-v2-extras-array-wrapped.json").path,
-                   fixtures.appendingPathComponent("hae/sleep-aggregated-generations.json").path]
-        _ = try ConvertJob(ConvertRequest(inputs: bob, outDir: dir.appendingPathComponent("out-bob").path, storePath: store, person: "bob")).run()
-        _ = try ConvertJob(ConvertRequest(inputs: ann, outDir: dir.appendingPathComponent("out-ann").path, storePath: store, person: "ann")).run()
+        let bob = [
+            fixtures.appendingPathComponent("twins/same-days.xml").path,
+            fixtures.appendingPathComponent("rules/14-workout-statistics-vs-attributes.xml").path, bobOwn.path,
+        ]
+        let ann = [
+            TestPaths.samples.appendingPathComponent("export.xml").path, annOwn.path,
+            fixtures.appendingPathComponent("hae/workouts-v1-v2-extras-array-wrapped.json").path,
+            fixtures.appendingPathComponent("hae/sleep-aggregated-generations.json").path,
+        ]
+        _ = try ConvertJob(ConvertRequest(inputs: bob, outDir: dir.appendingPathComponent("out-bob").path, storePath: store, person: "bob"))
+            .run()
+        _ = try ConvertJob(ConvertRequest(inputs: ann, outDir: dir.appendingPathComponent("out-ann").path, storePath: store, person: "ann"))
+            .run()
         // What push records, for both (the push tests send for real; here only the rows matter).
         let db = try SQLiteConnection(path: store)
         for (person, date) in [("ann", "2026-03-22"), ("bob", "2024-03-02")] {
-            try db.execute("""
+            try db.execute(
+                """
                 INSERT INTO pushes (person, endpoint, date, body_sha256, http_status, result, detail, attempts, pushed_at)
                 VALUES ('\(person)', 'https://coach.example/sync/healthkit', '\(date)', 'sha', 200, 'accepted', NULL, 1, '2026-11-23T10:00:00Z')
                 """)

@@ -1,4 +1,5 @@
 import XCTest
+
 @testable import ExportParser
 
 /// HAE input through the day book: the reader's samples, nights and workouts land on the days
@@ -63,7 +64,7 @@ final class HAEDayBookTests: XCTestCase {
         // workouts[2] "Outdoor Walk" 12:51:14 and workouts[1] "Other" 20:00:21 on 02-14
         XCTAssertEqual(workouts.map(\.type).sorted(), ["Other", "Walking"])
         let walk = try XCTUnwrap(workouts.first { $0.type == "Walking" })
-        XCTAssertEqual(walk.distanceMetres ?? 0, 500.3591466746293, accuracy: 1e-9) // 0.5003591466746293 km
+        XCTAssertEqual(walk.distanceMetres ?? 0, 500.3591466746293, accuracy: 1e-9)  // 0.5003591466746293 km
         XCTAssertEqual(walk.energyKcal ?? 0, 31.560507148276304, accuracy: 1e-9)
         XCTAssertEqual(walk.durationSeconds, 649.2511929273605, accuracy: 1e-9)
         XCTAssertEqual(walk.maximumHeartRate, 94)

@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+
 @testable import ExportParser
 
 /// The real HAE files of the public samples (`TestPaths.publicHAE`, SOURCES.md there), read in place.
@@ -43,17 +44,17 @@ final class HAEPublicSampleTests: XCTestCase {
         // the stored inner object {symptoms, metrics, workouts}; one v1 "Walking"
         let (sink, report) = try read("benmurrell_workouts-v1_single-walk_2023-06-06.json", details: true)
         XCTAssertEqual(sink.workouts.count, 1)
-        XCTAssertTrue(sink.extras.isEmpty) // "symptoms": []
+        XCTAssertTrue(sink.extras.isEmpty)  // "symptoms": []
         let w = sink.workouts[0]
         XCTAssertEqual(w.activityType, "HKWorkoutActivityTypeWalking")
         XCTAssertEqual(w.start, ts("2023-06-06 20:38:38 -0500"))
         XCTAssertEqual(w.end, ts("2023-06-06 20:50:43 -0500"))
-        XCTAssertEqual(w.duration, 725) // end − start
-        XCTAssertEqual(w.totalEnergyBurned, 67.53800000000005) // activeEnergy.qty
-        XCTAssertEqual(w.totalDistance, 0.5915495370532968) // distance.qty, mi
+        XCTAssertEqual(w.duration, 725)  // end − start
+        XCTAssertEqual(w.totalEnergyBurned, 67.53800000000005)  // activeEnergy.qty
+        XCTAssertEqual(w.totalDistance, 0.5915495370532968)  // distance.qty, mi
         XCTAssertEqual(w.totalDistanceUnit, "mi")
-        XCTAssertEqual(w.statedAverageHeartRate, 98.05344827586207) // avgHeartRate.qty (bpm)
-        XCTAssertEqual(w.statedMaximumHeartRate, 108) // maxHeartRate.qty
+        XCTAssertEqual(w.statedAverageHeartRate, 98.05344827586207)  // avgHeartRate.qty (bpm)
+        XCTAssertEqual(w.statedMaximumHeartRate, 108)  // maxHeartRate.qty
         XCTAssertEqual(w.source, "Health Auto Export")
         XCTAssertTrue(w.metadata.contains(MetadataEntry(key: "elevationAscent", value: "18.799212598425196 ft")))
         XCTAssertEqual(report.workouts, 1)
@@ -88,9 +89,10 @@ final class HAEPublicSampleTests: XCTestCase {
     }
 
     func testJimmyLittleMetricsWorkoutsV2AndMedications() throws {
-        let (sink, report) = try read("jimmylittle_metrics-day-aggregated_workouts-v2_medications_2026-02-14_2026-02-16.json", details: true)
+        let (sink, report) = try read(
+            "jimmylittle_metrics-day-aggregated_workouts-v2_medications_2026-02-14_2026-02-16.json", details: true)
         XCTAssertEqual(sink.sleepSummaries.count, 3)
-        XCTAssertEqual(sink.samples.count, 89) // 92 datums − 3 sleep nights
+        XCTAssertEqual(sink.samples.count, 89)  // 92 datums − 3 sleep nights
         XCTAssertEqual(sink.extras.filter { $0.kind == "medications" }.count, 4)
         XCTAssertEqual(report.recordsByType["hae:medications"], 4)
         XCTAssertTrue(sink.extras[0].json.hasPrefix("{") && sink.extras[0].json.contains("\"displayText\""))
@@ -109,7 +111,7 @@ final class HAEPublicSampleTests: XCTestCase {
         XCTAssertEqual(walk.statedAverageHeartRate, 82.51489327833586)
         XCTAssertEqual(walk.statedMaximumHeartRate, 94)
         XCTAssertEqual(walk.duration, 649.2511929273605)
-        XCTAssertEqual(sink.workouts.filter { $0.activityType == "HKWorkoutActivityTypeOther" }.count, 2) // HAE's own "Other"
+        XCTAssertEqual(sink.workouts.filter { $0.activityType == "HKWorkoutActivityTypeOther" }.count, 2)  // HAE's own "Other"
     }
 
     func testStarbackrSleepSegments() throws {
@@ -117,8 +119,12 @@ final class HAEPublicSampleTests: XCTestCase {
         XCTAssertEqual(sink.samples.count, 741)
         let p = "HKCategoryValueSleepAnalysis"
         let counts = Dictionary(grouping: sink.samples, by: { $0.valueText ?? "" }).mapValues(\.count)
-        XCTAssertEqual(counts, [p + "AsleepCore": 303, p + "InBed": 124, p + "AsleepREM": 123, p + "Awake": 96,
-                                p + "AsleepDeep": 94, p + "AsleepUnspecified": 1])
+        XCTAssertEqual(
+            counts,
+            [
+                p + "AsleepCore": 303, p + "InBed": 124, p + "AsleepREM": 123, p + "Awake": 96,
+                p + "AsleepDeep": 94, p + "AsleepUnspecified": 1,
+            ])
         // data[0]: Core 2025-04-18 23:16:55 → 23:20:55 -0400, qty 0.066666666666666666
         let s = sink.samples[0]
         XCTAssertEqual(s.valueText, p + "AsleepCore")

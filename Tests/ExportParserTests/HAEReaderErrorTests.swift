@@ -1,4 +1,5 @@
 import XCTest
+
 @testable import ExportParser
 
 /// Unreadable files: every one throws an InputError naming the file, the byte offset and,
@@ -23,7 +24,7 @@ final class HAEReaderErrorTests: XCTestCase {
         let e = try XCTUnwrap(inputError("broken-trailing-comma.json"))
         // `"qty": 5,}`: yajl stops at the `}` where a key must follow the comma
         let brace = try XCTUnwrap(HAEFixtures.offset(of: ",}", in: path)) + 1
-        XCTAssertEqual(e.location?.byteOffset, brace + 1) // bytes consumed, including the bad `}`
+        XCTAssertEqual(e.location?.byteOffset, brace + 1)  // bytes consumed, including the bad `}`
         XCTAssertEqual(e.location?.path, "data.metrics[0].data[0].qty")
         XCTAssertTrue(e.message.contains("invalid object key"), e.message)
         XCTAssertTrue(e.description.hasPrefix(path), e.description)

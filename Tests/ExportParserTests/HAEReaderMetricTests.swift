@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+
 @testable import ExportParser
 
 /// Quantity metrics from Fixtures/hae/metrics-units.json (hand-written; `{"data": …}` wrapper).
@@ -71,7 +72,7 @@ final class HAEReaderMetricTests: XCTestCase {
         XCTAssertEqual(d[0].canonicalValue ?? 0, 3.218688, accuracy: 1e-12)
         XCTAssertEqual(d[1].canonicalValue ?? 0, 0.804672, accuracy: 1e-12)
         XCTAssertEqual(d[0].source, "Watch")
-        XCTAssertEqual(d[1].source, "") // no source field
+        XCTAssertEqual(d[1].source, "")  // no source field
         XCTAssertEqual(d[0].unit, "mi")
     }
 
@@ -86,8 +87,9 @@ final class HAEReaderMetricTests: XCTestCase {
     func testTwelveHourDates() throws {
         let (sink, _) = try HAEFixtures.read(path)
         // "9:15:00\u202FPM" (JSON escape for U+202F) and "9:16:00 AM"
-        XCTAssertEqual(sink.samples(field: "respiratory_rate").map(\.start),
-                       [ts("2026-03-30 21:15:00 -0600"), ts("2026-03-30 09:16:00 -0600")])
+        XCTAssertEqual(
+            sink.samples(field: "respiratory_rate").map(\.start),
+            [ts("2026-03-30 21:15:00 -0600"), ts("2026-03-30 09:16:00 -0600")])
     }
 
     func testHeartRateBucketsAndSingleSamples() throws {
@@ -139,7 +141,8 @@ final class HAEReaderMetricTests: XCTestCase {
         XCTAssertNil(s.canonicalValue)
         XCTAssertEqual(s.unit, "ft/s")
         XCTAssertEqual(report.skips["HAE metric not in catalog (kept as hae:stair_speed_up)"], 1)
-        XCTAssertEqual(report.skipExamples["HAE metric not in catalog (kept as hae:stair_speed_up)"]?.first?.path, "data.metrics[12].data[0]")
+        XCTAssertEqual(
+            report.skipExamples["HAE metric not in catalog (kept as hae:stair_speed_up)"]?.first?.path, "data.metrics[12].data[0]")
     }
 
     func testUnknownUnitKeepsSampleWithoutCanonicalValue() throws {

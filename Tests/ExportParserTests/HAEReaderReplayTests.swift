@@ -1,4 +1,5 @@
 import XCTest
+
 @testable import ExportParser
 
 /// When more datums wait for a late `name`/`units` than `pendingLimit`, the reader drops them
@@ -9,16 +10,17 @@ final class HAEReaderReplayTests: XCTestCase {
     private func fingerprint(_ path: String, pendingLimit: Int) throws -> ([String], [String: Int], [String: Int]) {
         let sink = CollectingSink(details: false)
         let report = try HAEReader(path: path, pendingLimit: pendingLimit).read(into: sink)
-        let lines = sink.samples.map {
-            "\($0.type) \($0.source) \(String(describing: $0.value)) \(String(describing: $0.canonicalValue)) \($0.start.seconds) \($0.end.seconds) \($0.isBucket)"
-        } + sink.sleepSummaries.map { "night \($0.sleepEnd.seconds) \($0.totalHours)" }
+        let lines =
+            sink.samples.map {
+                "\($0.type) \($0.source) \(String(describing: $0.value)) \(String(describing: $0.canonicalValue)) \($0.start.seconds) \($0.end.seconds) \($0.isBucket)"
+            } + sink.sleepSummaries.map { "night \($0.sleepEnd.seconds) \($0.totalHours)" }
         return (lines, report.recordsByType, report.skips)
     }
 
     func testReplayGivesTheSameSamplesAsBuffering() throws {
         let paths = [
-            HAEFixtures.path("metrics-units.json"), // walking_running_distance: data before units/name
-            HAEFixtures.path("sleep-aggregated-generations.json"), // name after data
+            HAEFixtures.path("metrics-units.json"),  // walking_running_distance: data before units/name
+            HAEFixtures.path("sleep-aggregated-generations.json"),  // name after data
             HAEFixtures.publicPath("ivailop7_step-count-minute-aggregated_2021-03-14.json"),
             HAEFixtures.publicPath("jimmylittle_metrics-day-aggregated_workouts-v2_medications_2026-02-14_2026-02-16.json"),
             HAEFixtures.publicPath("starbackr_sleep-analysis-unaggregated-segments_2025-04-18_2025-05-17.json"),
@@ -42,8 +44,9 @@ final class HAEReaderReplayTests: XCTestCase {
         let report = try HAEReader(path: path, pendingLimit: 1).read(into: CollectingSink(details: false))
         let reason = "HAE sleep record without a parseable sleepEnd"
         XCTAssertEqual(report.skipExamples[reason]?.first?.path, "metrics[0].data[4].sleepEnd")
-        XCTAssertEqual(report.skipExamples[reason]?.first?.byteOffset,
-                       HAEFixtures.offset(of: #"{"date" : "2026-03-31", "asleep" : 7"#, in: path))
+        XCTAssertEqual(
+            report.skipExamples[reason]?.first?.byteOffset,
+            HAEFixtures.offset(of: #"{"date" : "2026-03-31", "asleep" : 7"#, in: path))
     }
 
     func testMetricWithoutNameIsSkippedEitherWay() throws {

@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+
 @testable import ExportParser
 
 /// Damaged copies of real and hand-written files: every one either reads or throws an
@@ -29,7 +30,9 @@ final class HAEReaderRobustnessTests: XCTestCase {
     }
 
     func testTruncatedAnywhere() throws {
-        try damagedCopies(of: HAEFixtures.publicPath("jimmylittle_metrics-day-aggregated_workouts-v2_medications_2026-02-14_2026-02-16.json"), count: 60) { b, g in
+        try damagedCopies(
+            of: HAEFixtures.publicPath("jimmylittle_metrics-day-aggregated_workouts-v2_medications_2026-02-14_2026-02-16.json"), count: 60
+        ) { b, g in
             b.removeLast(Int.random(in: 1..<b.count, using: &g))
         }
     }
@@ -38,8 +41,10 @@ final class HAEReaderRobustnessTests: XCTestCase {
         for name in ["metrics-units.json", "workouts-v1-v2-extras-array-wrapped.json", "sleep-aggregated-generations.json"] {
             try damagedCopies(of: HAEFixtures.path(name), count: 60) { b, g in
                 for _ in 0..<3 {
-                    b[Int.random(in: 0..<b.count, using: &g)] = [UInt8(ascii: "{"), UInt8(ascii: "}"), UInt8(ascii: "["), UInt8(ascii: "]"),
-                                                                  UInt8(ascii: ","), UInt8(ascii: "\""), UInt8(ascii: "1"), 0xFF].randomElement(using: &g)!
+                    b[Int.random(in: 0..<b.count, using: &g)] = [
+                        UInt8(ascii: "{"), UInt8(ascii: "}"), UInt8(ascii: "["), UInt8(ascii: "]"),
+                        UInt8(ascii: ","), UInt8(ascii: "\""), UInt8(ascii: "1"), 0xFF,
+                    ].randomElement(using: &g)!
                 }
             }
         }

@@ -1,4 +1,5 @@
 import XCTest
+
 @testable import ExportParser
 
 /// Sleep in Fixtures/hae/sleep-aggregated-generations.json (bare inner object, iOS pretty-print
@@ -59,16 +60,18 @@ final class HAEReaderSleepTests: XCTestCase {
         let (sink, report) = try HAEFixtures.read(path)
         XCTAssertTrue(sink.sleepSummaries.isEmpty)
         let p = "HKCategoryValueSleepAnalysis"
-        XCTAssertEqual(sink.samples.map(\.valueText), [
-            p + "AsleepCore", p + "AsleepDeep", p + "AsleepREM", p + "Awake", p + "InBed", p + "InBed",
-            p + "AsleepUnspecified", p + "AsleepUnspecified",
-        ])
+        XCTAssertEqual(
+            sink.samples.map(\.valueText),
+            [
+                p + "AsleepCore", p + "AsleepDeep", p + "AsleepREM", p + "Awake", p + "InBed", p + "InBed",
+                p + "AsleepUnspecified", p + "AsleepUnspecified",
+            ])
         XCTAssertTrue(sink.samples.allSatisfy { $0.type == "HKCategoryTypeIdentifierSleepAnalysis" && !$0.isBucket && $0.metric == nil })
         let first = sink.samples[0]
         XCTAssertEqual(first.start, ts("2025-04-18 23:00:00 -0400"))
         XCTAssertEqual(first.end, ts("2025-04-18 23:30:00 -0400"))
         XCTAssertEqual(first.value, 0.5)
-        XCTAssertEqual(first.source, "arun\u{2019}s Apple\u{00A0}Watch") // JSON escapes decoded
+        XCTAssertEqual(first.source, "arun\u{2019}s Apple\u{00A0}Watch")  // JSON escapes decoded
         XCTAssertEqual(report.skips["HAE sleep segment with unknown value 'Napping'"], 1)
         XCTAssertEqual(report.skipExamples["HAE sleep segment with unknown value 'Napping'"]?.first?.path, "data.metrics[0].data[8].value")
     }

@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+
 @testable import ExportParser
 
 /// The main pass records yajl's events onto tapes and decodes them on another thread: a file of
@@ -14,7 +15,8 @@ final class HAEReaderTapeTests: XCTestCase {
         for i in 0..<count {
             let minute = i % 60, hour = (i / 60) % 24, day = 1 + i / 1440
             if i > 0 { s += "," }
-            s += #"{"date":"2024-03-\#(String(format: "%02d", day)) \#(String(format: "%02d:%02d", hour, minute)):00 +0000","qty":\#(i),"source":"Watch"}"#
+            s +=
+                #"{"date":"2024-03-\#(String(format: "%02d", day)) \#(String(format: "%02d:%02d", hour, minute)):00 +0000","qty":\#(i),"source":"Watch"}"#
         }
         s += tail
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("hae-tape-\(UUID().uuidString).json")

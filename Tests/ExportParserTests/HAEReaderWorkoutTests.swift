@@ -1,4 +1,5 @@
 import XCTest
+
 @testable import ExportParser
 
 /// Workouts v1 and v2 and extra arrays in Fixtures/hae/workouts-v1-v2-extras-array-wrapped.json:
@@ -8,31 +9,31 @@ final class HAEReaderWorkoutTests: XCTestCase {
 
     func testVersion2Workout() throws {
         let (sink, _) = try HAEFixtures.read(path)
-        XCTAssertEqual(sink.workouts.count, 4) // the Yoga workout without a start is skipped
+        XCTAssertEqual(sink.workouts.count, 4)  // the Yoga workout without a start is skipped
         let run = sink.workouts[0]
-        XCTAssertEqual(run.activityType, "HKWorkoutActivityTypeRunning") // "Outdoor Run"
+        XCTAssertEqual(run.activityType, "HKWorkoutActivityTypeRunning")  // "Outdoor Run"
         // start written "7:00:00<U+202F>AM" (raw narrow no-break space)
         XCTAssertEqual(run.start, ts("2026-02-14 07:00:00 -0800"))
         XCTAssertEqual(run.end, ts("2026-02-14 07:30:00 -0800"))
-        XCTAssertEqual(run.duration, 1795.5) // stated, not end − start (1800)
+        XCTAssertEqual(run.duration, 1795.5)  // stated, not end − start (1800)
         XCTAssertEqual(run.durationUnit, "s")
-        XCTAssertEqual(run.totalEnergyBurned, 1255.2) // activeEnergyBurned, unit kept
+        XCTAssertEqual(run.totalEnergyBurned, 1255.2)  // activeEnergyBurned, unit kept
         XCTAssertEqual(run.totalEnergyBurnedUnit, "kJ")
         XCTAssertEqual(run.totalDistance, 5)
         XCTAssertEqual(run.totalDistanceUnit, "km")
-        XCTAssertEqual(run.statedAverageHeartRate, 150.25) // avgHeartRate wins over heartRateData (Avg 100)
+        XCTAssertEqual(run.statedAverageHeartRate, 150.25)  // avgHeartRate wins over heartRateData (Avg 100)
         XCTAssertEqual(run.statedMaximumHeartRate, 171)
-        XCTAssertEqual(run.source, "Health Auto Export") // HAE writes no workout source
-        XCTAssertTrue(run.metadata.isEmpty) // details off
-        XCTAssertEqual(run.routes.map(\.inlineLocationCount), [1]) // one route point, counted
+        XCTAssertEqual(run.source, "Health Auto Export")  // HAE writes no workout source
+        XCTAssertTrue(run.metadata.isEmpty)  // details off
+        XCTAssertEqual(run.routes.map(\.inlineLocationCount), [1])  // one route point, counted
     }
 
     func testVersion2HeartRateObjectAndUnknownName() throws {
         let (sink, _) = try HAEFixtures.read(path)
         let swim = sink.workouts[1]
-        XCTAssertEqual(swim.activityType, "HKWorkoutActivityTypeSwimming") // "Pool Swim"
-        XCTAssertEqual(swim.statedAverageHeartRate, 120) // heartRate.avg.qty
-        XCTAssertEqual(swim.statedMaximumHeartRate, 140) // heartRate.max.qty
+        XCTAssertEqual(swim.activityType, "HKWorkoutActivityTypeSwimming")  // "Pool Swim"
+        XCTAssertEqual(swim.statedAverageHeartRate, 120)  // heartRate.avg.qty
+        XCTAssertEqual(swim.statedMaximumHeartRate, 140)  // heartRate.max.qty
         XCTAssertEqual(swim.totalDistance, 1000)
         XCTAssertEqual(swim.totalDistanceUnit, "m")
 
@@ -50,7 +51,7 @@ final class HAEReaderWorkoutTests: XCTestCase {
         XCTAssertEqual(walk.activityType, "HKWorkoutActivityTypeWalking")
         // no duration in v1: 20:50:43 − 20:38:38 = 12 min 5 s = 725 s
         XCTAssertEqual(walk.duration, 725)
-        XCTAssertEqual(walk.totalEnergyBurned, 67.5) // activeEnergy, not totalEnergy (133.5)
+        XCTAssertEqual(walk.totalEnergyBurned, 67.5)  // activeEnergy, not totalEnergy (133.5)
         XCTAssertEqual(walk.totalEnergyBurnedUnit, "kcal")
         XCTAssertEqual(walk.totalDistance, 0.5)
         XCTAssertEqual(walk.totalDistanceUnit, "mi")
@@ -71,7 +72,7 @@ final class HAEReaderWorkoutTests: XCTestCase {
         XCTAssertEqual(run["intensity"], "9.5 kcal/hr\u{00B7}kg")
         XCTAssertEqual(run["temperature"], "17.25 degC")
         XCTAssertEqual(run["humidity"], "54.0 %")
-        XCTAssertEqual(run["metadata.indoor"], "false") // from the workout's metadata object
+        XCTAssertEqual(run["metadata.indoor"], "false")  // from the workout's metadata object
         let walk = Dictionary(sink.workouts[3].metadata.map { ($0.key, $0.value) }, uniquingKeysWith: { a, _ in a })
         XCTAssertEqual(walk["elevationAscent"], "18.8 ft")
         XCTAssertEqual(walk["elevationDescent"], "0 ft")
@@ -84,14 +85,16 @@ final class HAEReaderWorkoutTests: XCTestCase {
         let (sink, report) = try HAEFixtures.read(path, details: true)
         XCTAssertEqual(sink.extras.map(\.kind), ["medications", "stateOfMind", "stateOfMind", "stateOfMind"])
         // written compact in the fixture, so the copy is byte for byte the same
-        XCTAssertEqual(sink.extras[0].json,
-                       #"{"displayText":"Truvada","codings":[{"system":"rxnorm","code":"1744007"}],"scheduledDosage":1,"isArchived":false,"note":null}"#)
+        XCTAssertEqual(
+            sink.extras[0].json,
+            #"{"displayText":"Truvada","codings":[{"system":"rxnorm","code":"1744007"}],"scheduledDosage":1,"isArchived":false,"note":null}"#
+        )
         XCTAssertEqual(sink.extras[1].json, #"{"note":"a \"quoted\" word","labels":["Happy","Calm"],"valence":-0.25}"#)
         XCTAssertEqual(sink.extras[2].json, #""loose""#)
         XCTAssertEqual(sink.extras[3].json, "7")
         XCTAssertEqual(report.recordsByType["hae:medications"], 1)
         XCTAssertEqual(report.recordsByType["hae:stateOfMind"], 3)
-        XCTAssertNil(report.recordsByType["hae:symptoms"]) // empty array
+        XCTAssertNil(report.recordsByType["hae:symptoms"])  // empty array
         XCTAssertTrue(report.skips.keys.allSatisfy { !$0.contains("medications") })
     }
 
@@ -105,7 +108,7 @@ final class HAEReaderWorkoutTests: XCTestCase {
     func testExtraArraysAreNotSerialisedWithoutDetails() throws {
         let (sink, report) = try HAEFixtures.read(path)
         XCTAssertTrue(sink.extras.isEmpty)
-        XCTAssertEqual(report.recordsByType["hae:medications"], 1) // still counted
+        XCTAssertEqual(report.recordsByType["hae:medications"], 1)  // still counted
     }
 
     func testActivityTypeTable() {

@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+
 @testable import ExportParser
 
 /// The rules that HAE input must follow like export.xml (docs/rules.md), each on a small HAE
@@ -18,7 +19,8 @@ final class HAERuleTests: XCTestCase {
     /// A day bucket of running speed counts on a day with a running workout; on a day without
     /// one it is in no payload, and counted, never dropped silently.
     func testRunningBucketsCountOnRunDaysAndAreCountedElsewhere() throws {
-        let (book, days, _) = try read("""
+        let (book, days, _) = try read(
+            """
             {"data": {"metrics": [
               {"name": "running_speed", "units": "mi/hr", "data": [
                 {"date": "2024-03-02 00:00:00 +1100", "qty": 6.25},
@@ -36,7 +38,8 @@ final class HAERuleTests: XCTestCase {
     /// Generation 2 with another app's whole-night `asleep` beside the watch's stages: the stages
     /// are the night (a real file had 87 of 91 nights longer than the night when both were added).
     func testWholeNightAsleepBesideStagesIsNotAdded() throws {
-        let (_, days, report) = try read("""
+        let (_, days, report) = try read(
+            """
             {"data": {"metrics": [{"name": "sleep_analysis", "units": "hr", "data": [
               {"date": "2024-03-02 00:00:00 +1100", "asleep": 6.4, "core": 4, "deep": 1, "rem": 1.5, "awake": 0.5, "inBed": 0,
                "sleepStart": "2024-03-01 22:41:00 +1100", "sleepEnd": "2024-03-02 07:18:00 +1100", "source": "AutoSleep|Anna’s Apple Watch"}]}]}}
@@ -48,7 +51,8 @@ final class HAERuleTests: XCTestCase {
 
     /// A total longer than the night's window is impossible: skipped and counted with its path.
     func testTotalLongerThanTheNightIsSkipped() throws {
-        let (_, days, report) = try read("""
+        let (_, days, report) = try read(
+            """
             {"data": {"metrics": [{"name": "sleep_analysis", "units": "hr", "data": [
               {"date": "2024-03-02 00:00:00 +1100", "totalSleep": 27, "core": 20, "deep": 4, "rem": 3, "asleep": 0, "inBed": 0,
                "sleepStart": "2024-03-01 19:00:00 +1100", "sleepEnd": "2024-03-02 07:24:00 +1100", "source": "Watch"},
@@ -66,7 +70,8 @@ final class HAERuleTests: XCTestCase {
 
     /// The same plausibility check as export.xml: on a value and on a bucket's extremes.
     func testImplausibleValuesAreSkippedAndCounted() throws {
-        let (_, days, report) = try read("""
+        let (_, days, report) = try read(
+            """
             {"data": {"metrics": [
               {"name": "step_count", "units": "count", "data": [
                 {"date": "2024-03-02 00:00:00 +1100", "qty": 1e308},

@@ -1,12 +1,14 @@
 import Foundation
 import XCTest
+
 @testable import ExportParser
 
 /// Hostile Health Auto Export JSON (issue 10): refused with one sentence naming the file and the
 /// byte offset (exit 1, bounded memory, --out and the store untouched), except non-finite and
 /// negative-zero numbers, which are record-level: the datum is skipped and counted.
 final class HostileHAETests: XCTestCase {
-    private let prefix = #"{"data": {"metrics": [{"name": "step_count", "units": "count", "data": [{"date": "2024-03-04 00:00:00 +0100", "qty": 10, "source": ""#
+    private let prefix =
+        #"{"data": {"metrics": [{"name": "step_count", "units": "count", "data": [{"date": "2024-03-04 00:00:00 +0100", "qty": 10, "source": ""#
 
     /// A 1 GB string (written streaming): refused once 16 MiB pass without a token ending, at the
     /// byte offset where the string starts; memory stays low (1.4 GB before: yajl held it whole).

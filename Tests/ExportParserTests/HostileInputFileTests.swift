@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+
 @testable import ExportParser
 
 /// Inputs that are not regular readable files (issue 10): a directory, a FIFO (this hung: `open`

@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+
 @testable import ExportParser
 
 /// The harness of the hostile-input tests: a good conversion into `--out` and the store first,
@@ -83,7 +84,9 @@ final class HostileBench {
     /// Runs `health-import convert input --out OUT --store STORE --quiet` as a child process and
     /// returns its exit status, output and peak RSS (`wait4`'s own rusage of that child). A run
     /// that outlives `timeout` is killed and fails the test: a hang is a failure, not a wait.
-    func runTool(_ input: String, extra: [String] = [], timeout: Double = 60, file: StaticString = #filePath, line: UInt = #line) throws -> ToolRun {
+    func runTool(_ input: String, extra: [String] = [], timeout: Double = 60, file: StaticString = #filePath, line: UInt = #line) throws
+        -> ToolRun
+    {
         let tool = StoreKillTests.toolURL.path
         guard FileManager.default.isExecutableFile(atPath: tool) else { throw XCTSkip("no built health-import at \(tool)") }
         let errPath = path("stderr-\(UUID().uuidString.prefix(6))"), outPath = path("stdout-\(UUID().uuidString.prefix(6))")
@@ -116,17 +119,20 @@ final class HostileBench {
             usleep(10_000)
         }
         let exited = status & 0x7F == 0
-        return ToolRun(status: exited ? (status >> 8) & 0xFF : 128 + (status & 0x7F),
-                       stderr: (try? String(contentsOfFile: errPath, encoding: .utf8)) ?? "<stderr not UTF-8>",
-                       stdout: (try? String(contentsOfFile: outPath, encoding: .utf8)) ?? "",
-                       peakRSSMB: Int(usage.ru_maxrss) / 1024, seconds: Date().timeIntervalSince(started))
+        return ToolRun(
+            status: exited ? (status >> 8) & 0xFF : 128 + (status & 0x7F),
+            stderr: (try? String(contentsOfFile: errPath, encoding: .utf8)) ?? "<stderr not UTF-8>",
+            stdout: (try? String(contentsOfFile: outPath, encoding: .utf8)) ?? "",
+            peakRSSMB: Int(usage.ru_maxrss) / 1024, seconds: Date().timeIntervalSince(started))
     }
 
     /// The tool refuses `input`: exit status 1, one line on stderr naming the file and containing
     /// every fragment, no crash or trace, peak RSS under the limit, `--out` and the store untouched.
     @discardableResult
-    func assertToolRefuses(_ input: String, mentioning fragments: [String], timeout: Double = 60,
-                           file: StaticString = #filePath, line: UInt = #line) throws -> ToolRun {
+    func assertToolRefuses(
+        _ input: String, mentioning fragments: [String], timeout: Double = 60,
+        file: StaticString = #filePath, line: UInt = #line
+    ) throws -> ToolRun {
         let run = try runTool(input, timeout: timeout, file: file, line: line)
         XCTAssertEqual(run.status, 1, "exit status; stderr: \(run.stderr)", file: file, line: line)
         let lines = run.stderr.split(separator: "\n", omittingEmptySubsequences: true)
@@ -160,7 +166,9 @@ final class HostileBench {
     /// `ConvertJob` throws an `InputError` naming `input` with every fragment, within the memory
     /// limit, leaving --out and the store untouched.
     @discardableResult
-    func assertJobRefuses(_ input: String, mentioning fragments: [String], file: StaticString = #filePath, line: UInt = #line) throws -> InputError? {
+    func assertJobRefuses(_ input: String, mentioning fragments: [String], file: StaticString = #filePath, line: UInt = #line) throws
+        -> InputError?
+    {
         let (error, _, peak) = try runJob(input)
         guard let error else {
             XCTFail("convert accepted \(input)", file: file, line: line)
@@ -181,8 +189,9 @@ final class HostileBench {
 
     static func peakRSSMB() -> Int {
         guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
-              let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
-              let kb = Int(line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "") else { return 0 }
+            let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
+            let kb = Int(line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "")
+        else { return 0 }
         return kb / 1024
     }
 

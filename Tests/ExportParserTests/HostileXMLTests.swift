@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+
 @testable import ExportParser
 
 /// Hostile and broken export.xml files (issue 10): each is refused with one sentence naming the
@@ -163,7 +164,9 @@ final class HostileXMLTests: XCTestCase {
     func testUTF16ExportIsRefusedClearly() throws {
         let bench = try HostileBench()
         try bench.prepareGoodOutput()
-        for (name, bom, encoding) in [("le", Data([0xFF, 0xFE]), String.Encoding.utf16LittleEndian), ("be", Data([0xFE, 0xFF]), .utf16BigEndian)] {
+        for (name, bom, encoding) in [
+            ("le", Data([0xFF, 0xFE]), String.Encoding.utf16LittleEndian), ("be", Data([0xFE, 0xFF]), .utf16BigEndian),
+        ] {
             let input = bench.path("utf16\(name).xml")
             let text = export().replacingOccurrences(of: "encoding=\"UTF-8\"", with: "encoding=\"UTF-16\"")
             try (bom + text.data(using: encoding)!).write(to: URL(fileURLWithPath: input))

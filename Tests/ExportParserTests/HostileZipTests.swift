@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+
 @testable import ExportParser
 
 /// Hostile and broken export.zip files (issue 10), built by Python's zipfile and patched bytes:
@@ -17,7 +18,8 @@ final class HostileZipTests: XCTestCase {
             try text.write(toFile: part, atomically: true, encoding: .utf8)
             args += [name, part]
         }
-        try HostileBench.python("""
+        try HostileBench.python(
+            """
             import sys, zipfile
             path, z64, rest = sys.argv[1], sys.argv[2] == "1", sys.argv[3:]
             with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as zf:
@@ -39,11 +41,13 @@ final class HostileZipTests: XCTestCase {
         var patched = 0
         while i + 46 < bytes.count {
             if bytes[i] == 0x50, bytes[i + 1] == 0x4B, bytes[i + 2] == 3, bytes[i + 3] == 4,
-               Array(bytes[(i + 30)..<min(bytes.count, i + 30 + nameBytes.count)]) == nameBytes {
+                Array(bytes[(i + 30)..<min(bytes.count, i + 30 + nameBytes.count)]) == nameBytes
+            {
                 for (o, v) in local { put(i + o, v, width: o == 6 ? 2 : 4) }
                 patched += 1
             } else if bytes[i] == 0x50, bytes[i + 1] == 0x4B, bytes[i + 2] == 1, bytes[i + 3] == 2,
-                      Array(bytes[(i + 46)..<min(bytes.count, i + 46 + nameBytes.count)]) == nameBytes {
+                Array(bytes[(i + 46)..<min(bytes.count, i + 46 + nameBytes.count)]) == nameBytes
+            {
                 for (o, v) in central { put(i + o, v, width: o == 8 ? 2 : 4) }
                 patched += 1
             }
@@ -64,7 +68,8 @@ final class HostileZipTests: XCTestCase {
         try makeZip(zip, [("apple_health_export/export.xml", goodExport)])
         // uncompressed size: local header +22, central record +24
         try patch(zip, entry: "apple_health_export/export.xml", local: [(22, 1000)], central: [(24, 1000)])
-        try bench.assertToolRefuses(zip, mentioning: ["apple_health_export/export.xml", "more than the 1000 bytes its header declares", "byte "])
+        try bench.assertToolRefuses(
+            zip, mentioning: ["apple_health_export/export.xml", "more than the 1000 bytes its header declares", "byte "])
         try bench.assertJobRefuses(zip, mentioning: ["more than the 1000 bytes"])
     }
 
@@ -118,7 +123,9 @@ final class HostileZipTests: XCTestCase {
         let xml = bench.path("plain.xml")
         try goodExport.write(toFile: xml, atomically: true, encoding: .utf8)
         let zip = bench.path("zip64.zip")
-        try makeZip(zip, [("apple_health_export/export_cda.xml", "<ClinicalDocument/>"), ("apple_health_export/export.xml", goodExport)], zip64: true)
+        try makeZip(
+            zip, [("apple_health_export/export_cda.xml", "<ClinicalDocument/>"), ("apple_health_export/export.xml", goodExport)],
+            zip64: true)
         let zipBytes = try Data(contentsOf: URL(fileURLWithPath: zip))
         XCTAssertNotNil(zipBytes.range(of: Data([0x01, 0x00, 0x10, 0x00])), "a ZIP64 extra field (id 1, 16 bytes)")
 

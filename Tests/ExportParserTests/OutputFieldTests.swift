@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+
 @testable import ExportParser
 
 /// The field table (`OutputFields`) against the project's schema, and the writers derived from
@@ -36,7 +37,9 @@ final class OutputFieldTests: XCTestCase {
     func testCSVHeaderIsTheTableColumnsInOrder() {
         XCTAssertEqual(CSVWriter.header, OutputFields.all.compactMap(\.column).joined(separator: ",") + "\r\n")
         // The order users' spreadsheets rely on, written out.
-        XCTAssertEqual(CSVWriter.header, """
+        XCTAssertEqual(
+            CSVWriter.header,
+            """
             date,timezone,hrv,resting_hr,heart_rate_avg,heart_rate_min,heart_rate_max,heart_rate_count,cardio_recovery_bpm,\
             vo2max,apple_sleeping_wrist_temperature,respiratory_rate,blood_oxygen_saturation,step_count,distance_km,\
             active_calories,basal_calories,exercise_min,flights_climbed,daylight_min,running_speed_kmh,running_power_w,\
@@ -76,10 +79,16 @@ final class OutputFieldTests: XCTestCase {
     /// A second `minmaxavg` metric needs no rows of its own: its four fields come from its
     /// catalog row's section, field, unit and decimals, read from its own slot of the day.
     func testASecondMinMaxAvgMetricIsOneRow() {
-        let rows = OutputFields.minMaxAvgFields(section: .metrics, field: "walking_heart_rate_samples", index: 0, unit: .countPerMinute, decimals: 1)
-        XCTAssertEqual(rows.map(\.payloadPath), ["metrics.walking_heart_rate_samples.avg", "metrics.walking_heart_rate_samples.min",
-                                                 "metrics.walking_heart_rate_samples.max", "metrics.walking_heart_rate_samples.count"])
-        XCTAssertEqual(rows.map(\.column), ["walking_heart_rate_avg", "walking_heart_rate_min", "walking_heart_rate_max", "walking_heart_rate_count"])
+        let rows = OutputFields.minMaxAvgFields(
+            section: .metrics, field: "walking_heart_rate_samples", index: 0, unit: .countPerMinute, decimals: 1)
+        XCTAssertEqual(
+            rows.map(\.payloadPath),
+            [
+                "metrics.walking_heart_rate_samples.avg", "metrics.walking_heart_rate_samples.min",
+                "metrics.walking_heart_rate_samples.max", "metrics.walking_heart_rate_samples.count",
+            ])
+        XCTAssertEqual(
+            rows.map(\.column), ["walking_heart_rate_avg", "walking_heart_rate_min", "walking_heart_rate_max", "walking_heart_rate_count"])
         XCTAssertEqual(rows.map(\.decimals), [1, 1, 1, 0])
         var day = FinishedDay(dayNumber: 0, timezone: "UTC", deviceSyncTimestamp: "x")
         day.summaries[0] = MinMaxAvgSummary(average: 90.25, minimum: 80, maximum: 110, count: 4)
@@ -105,8 +114,9 @@ final class OutputFieldTests: XCTestCase {
     /// A day with a value in some fields of every section; a sleep source with a comma and
     /// quotes (CSV quoting, JSON escaping); values that need rounding.
     static func handMadeDay() -> FinishedDay {
-        var day = FinishedDay(dayNumber: CivilDate.parseISODate("2026-03-22")!, timezone: "Australia/Sydney",
-                              deviceSyncTimestamp: "2026-03-23T21:40:00+11:00")
+        var day = FinishedDay(
+            dayNumber: CivilDate.parseISODate("2026-03-22")!, timezone: "Australia/Sydney",
+            deviceSyncTimestamp: "2026-03-23T21:40:00+11:00")
         func set(_ field: String, _ v: Double) { day.values[Catalog.metric(named: field).index] = v }
         set("hrv", 39.4)
         set("resting_hr", 54)
@@ -123,9 +133,12 @@ final class OutputFieldTests: XCTestCase {
         sleep.inBedStart = "2026-03-21T22:15:00+11:00"
         sleep.source = "Anna’s Apple Watch, \"2\""
         day.sleep = sleep
-        day.workouts = [WorkoutSummary(type: "Running", start: "2026-03-22T07:00:00+11:00", end: "2026-03-22T07:42:30+11:00",
-                                       durationSeconds: 2475.4, energyKcal: 433.2, averageHeartRate: 154, maximumHeartRate: nil,
-                                       distanceMetres: 7120.3, source: "Anna’s Apple Watch", startSeconds: 0)]
+        day.workouts = [
+            WorkoutSummary(
+                type: "Running", start: "2026-03-22T07:00:00+11:00", end: "2026-03-22T07:42:30+11:00",
+                durationSeconds: 2475.4, energyKcal: 433.2, averageHeartRate: 154, maximumHeartRate: nil,
+                distanceMetres: 7120.3, source: "Anna’s Apple Watch", startSeconds: 0)
+        ]
         return day
     }
 
@@ -141,7 +154,9 @@ final class OutputFieldTests: XCTestCase {
     }
 
     func testHandMadeDayWritesTheExpectedPayload() {
-        XCTAssertEqual(PayloadEncoder.payload(Self.handMadeDay()).render(), """
+        XCTAssertEqual(
+            PayloadEncoder.payload(Self.handMadeDay()).render(),
+            """
             {
               "date": "2026-03-22",
               "timezone": "Australia/Sydney",
@@ -189,48 +204,57 @@ final class OutputFieldTests: XCTestCase {
     }
 
     func testHandMadeDayWritesTheExpectedCSVLine() {
-        XCTAssertEqual(CSVWriter.row(Self.handMadeDay()),
-                       "2026-03-22,Australia/Sydney,39,54,100,59,171,6,,44.1,36.26,,,8375,8.41,,,,,,10.48,280,,,,,,,,,,,,,,,,,"
-                       + "7.2,4.8,,1.5,,2026-03-21T22:15:00+11:00,,\"Anna’s Apple Watch, \"\"2\"\"\",1,\r\n")
+        XCTAssertEqual(
+            CSVWriter.row(Self.handMadeDay()),
+            "2026-03-22,Australia/Sydney,39,54,100,59,171,6,,44.1,36.26,,,8375,8.41,,,,,,10.48,280,,,,,,,,,,,,,,,,,"
+                + "7.2,4.8,,1.5,,2026-03-21T22:15:00+11:00,,\"Anna’s Apple Watch, \"\"2\"\"\",1,\r\n")
     }
 
     /// Heart rate from HAE buckets has no count; no sleep, no workouts, no run.
     func testBucketDayWithoutSleepOrWorkoutsLeavesThemOut() {
-        var day = FinishedDay(dayNumber: CivilDate.parseISODate("2026-03-23")!, timezone: "+11:00", deviceSyncTimestamp: "2026-03-23T21:40:00+11:00")
+        var day = FinishedDay(
+            dayNumber: CivilDate.parseISODate("2026-03-23")!, timezone: "+11:00", deviceSyncTimestamp: "2026-03-23T21:40:00+11:00")
         day.heartRate = MinMaxAvgSummary(average: 72.5, minimum: 45, maximum: 165, count: nil)
-        XCTAssertEqual(PayloadEncoder.payload(day).render(indent: nil), """
+        XCTAssertEqual(
+            PayloadEncoder.payload(day).render(indent: nil),
+            """
             {"date":"2026-03-23","timezone":"+11:00","device_sync_timestamp":"2026-03-23T21:40:00+11:00",\
             "metrics":{"heart_rate_samples":{"avg":73,"min":45,"max":165}},"workouts":[]}
             """)
         XCTAssertEqual(CSVWriter.row(day), "2026-03-23,+11:00,,,73,45,165" + String(repeating: ",", count: 40) + "0,\r\n")
-        let empty = FinishedDay(dayNumber: CivilDate.parseISODate("2026-03-24")!, timezone: "UTC", deviceSyncTimestamp: "2026-03-24T00:00:00+00:00")
-        XCTAssertEqual(PayloadEncoder.payload(empty).render(indent: nil), """
+        let empty = FinishedDay(
+            dayNumber: CivilDate.parseISODate("2026-03-24")!, timezone: "UTC", deviceSyncTimestamp: "2026-03-24T00:00:00+00:00")
+        XCTAssertEqual(
+            PayloadEncoder.payload(empty).render(indent: nil),
+            """
             {"date":"2026-03-24","timezone":"UTC","device_sync_timestamp":"2026-03-24T00:00:00+00:00","metrics":{},"workouts":[]}
             """)
     }
 
     func testHandMadeDayLongFormHasEveryValueAtFullPrecision() {
         typealias F = FinishedDay.Field
-        XCTAssertEqual(Self.handMadeDay().fields, [
-            F(name: "timezone", text: "Australia/Sydney"),
-            F(name: "hrv", value: 39.4, unit: "ms"),
-            F(name: "resting_hr", value: 54, unit: "count/min"),
-            F(name: "heart_rate_avg", value: 100.4, unit: "count/min"),
-            F(name: "heart_rate_min", value: 59, unit: "count/min"),
-            F(name: "heart_rate_max", value: 171, unit: "count/min"),
-            F(name: "heart_rate_count", value: 6, unit: "count"),
-            F(name: "vo2max", value: 44.06, unit: "mL/min·kg"),
-            F(name: "apple_sleeping_wrist_temperature", value: 36.257, unit: "degC"),
-            F(name: "step_count", value: 8375, unit: "count"),
-            F(name: "distance_km", value: 8.4149, unit: "km"),
-            F(name: "running_speed_kmh", value: 10.4849, unit: "km/hr"),
-            F(name: "running_power_w", value: 280.4, unit: "W"),
-            F(name: "sleep_total_hours", value: 7.2049, unit: "hr"),
-            F(name: "sleep_core_hours", value: 4.8, unit: "hr"),
-            F(name: "sleep_rem_hours", value: 1.5, unit: "hr"),
-            F(name: "sleep_in_bed_start", text: "2026-03-21T22:15:00+11:00"),
-            F(name: "sleep_source", text: "Anna’s Apple Watch, \"2\""),
-            F(name: "workouts_count", value: 1, unit: "count"),
-        ])
+        XCTAssertEqual(
+            Self.handMadeDay().fields,
+            [
+                F(name: "timezone", text: "Australia/Sydney"),
+                F(name: "hrv", value: 39.4, unit: "ms"),
+                F(name: "resting_hr", value: 54, unit: "count/min"),
+                F(name: "heart_rate_avg", value: 100.4, unit: "count/min"),
+                F(name: "heart_rate_min", value: 59, unit: "count/min"),
+                F(name: "heart_rate_max", value: 171, unit: "count/min"),
+                F(name: "heart_rate_count", value: 6, unit: "count"),
+                F(name: "vo2max", value: 44.06, unit: "mL/min·kg"),
+                F(name: "apple_sleeping_wrist_temperature", value: 36.257, unit: "degC"),
+                F(name: "step_count", value: 8375, unit: "count"),
+                F(name: "distance_km", value: 8.4149, unit: "km"),
+                F(name: "running_speed_kmh", value: 10.4849, unit: "km/hr"),
+                F(name: "running_power_w", value: 280.4, unit: "W"),
+                F(name: "sleep_total_hours", value: 7.2049, unit: "hr"),
+                F(name: "sleep_core_hours", value: 4.8, unit: "hr"),
+                F(name: "sleep_rem_hours", value: 1.5, unit: "hr"),
+                F(name: "sleep_in_bed_start", text: "2026-03-21T22:15:00+11:00"),
+                F(name: "sleep_source", text: "Anna’s Apple Watch, \"2\""),
+                F(name: "workouts_count", value: 1, unit: "count"),
+            ])
     }
 }

@@ -1,6 +1,7 @@
-@testable import ExportParser
 import Foundation
 import XCTest
+
+@testable import ExportParser
 
 final class ParsingTests: XCTestCase {
     func testFixedLayoutDates() throws {
@@ -9,9 +10,12 @@ final class ParsingTests: XCTestCase {
         XCTAssertEqual(t.seconds, 19722 * 86400 + 23 * 3600)
         XCTAssertEqual(t.offset, 39600)
         XCTAssertEqual(TimestampParser.parse("2021-11-30 07:47:59 -0330")?.offset, -(3 * 3600 + 30 * 60))
-        XCTAssertEqual(TimestampParser.parse("2024-02-29 00:00:00 +0000")?.seconds, Int64(CivilDate.dayNumber(year: 2024, month: 2, day: 29)) * 86400)
-        for bad in ["2023-02-29 00:00:00 +0000", "2024-13-01 00:00:00 +0000", "2024-01-01 24:00:00 +0000", "2024-01-01 10:00:00 1100",
-                    "2024/01/01 10:00:00 +1100", "20150616071916-0700", "", "2024-01-01", "2024-01-01 10:00:00 +1100 "] {
+        XCTAssertEqual(
+            TimestampParser.parse("2024-02-29 00:00:00 +0000")?.seconds, Int64(CivilDate.dayNumber(year: 2024, month: 2, day: 29)) * 86400)
+        for bad in [
+            "2023-02-29 00:00:00 +0000", "2024-13-01 00:00:00 +0000", "2024-01-01 24:00:00 +0000", "2024-01-01 10:00:00 1100",
+            "2024/01/01 10:00:00 +1100", "20150616071916-0700", "", "2024-01-01", "2024-01-01 10:00:00 +1100 ",
+        ] {
             XCTAssertNil(TimestampParser.parse(bad), bad)
         }
     }
@@ -22,7 +26,8 @@ final class ParsingTests: XCTestCase {
         let twentyFour = try XCTUnwrap(TimestampParser.parse("2021-12-24 20:02:43 +0800"))
         XCTAssertEqual(plain, twentyFour)
         XCTAssertEqual(narrow, twentyFour)
-        XCTAssertEqual(TimestampParser.parse("2021-12-24 12:05:00 AM +0000")?.seconds, TimestampParser.parse("2021-12-24 00:05:00 +0000")?.seconds)
+        XCTAssertEqual(
+            TimestampParser.parse("2021-12-24 12:05:00 AM +0000")?.seconds, TimestampParser.parse("2021-12-24 00:05:00 +0000")?.seconds)
         XCTAssertEqual(TimestampParser.parse("2021-12-24T20:02:43+08:00"), twentyFour)
         XCTAssertEqual(TimestampParser.parse("2021-12-24T12:02:43Z")?.seconds, twentyFour.seconds)
         XCTAssertNil(TimestampParser.parse("2021-12-24 13:02:43 PM +0800"))
@@ -49,9 +54,9 @@ final class ParsingTests: XCTestCase {
 
     func testUnitConversions() throws {
         // Each expected number worked out by hand from the factor in docs/catalog.md ("Units").
-        XCTAssertEqual(try XCTUnwrap(CanonicalUnit.kilocalories.convert(418.4, from: "kJ")), 100, accuracy: 1e-9)   // 418.4 / 4.184
+        XCTAssertEqual(try XCTUnwrap(CanonicalUnit.kilocalories.convert(418.4, from: "kJ")), 100, accuracy: 1e-9)  // 418.4 / 4.184
         XCTAssertEqual(CanonicalUnit.kilocalories.convert(250, from: "Cal"), 250)
-        XCTAssertEqual(try XCTUnwrap(CanonicalUnit.kilometres.convert(2, from: "mi")), 3.218688, accuracy: 1e-12)   // 2 × 1.609344
+        XCTAssertEqual(try XCTUnwrap(CanonicalUnit.kilometres.convert(2, from: "mi")), 3.218688, accuracy: 1e-12)  // 2 × 1.609344
         XCTAssertEqual(try XCTUnwrap(CanonicalUnit.kilometres.convert(1500, from: "m")), 1.5, accuracy: 1e-12)
         XCTAssertEqual(try XCTUnwrap(CanonicalUnit.kilograms.convert(150, from: "lb")), 68.0388555, accuracy: 1e-9)  // 150 × 0.45359237
         XCTAssertEqual(try XCTUnwrap(CanonicalUnit.degreesCelsius.convert(98.6, from: "degF")), 37, accuracy: 1e-9)  // (98.6 − 32) × 5/9
@@ -61,15 +66,15 @@ final class ParsingTests: XCTestCase {
         XCTAssertEqual(try XCTUnwrap(CanonicalUnit.centimetres.convert(3, from: "in")), 7.62, accuracy: 1e-12)
         XCTAssertEqual(try XCTUnwrap(CanonicalUnit.milliseconds.convert(0.25, from: "s")), 250, accuracy: 1e-12)
         XCTAssertEqual(try XCTUnwrap(CanonicalUnit.minutes.convert(1.5, from: "hr")), 90, accuracy: 1e-12)
-        XCTAssertEqual(try XCTUnwrap(CanonicalUnit.percent.convert(0.97, from: "%")), 97, accuracy: 1e-12)          // export.xml fraction
-        XCTAssertEqual(CanonicalUnit.percent.convert(97, from: "%", percentScale: .whole), 97)                       // HAE 0–100
+        XCTAssertEqual(try XCTUnwrap(CanonicalUnit.percent.convert(0.97, from: "%")), 97, accuracy: 1e-12)  // export.xml fraction
+        XCTAssertEqual(CanonicalUnit.percent.convert(97, from: "%", percentScale: .whole), 97)  // HAE 0–100
         XCTAssertNil(CanonicalUnit.count.convert(1, from: "furlong"))
         XCTAssertNil(CanonicalUnit.vo2.convert(40, from: "ml/kg/min"))
         XCTAssertNil(CanonicalUnit.kilograms.convert(1, from: ""))
     }
 
     func testCatalogHasEveryRowOfTheSpec() {
-        XCTAssertEqual(Catalog.metrics.count, 33) // the 33 rows of docs/catalog.md; sleep and workouts have rules of their own
+        XCTAssertEqual(Catalog.metrics.count, 33)  // the 33 rows of docs/catalog.md; sleep and workouts have rules of their own
         XCTAssertEqual(Set(Catalog.metrics.map(\.field)).count, Catalog.metrics.count)
         XCTAssertEqual(Catalog.metric(forHAEName: "cholesterol"), Catalog.metric(forHAEName: "dietary_cholesterol"))
         XCTAssertEqual(Catalog.metric(forType: "HKQuantityTypeIdentifierStepCount")?.rule, .sum)
@@ -77,7 +82,7 @@ final class ParsingTests: XCTestCase {
 
     func testWireRoundingAndFormatting() {
         XCTAssertEqual(JSONValue.format(8432.4999, decimals: 0), "8432")
-        XCTAssertEqual(JSONValue.format(8432.5, decimals: 0), "8433")     // half away from zero
+        XCTAssertEqual(JSONValue.format(8432.5, decimals: 0), "8433")  // half away from zero
         XCTAssertEqual(JSONValue.format(6.2049, decimals: 2), "6.2")
         XCTAssertEqual(JSONValue.format(-0.001, decimals: 2), "0")
         XCTAssertEqual(JSONValue.format(97.045, decimals: 1), "97")
@@ -98,9 +103,15 @@ final class MemoryBudgetTests: XCTestCase {
         for d in 1...10 {
             let day = String(format: "2024-03-%02d", d)
             let next = String(format: "2024-03-%02d", d + 1)
-            body += record("HKQuantityTypeIdentifierStepCount", "300", unit: "count", source: "Ann’s Apple Watch", start: "\(day) 00:00:00 +0100", end: "\(day) 00:30:00 +0100")
-            body += record("HKQuantityTypeIdentifierStepCount", "90", unit: "count", source: "Ann’s iPhone", start: "\(day) 00:15:00 +0100", end: "\(day) 00:45:00 +0100")
-            body += record("HKQuantityTypeIdentifierStepCount", "40", unit: "count", source: "Ann’s iPhone", start: "\(day) 23:50:00 +0100", end: "\(next) 00:10:00 +0100")
+            body += record(
+                "HKQuantityTypeIdentifierStepCount", "300", unit: "count", source: "Ann’s Apple Watch", start: "\(day) 00:00:00 +0100",
+                end: "\(day) 00:30:00 +0100")
+            body += record(
+                "HKQuantityTypeIdentifierStepCount", "90", unit: "count", source: "Ann’s iPhone", start: "\(day) 00:15:00 +0100",
+                end: "\(day) 00:45:00 +0100")
+            body += record(
+                "HKQuantityTypeIdentifierStepCount", "40", unit: "count", source: "Ann’s iPhone", start: "\(day) 23:50:00 +0100",
+                end: "\(next) 00:10:00 +0100")
         }
         func run(budget: Int) throws -> ([Double?], Int) {
             var options = DayOptions()
@@ -113,8 +124,8 @@ final class MemoryBudgetTests: XCTestCase {
         let (budgeted, late) = try run(budget: 4)
         XCTAssertEqual(exact, budgeted)
         XCTAssertEqual(late, 0)
-        XCTAssertEqual(exact.first!, 365)   // 300 + 45 + 20
-        XCTAssertEqual(exact[1], 365)       // the carried 20 are covered by the Watch
-        XCTAssertEqual(exact.last!, 20)     // 03-11: the second half of the last crossing sample
+        XCTAssertEqual(exact.first!, 365)  // 300 + 45 + 20
+        XCTAssertEqual(exact[1], 365)  // the carried 20 are covered by the Watch
+        XCTAssertEqual(exact.last!, 20)  // 03-11: the second half of the last crossing sample
     }
 }

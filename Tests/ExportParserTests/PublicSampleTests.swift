@@ -1,6 +1,7 @@
-@testable import ExportParser
 import Foundation
 import XCTest
+
+@testable import ExportParser
 
 /// Every export file of the public samples (`TestPaths.publicExports`, real files written by other people):
 /// each parses without a fatal error, and the records it reports by type equal an independent
@@ -26,9 +27,11 @@ final class PublicSampleTests: XCTestCase {
         var i = text.startIndex
         while let lt = text[i...].firstIndex(of: "<") {
             let rest = text[lt...]
-            if rest.hasPrefix("<Correlation") { depthInCorrelation += 1 }
-            else if rest.hasPrefix("</Correlation>") { depthInCorrelation -= 1 }
-            else if rest.hasPrefix("<Record "), depthInCorrelation == 0, let close = rest.firstIndex(of: ">") {
+            if rest.hasPrefix("<Correlation") {
+                depthInCorrelation += 1
+            } else if rest.hasPrefix("</Correlation>") {
+                depthInCorrelation -= 1
+            } else if rest.hasPrefix("<Record "), depthInCorrelation == 0, let close = rest.firstIndex(of: ">") {
                 tags.append(text[lt..<close])
             }
             i = text.index(after: lt)
@@ -86,7 +89,8 @@ final class PublicSampleTests: XCTestCase {
             ("paulstaab__health-data-parser/tests/fixtures/export.zip", "paulstaab__health-data-parser/tests/fixtures/export.xml"),
         ]
         for (zip, xml) in pairs {
-            let z = try AppleExportReader(path: TestPaths.publicExports.appendingPathComponent(zip).path).read(into: CollectingSink(details: false))
+            let z = try AppleExportReader(path: TestPaths.publicExports.appendingPathComponent(zip).path).read(
+                into: CollectingSink(details: false))
             let raw = try String(contentsOf: TestPaths.publicExports.appendingPathComponent(xml), encoding: .utf8)
             XCTAssertEqual(z.recordsByType, Self.independentCount(raw), zip)
         }
@@ -99,7 +103,8 @@ final class PublicSampleTests: XCTestCase {
         let url = TestPaths.publicExports.appendingPathComponent("rgosdin__docs/apple_health_export/export.xml")
         let text = try String(contentsOf: url, encoding: .utf8)
         var expected = 0.0
-        for line in text.split(separator: "\n") where line.contains("HKQuantityTypeIdentifierStepCount\"") && line.contains("startDate=\"2019-06-16") {
+        for line in text.split(separator: "\n")
+        where line.contains("HKQuantityTypeIdentifierStepCount\"") && line.contains("startDate=\"2019-06-16") {
             XCTAssertTrue(line.contains("endDate=\"2019-06-16"), "a record crosses midnight: \(line)")
             let v = line.range(of: "value=\"")!
             let rest = line[v.upperBound...]
@@ -124,7 +129,8 @@ final class PublicSampleTests: XCTestCase {
         let r2 = try AppleExportReader(path: p.path).read(into: CollectingSink())
         XCTAssertEqual(r2.skips.first { $0.key.hasPrefix("no unit given for HeartRate") }?.value, 5)
         // A fragment without a root is refused with the reason, not a crash.
-        let frag = TestPaths.publicExports.appendingPathComponent("NicolasReyrolle__apple-health-analyzer/tests/fixtures/exports/record_vo2_max.xml")
+        let frag = TestPaths.publicExports.appendingPathComponent(
+            "NicolasReyrolle__apple-health-analyzer/tests/fixtures/exports/record_vo2_max.xml")
         XCTAssertThrowsError(try AppleExportReader(path: frag.path).read(into: CollectingSink())) { error in
             XCTAssertTrue("\(error)".contains("root element is <Record>"), "\(error)")
         }
@@ -134,11 +140,13 @@ final class PublicSampleTests: XCTestCase {
         // workout_running_multiple_parts.xml: one Workout with 17+ WorkoutActivity parts, each with
         // its own statistics. The payload's distance must be the workout-level
         // DistanceWalkingRunning sum, read from the file here, not the sum over parts plus it.
-        let url = TestPaths.publicExports.appendingPathComponent("NicolasReyrolle__apple-health-analyzer/tests/fixtures/exports/workout_running_multiple_parts.xml")
+        let url = TestPaths.publicExports.appendingPathComponent(
+            "NicolasReyrolle__apple-health-analyzer/tests/fixtures/exports/workout_running_multiple_parts.xml")
         let raw = try String(contentsOf: url, encoding: .utf8)
         let lines = raw.split(separator: "\n").map(String.init)
         // The workout-level statistics are the ones indented one level below <Workout> (two spaces in this file).
-        let distanceLine = try XCTUnwrap(lines.first { $0.hasPrefix("  <WorkoutStatistics") && $0.contains("DistanceWalkingRunning") }, "layout changed")
+        let distanceLine = try XCTUnwrap(
+            lines.first { $0.hasPrefix("  <WorkoutStatistics") && $0.contains("DistanceWalkingRunning") }, "layout changed")
         let sumText = distanceLine.components(separatedBy: "sum=\"")[1].components(separatedBy: "\"")[0]
         let km = try XCTUnwrap(Double(sumText))
         let c = try Converted(xml: Self.wrapIfFragment(raw))

@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+
 @testable import ExportParser
 
 /// `push` as a user runs it: the built `health-import` (`swift build` first), against the test
@@ -30,8 +31,12 @@ final class PushProcessTests: XCTestCase {
     func testTheKeyIsAbsentFromEverythingPushPrints() throws {
         let f = try S.fixture()
         // A careless backend: the status and a 400 repeat the key.
-        let server = try PushTestServer(dir: f.dir, plan: ["status": ["last_healthkit_sync": "seen key " + S.key],
-                                                           "dates": ["2024-03-02": ["400-echo-key"], "2024-03-03": ["500", "accept"]]])
+        let server = try PushTestServer(
+            dir: f.dir,
+            plan: [
+                "status": ["last_healthkit_sync": "seen key " + S.key],
+                "dates": ["2024-03-02": ["400-echo-key"], "2024-03-03": ["500", "accept"]],
+            ])
         let output = f.dir.appendingPathComponent("output.txt")
         let p = try start(["--url", server.baseURL, "--store", f.store, "--person", "ann", "--timeout", "5"], output: output)
         p.waitUntilExit()

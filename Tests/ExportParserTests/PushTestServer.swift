@@ -42,7 +42,9 @@ final class PushTestServer {
         try Data(Self.script.utf8).write(to: script)
         process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", "-u", script.path, dir.appendingPathComponent("requests.jsonl").path, dir.appendingPathComponent("plan.json").path]
+        process.arguments = [
+            "python3", "-u", script.path, dir.appendingPathComponent("requests.jsonl").path, dir.appendingPathComponent("plan.json").path,
+        ]
         let out = Pipe()
         process.standardOutput = out
         process.standardError = FileHandle.nullDevice
@@ -82,9 +84,10 @@ final class PushTestServer {
         guard let data = try? Data(contentsOf: logURL) else { return [] }
         return data.split(separator: 0x0A).compactMap { line in
             guard let o = try? JSONSerialization.jsonObject(with: Data(line)) as? [String: Any] else { return nil }
-            return Request(method: o["method"] as? String ?? "", path: o["path"] as? String ?? "",
-                           headers: o["headers"] as? [String: String] ?? [:], body: o["body"] as? String ?? "",
-                           date: o["date"] as? String, attempt: o["attempt"] as? Int ?? 0)
+            return Request(
+                method: o["method"] as? String ?? "", path: o["path"] as? String ?? "",
+                headers: o["headers"] as? [String: String] ?? [:], body: o["body"] as? String ?? "",
+                date: o["date"] as? String, attempt: o["attempt"] as? Int ?? 0)
         }
     }
 
@@ -92,101 +95,101 @@ final class PushTestServer {
     func posts() -> [Request] { requests().filter { $0.method == "POST" && $0.path == "/sync/healthkit" } }
 
     static let script = #"""
-    import json, os, sys, threading, time
-    from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+        import json, os, sys, threading, time
+        from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
-    LOG, PLAN = sys.argv[1], sys.argv[2]
-    PARENT = os.getppid()
-    STARTED = time.time()
-    lock = threading.Lock()
-    attempts = {}
+        LOG, PLAN = sys.argv[1], sys.argv[2]
+        PARENT = os.getppid()
+        STARTED = time.time()
+        lock = threading.Lock()
+        attempts = {}
 
-    def watchdog():
-        # Ends the server with the test: its parent gone, or 5 minutes up.
-        while True:
-            time.sleep(0.2)
-            if os.getppid() != PARENT or time.time() - STARTED > 300:
-                os._exit(0)
+        def watchdog():
+            # Ends the server with the test: its parent gone, or 5 minutes up.
+            while True:
+                time.sleep(0.2)
+                if os.getppid() != PARENT or time.time() - STARTED > 300:
+                    os._exit(0)
 
-    def plan():
-        try:
-            with open(PLAN) as f:
-                return json.load(f)
-        except Exception:
-            return {}
-
-    class Handler(BaseHTTPRequestHandler):
-        protocol_version = "HTTP/1.0"
-
-        def log_message(self, *args):
-            pass
-
-        def record(self, body, date, attempt, action):
-            entry = {"method": self.command, "path": self.path, "headers": {k.lower(): v for k, v in self.headers.items()},
-                     "body": body.decode("utf-8", "replace"), "date": date, "attempt": attempt, "action": action}
-            with lock:
-                with open(LOG, "a") as f:
-                    f.write(json.dumps(entry) + "\n")
-
-        def answer(self, status, obj, headers=()):
-            data = json.dumps(obj).encode()
-            self.send_response(status)
-            self.send_header("Content-Type", "application/json")
-            self.send_header("Content-Length", str(len(data)))
-            for k, v in headers:
-                self.send_header(k, v)
-            self.end_headers()
-            self.wfile.write(data)
-
-        def do_GET(self):
-            p = plan()
-            self.record(b"", None, 0, "status")
-            if self.path == "/sync/status":
-                self.answer(p.get("status_code", 200), p.get("status", {"last_healthkit_sync": "2024-02-28T10:00:00Z"}))
-            else:
-                self.answer(404, {"detail": "not found"})
-
-        def do_POST(self):
-            n = int(self.headers.get("Content-Length") or 0)
-            body = self.rfile.read(n) if n > 0 else b""
-            date = None
+        def plan():
             try:
-                obj = json.loads(body)
-                date = obj["data"][0]["date"] if isinstance(obj, dict) and "data" in obj else obj.get("date")
+                with open(PLAN) as f:
+                    return json.load(f)
             except Exception:
-                pass
-            with lock:
-                attempt = attempts.get(date, 0) + 1
-                attempts[date] = attempt
-            p = plan()
-            actions = p.get("dates", {}).get(date) or [p.get("default", "accept")]
-            action = actions[min(attempt, len(actions)) - 1]
-            self.record(body, date, attempt, action)
-            if self.path != "/sync/healthkit":
-                return self.answer(404, {"detail": "not found"})
-            if action == "accept":
-                return self.answer(200, {"status": "accepted"})
-            if action.startswith("delay:"):
-                time.sleep(min(int(action[6:]), 5000) / 1000)
-                return self.answer(200, {"status": "accepted"})
-            if action == "stall":
-                time.sleep(3)
-                self.close_connection = True
-                return
-            if action == "drop":
-                self.close_connection = True
-                return
-            if action == "400-echo-key":
-                return self.answer(400, {"detail": "bad request from key " + self.headers.get("x-api-key", "")})
-            if ":" in action:
-                code, wait = action.split(":", 1)
-                return self.answer(int(code), {"detail": "planned " + code}, [("Retry-After", wait)])
-            return self.answer(int(action), {"detail": "planned " + action})
+                return {}
 
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    server.daemon_threads = True
-    threading.Thread(target=watchdog, daemon=True).start()
-    print(server.server_address[1], flush=True)
-    server.serve_forever()
-    """#
+        class Handler(BaseHTTPRequestHandler):
+            protocol_version = "HTTP/1.0"
+
+            def log_message(self, *args):
+                pass
+
+            def record(self, body, date, attempt, action):
+                entry = {"method": self.command, "path": self.path, "headers": {k.lower(): v for k, v in self.headers.items()},
+                         "body": body.decode("utf-8", "replace"), "date": date, "attempt": attempt, "action": action}
+                with lock:
+                    with open(LOG, "a") as f:
+                        f.write(json.dumps(entry) + "\n")
+
+            def answer(self, status, obj, headers=()):
+                data = json.dumps(obj).encode()
+                self.send_response(status)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(data)))
+                for k, v in headers:
+                    self.send_header(k, v)
+                self.end_headers()
+                self.wfile.write(data)
+
+            def do_GET(self):
+                p = plan()
+                self.record(b"", None, 0, "status")
+                if self.path == "/sync/status":
+                    self.answer(p.get("status_code", 200), p.get("status", {"last_healthkit_sync": "2024-02-28T10:00:00Z"}))
+                else:
+                    self.answer(404, {"detail": "not found"})
+
+            def do_POST(self):
+                n = int(self.headers.get("Content-Length") or 0)
+                body = self.rfile.read(n) if n > 0 else b""
+                date = None
+                try:
+                    obj = json.loads(body)
+                    date = obj["data"][0]["date"] if isinstance(obj, dict) and "data" in obj else obj.get("date")
+                except Exception:
+                    pass
+                with lock:
+                    attempt = attempts.get(date, 0) + 1
+                    attempts[date] = attempt
+                p = plan()
+                actions = p.get("dates", {}).get(date) or [p.get("default", "accept")]
+                action = actions[min(attempt, len(actions)) - 1]
+                self.record(body, date, attempt, action)
+                if self.path != "/sync/healthkit":
+                    return self.answer(404, {"detail": "not found"})
+                if action == "accept":
+                    return self.answer(200, {"status": "accepted"})
+                if action.startswith("delay:"):
+                    time.sleep(min(int(action[6:]), 5000) / 1000)
+                    return self.answer(200, {"status": "accepted"})
+                if action == "stall":
+                    time.sleep(3)
+                    self.close_connection = True
+                    return
+                if action == "drop":
+                    self.close_connection = True
+                    return
+                if action == "400-echo-key":
+                    return self.answer(400, {"detail": "bad request from key " + self.headers.get("x-api-key", "")})
+                if ":" in action:
+                    code, wait = action.split(":", 1)
+                    return self.answer(int(code), {"detail": "planned " + code}, [("Retry-After", wait)])
+                return self.answer(int(action), {"detail": "planned " + action})
+
+        server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        server.daemon_threads = True
+        threading.Thread(target=watchdog, daemon=True).start()
+        print(server.server_address[1], flush=True)
+        server.serve_forever()
+        """#
 }

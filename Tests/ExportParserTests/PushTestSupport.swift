@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+
 @testable import ExportParser
 
 /// A store and payload files to push, made by `convert` from the compare fixtures' export
@@ -24,7 +25,8 @@ enum PushTestSupport {
         let (native, _) = try CompareFixtures.write(into: dir)
         let out = dir.appendingPathComponent("out").path
         let store = out + "/health.sqlite"
-        _ = try ConvertJob(ConvertRequest(inputs: [native], outDir: out, timeZoneName: "Australia/Sydney", storePath: store, person: "ann")).run()
+        _ = try ConvertJob(ConvertRequest(inputs: [native], outDir: out, timeZoneName: "Australia/Sydney", storePath: store, person: "ann"))
+            .run()
         return Fixture(dir: dir, store: store, payloadsDir: out + "/payloads")
     }
 

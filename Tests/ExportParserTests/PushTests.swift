@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+
 @testable import ExportParser
 
 /// `push` against a real HTTP server on 127.0.0.1 (`PushTestServer`), with the payloads convert
@@ -35,7 +36,10 @@ final class PushTests: XCTestCase {
 
         // --body bare from the folder: the payload file alone.
         let bare = try PushTestServer(dir: f.dir.appendingPathComponent("bare").creatingDirectory())
-        let o2 = try S.run(S.request(bare, f) { $0.payloadsDir = f.payloadsDir; $0.body = .bare; $0.from = "2024-03-02"; $0.to = "2024-03-03" })
+        let o2 = try S.run(
+            S.request(bare, f) {
+                $0.payloadsDir = f.payloadsDir; $0.body = .bare; $0.from = "2024-03-02"; $0.to = "2024-03-03"
+            })
         XCTAssertEqual(o2.accepted, 2)
         XCTAssertEqual(bare.posts().compactMap(\.date).sorted(), ["2024-03-02", "2024-03-03"])
         for p in bare.posts() { XCTAssertEqual(p.body, try f.payload(p.date!).trimmingCharacters(in: .newlines)) }
@@ -43,17 +47,24 @@ final class PushTests: XCTestCase {
 
     func testRetriesFollowRetryAfterAndBackoffAndGiveUpAfterMaxAttempts() throws {
         let f = try S.fixture()
-        let server = try PushTestServer(dir: f.dir, plan: ["dates": [
-            "2024-03-01": ["503:7", "accept"],
-            "2024-03-02": ["429:3", "accept"],
-            "2024-03-03": ["500", "408", "accept"],
-            "2024-03-04": ["stall", "accept"],
-            "2024-03-05": ["drop", "accept"],
-            "2024-03-06": ["500"],
-        ]])
+        let server = try PushTestServer(
+            dir: f.dir,
+            plan: [
+                "dates": [
+                    "2024-03-01": ["503:7", "accept"],
+                    "2024-03-02": ["429:3", "accept"],
+                    "2024-03-03": ["500", "408", "accept"],
+                    "2024-03-04": ["stall", "accept"],
+                    "2024-03-05": ["drop", "accept"],
+                    "2024-03-06": ["500"],
+                ]
+            ])
         let waits = S.Waits()
         // One request at a time, so the waits come in date order; random 0.5: jitter factor 0.75.
-        let outcome = try S.run(S.request(server, f) { $0.concurrency = 1; $0.maxAttempts = 3 }, waits: waits, random: 0.5)
+        let outcome = try S.run(
+            S.request(server, f) {
+                $0.concurrency = 1; $0.maxAttempts = 3
+            }, waits: waits, random: 0.5)
         // Backoff with base 0.01 s: after the 1st failure 0.01 · 0.75 = 0.0075, after the 2nd 0.02 · 0.75 = 0.015.
         let expected = [7, 3, 0.0075, 0.015, 0.0075, 0.0075, 0.0075, 0.015]
         XCTAssertEqual(waits.all.count, expected.count, "\(waits.all)")
@@ -61,7 +72,9 @@ final class PushTests: XCTestCase {
 
         var perDate: [String: Int] = [:]
         for p in server.posts() { perDate[p.date!, default: 0] += 1 }
-        XCTAssertEqual(perDate, ["2024-03-01": 2, "2024-03-02": 2, "2024-03-03": 3, "2024-03-04": 2, "2024-03-05": 2, "2024-03-06": 3, "2024-03-07": 1])
+        XCTAssertEqual(
+            perDate,
+            ["2024-03-01": 2, "2024-03-02": 2, "2024-03-03": 3, "2024-03-04": 2, "2024-03-05": 2, "2024-03-06": 3, "2024-03-07": 1])
         XCTAssertEqual(outcome.accepted, 6)
         XCTAssertEqual(outcome.failures, [.init(date: "2024-03-06", reason: "HTTP 500, given up after 3 attempts")])
         XCTAssertEqual(try S.recorded(f.store)["2024-03-06"]?.result, "failed")
@@ -96,7 +109,8 @@ final class PushTests: XCTestCase {
         let reason = try XCTUnwrap(outcome.stopReason)
         XCTAssertTrue(reason.contains("refused the API key (HTTP 401"), reason)
         XCTAssertEqual(outcome.exitStatus, 1)
-        XCTAssertEqual(try S.recorded(f.store).keys.sorted(), ["2024-03-01", "2024-03-02"], "the refused day is not recorded: the next run sends it")
+        XCTAssertEqual(
+            try S.recorded(f.store).keys.sorted(), ["2024-03-01", "2024-03-02"], "the refused day is not recorded: the next run sends it")
 
         // Refused already when asking the status: nothing is sent.
         let refusing = try PushTestServer(dir: f.dir.appendingPathComponent("status").creatingDirectory(), plan: ["status_code": 403])
@@ -143,7 +157,10 @@ final class PushTests: XCTestCase {
     func testDryRunSendsNothing() throws {
         let f = try S.fixture()
         let server = try PushTestServer(dir: f.dir)
-        let outcome = try S.run(S.request(server, f) { $0.dryRun = true; $0.from = "2024-03-05" })
+        let outcome = try S.run(
+            S.request(server, f) {
+                $0.dryRun = true; $0.from = "2024-03-05"
+            })
         XCTAssertTrue(server.requests().isEmpty, "not even the status request")
         XCTAssertEqual(outcome.planned.map(\.date), ["2024-03-05", "2024-03-06", "2024-03-07"])
         for p in outcome.planned { XCTAssertEqual(p.bytes, S.wrapped(try f.payload(p.date)).utf8.count) }

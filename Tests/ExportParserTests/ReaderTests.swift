@@ -1,6 +1,7 @@
-@testable import ExportParser
 import Foundation
 import XCTest
+
+@testable import ExportParser
 
 final class ReaderTests: XCTestCase {
     private func read(_ xml: String, details: Bool = true) throws -> (CollectingSink, ReadReport) {
@@ -10,12 +11,13 @@ final class ReaderTests: XCTestCase {
     }
 
     func testRecordAttributesAreDecodedWhateverTheirOrder() throws {
-        let xml = export("""
-         <Record value="412" endDate="2024-01-02 08:06:40 +0100" type="HKQuantityTypeIdentifierStepCount" unit="count" sourceVersion="17.2" device="&lt;&lt;HKDevice: 0x2819&gt;, name:iPhone&gt;" creationDate="2024-01-02 08:10:00 +0100" startDate="2024-01-02 07:58:11 +0100" sourceName="Ann’s iPhone">
-          <MetadataEntry key="HKTimeZone" value="Europe/Amsterdam"/>
-          <MetadataEntry key="Meal" value="Lunch &amp; snack"/>
-         </Record>
-        """)
+        let xml = export(
+            """
+             <Record value="412" endDate="2024-01-02 08:06:40 +0100" type="HKQuantityTypeIdentifierStepCount" unit="count" sourceVersion="17.2" device="&lt;&lt;HKDevice: 0x2819&gt;, name:iPhone&gt;" creationDate="2024-01-02 08:10:00 +0100" startDate="2024-01-02 07:58:11 +0100" sourceName="Ann’s iPhone">
+              <MetadataEntry key="HKTimeZone" value="Europe/Amsterdam"/>
+              <MetadataEntry key="Meal" value="Lunch &amp; snack"/>
+             </Record>
+            """)
         let (sink, report) = try read(xml)
         XCTAssertEqual(sink.samples.count, 1)
         let s = try XCTUnwrap(sink.samples.first)
@@ -34,14 +36,17 @@ final class ReaderTests: XCTestCase {
         let createdSeconds: Int64 = 19724 * 86400 + 7 * 3600 + 10 * 60
         XCTAssertEqual(s.created?.seconds, createdSeconds)
         XCTAssertEqual(s.timeZoneName, "Europe/Amsterdam")
-        XCTAssertEqual(s.metadata, [MetadataEntry(key: "HKTimeZone", value: "Europe/Amsterdam"), MetadataEntry(key: "Meal", value: "Lunch & snack")])
+        XCTAssertEqual(
+            s.metadata, [MetadataEntry(key: "HKTimeZone", value: "Europe/Amsterdam"), MetadataEntry(key: "Meal", value: "Lunch & snack")])
         XCTAssertEqual(report.recordsByType["HKQuantityTypeIdentifierStepCount"], 1)
         XCTAssertEqual(sink.exportDates.count, 1)
     }
 
     func testWithoutDetailsTheHotPathStillKeepsWhatRulesNeed() throws {
-        let xml = export(record("HKQuantityTypeIdentifierStepCount", "5", unit: "count", start: "2024-01-02 07:58:11 +0100",
-                                children: "<MetadataEntry key=\"HKTimeZone\" value=\"Europe/Paris\"/>"))
+        let xml = export(
+            record(
+                "HKQuantityTypeIdentifierStepCount", "5", unit: "count", start: "2024-01-02 07:58:11 +0100",
+                children: "<MetadataEntry key=\"HKTimeZone\" value=\"Europe/Paris\"/>"))
         let (sink, _) = try read(xml, details: false)
         let s = try XCTUnwrap(sink.samples.first)
         XCTAssertEqual(s.canonicalValue, 5)
@@ -51,27 +56,30 @@ final class ReaderTests: XCTestCase {
     }
 
     func testHRVBeatListIsKept() throws {
-        let xml = export("""
-         <Record type="HKQuantityTypeIdentifierHeartRateVariabilitySDNN" sourceName="W" unit="ms" startDate="2024-01-02 07:00:00 +0100" endDate="2024-01-02 07:01:00 +0100" value="48.2">
-          <HeartRateVariabilityMetadataList>
-           <InstantaneousBeatsPerMinute bpm="62" time="00:20:37,80"/>
-           <InstantaneousBeatsPerMinute bpm="64" time="00:20:38,74"/>
-          </HeartRateVariabilityMetadataList>
-         </Record>
-        """)
+        let xml = export(
+            """
+             <Record type="HKQuantityTypeIdentifierHeartRateVariabilitySDNN" sourceName="W" unit="ms" startDate="2024-01-02 07:00:00 +0100" endDate="2024-01-02 07:01:00 +0100" value="48.2">
+              <HeartRateVariabilityMetadataList>
+               <InstantaneousBeatsPerMinute bpm="62" time="00:20:37,80"/>
+               <InstantaneousBeatsPerMinute bpm="64" time="00:20:38,74"/>
+              </HeartRateVariabilityMetadataList>
+             </Record>
+            """)
         let (sink, _) = try read(xml)
-        XCTAssertEqual(sink.samples.first?.beats, [InstantaneousBeat(bpm: 62, time: "00:20:37,80"), InstantaneousBeat(bpm: 64, time: "00:20:38,74")])
+        XCTAssertEqual(
+            sink.samples.first?.beats, [InstantaneousBeat(bpm: 62, time: "00:20:37,80"), InstantaneousBeat(bpm: 64, time: "00:20:38,74")])
         XCTAssertEqual(sink.samples.first?.canonicalValue, 48.2)
     }
 
     func testCorrelationMembersAreNotSamples() throws {
-        let xml = export("""
-        \(record("HKQuantityTypeIdentifierDietaryProtein", "20", unit: "g", source: "App", start: "2024-01-02 12:00:00 +0100"))
-         <Correlation type="HKCorrelationTypeIdentifierFood" sourceName="App" startDate="2024-01-02 12:00:00 +0100" endDate="2024-01-02 12:00:00 +0100">
-          <MetadataEntry key="Meal" value="Lunch"/>
-        \(record("HKQuantityTypeIdentifierDietaryProtein", "20", unit: "g", source: "App", start: "2024-01-02 12:00:00 +0100"))
-         </Correlation>
-        """)
+        let xml = export(
+            """
+            \(record("HKQuantityTypeIdentifierDietaryProtein", "20", unit: "g", source: "App", start: "2024-01-02 12:00:00 +0100"))
+             <Correlation type="HKCorrelationTypeIdentifierFood" sourceName="App" startDate="2024-01-02 12:00:00 +0100" endDate="2024-01-02 12:00:00 +0100">
+              <MetadataEntry key="Meal" value="Lunch"/>
+            \(record("HKQuantityTypeIdentifierDietaryProtein", "20", unit: "g", source: "App", start: "2024-01-02 12:00:00 +0100"))
+             </Correlation>
+            """)
         let (sink, report) = try read(xml)
         XCTAssertEqual(sink.samples.count, 1)
         XCTAssertEqual(report.recordsByType["HKQuantityTypeIdentifierDietaryProtein"], 1)
@@ -81,21 +89,22 @@ final class ReaderTests: XCTestCase {
     }
 
     func testWorkoutWithStatisticsActivitiesEventsAndRoute() throws {
-        let xml = export("""
-         <Workout workoutActivityType="HKWorkoutActivityTypeRunning" duration="30" durationUnit="min" sourceName="Ann’s Apple Watch" startDate="2024-01-02 07:00:00 +0100" endDate="2024-01-02 07:30:00 +0100">
-          <MetadataEntry key="HKTimeZone" value="Europe/Amsterdam"/>
-          <WorkoutEvent type="HKWorkoutEventTypeSegment" date="2024-01-02 07:00:00 +0100" duration="10" durationUnit="min"/>
-          <WorkoutActivity uuid="A1" startDate="2024-01-02 07:00:00 +0100" endDate="2024-01-02 07:30:00 +0100" duration="30" durationUnit="min">
-           <WorkoutStatistics type="HKQuantityTypeIdentifierActiveEnergyBurned" startDate="2024-01-02 07:00:00 +0100" endDate="2024-01-02 07:30:00 +0100" sum="999" unit="kcal"/>
-           <WorkoutEvent type="HKWorkoutEventTypeLap" date="2024-01-02 07:10:00 +0100"/>
-          </WorkoutActivity>
-          <WorkoutStatistics type="HKQuantityTypeIdentifierActiveEnergyBurned" startDate="2024-01-02 07:00:00 +0100" endDate="2024-01-02 07:30:00 +0100" sum="300" unit="kcal"/>
-          <WorkoutStatistics type="HKQuantityTypeIdentifierHeartRate" startDate="2024-01-02 07:00:00 +0100" endDate="2024-01-02 07:30:00 +0100" average="150" minimum="90" maximum="171" unit="count/min"/>
-          <WorkoutRoute sourceName="Ann’s Apple Watch" startDate="2024-01-02 07:00:00 +0100" endDate="2024-01-02 07:30:00 +0100">
-           <FileReference path="/workout-routes/route_2024-01-02_7.00am.gpx"/>
-          </WorkoutRoute>
-         </Workout>
-        """)
+        let xml = export(
+            """
+             <Workout workoutActivityType="HKWorkoutActivityTypeRunning" duration="30" durationUnit="min" sourceName="Ann’s Apple Watch" startDate="2024-01-02 07:00:00 +0100" endDate="2024-01-02 07:30:00 +0100">
+              <MetadataEntry key="HKTimeZone" value="Europe/Amsterdam"/>
+              <WorkoutEvent type="HKWorkoutEventTypeSegment" date="2024-01-02 07:00:00 +0100" duration="10" durationUnit="min"/>
+              <WorkoutActivity uuid="A1" startDate="2024-01-02 07:00:00 +0100" endDate="2024-01-02 07:30:00 +0100" duration="30" durationUnit="min">
+               <WorkoutStatistics type="HKQuantityTypeIdentifierActiveEnergyBurned" startDate="2024-01-02 07:00:00 +0100" endDate="2024-01-02 07:30:00 +0100" sum="999" unit="kcal"/>
+               <WorkoutEvent type="HKWorkoutEventTypeLap" date="2024-01-02 07:10:00 +0100"/>
+              </WorkoutActivity>
+              <WorkoutStatistics type="HKQuantityTypeIdentifierActiveEnergyBurned" startDate="2024-01-02 07:00:00 +0100" endDate="2024-01-02 07:30:00 +0100" sum="300" unit="kcal"/>
+              <WorkoutStatistics type="HKQuantityTypeIdentifierHeartRate" startDate="2024-01-02 07:00:00 +0100" endDate="2024-01-02 07:30:00 +0100" average="150" minimum="90" maximum="171" unit="count/min"/>
+              <WorkoutRoute sourceName="Ann’s Apple Watch" startDate="2024-01-02 07:00:00 +0100" endDate="2024-01-02 07:30:00 +0100">
+               <FileReference path="/workout-routes/route_2024-01-02_7.00am.gpx"/>
+              </WorkoutRoute>
+             </Workout>
+            """)
         let (sink, report) = try read(xml)
         XCTAssertEqual(report.workouts, 1)
         let w = try XCTUnwrap(sink.workouts.first)
@@ -111,20 +120,22 @@ final class ReaderTests: XCTestCase {
     }
 
     func testInlineLocationRoutesAreCounted() throws {
-        let xml = export("""
-         <Workout workoutActivityType="HKWorkoutActivityTypeWalking" sourceName="W" startDate="2024-01-02 07:00:00 +0100" endDate="2024-01-02 07:30:00 +0100">
-          <WorkoutRoute sourceName="W"><Location date="2024-01-02 07:00:00 +0100" latitude="1" longitude="2"/><Location date="2024-01-02 07:00:01 +0100" latitude="1" longitude="2"/></WorkoutRoute>
-         </Workout>
-        """)
+        let xml = export(
+            """
+             <Workout workoutActivityType="HKWorkoutActivityTypeWalking" sourceName="W" startDate="2024-01-02 07:00:00 +0100" endDate="2024-01-02 07:30:00 +0100">
+              <WorkoutRoute sourceName="W"><Location date="2024-01-02 07:00:00 +0100" latitude="1" longitude="2"/><Location date="2024-01-02 07:00:01 +0100" latitude="1" longitude="2"/></WorkoutRoute>
+             </Workout>
+            """)
         let (sink, _) = try read(xml)
         XCTAssertEqual(sink.workouts.first?.routes.first?.inlineLocationCount, 2)
     }
 
     func testActivitySummaryAndMe() throws {
-        let xml = export("""
-         <Me HKCharacteristicTypeIdentifierDateOfBirth="1990-01-01" HKCharacteristicTypeIdentifierBiologicalSex="HKBiologicalSexFemale"/>
-         <ActivitySummary dateComponents="2024-01-02" activeEnergyBurned="512.5" activeEnergyBurnedGoal="500" activeEnergyBurnedUnit="kcal"/>
-        """)
+        let xml = export(
+            """
+             <Me HKCharacteristicTypeIdentifierDateOfBirth="1990-01-01" HKCharacteristicTypeIdentifierBiologicalSex="HKBiologicalSexFemale"/>
+             <ActivitySummary dateComponents="2024-01-02" activeEnergyBurned="512.5" activeEnergyBurnedGoal="500" activeEnergyBurnedUnit="kcal"/>
+            """)
         let (sink, report) = try read(xml)
         XCTAssertEqual(sink.mes.first?.attributes.first?.value, "1990-01-01")
         XCTAssertEqual(sink.summaries.first?.date, "2024-01-02")
@@ -135,29 +146,30 @@ final class ReaderTests: XCTestCase {
     // MARK: - DTD, control characters
 
     static let dtd = """
-    <?xml version="1.0" encoding="UTF-8"?>
-    <!DOCTYPE HealthData [
-    <!-- HealthKit Export Version: 13 -->
-    <!ELEMENT HealthData (ExportDate,Me,(Record|Correlation|Workout|ActivitySummary)*)>
-    <!ATTLIST HealthData
-      locale CDATA #REQUIRED
-    >
-    <!ELEMENT Record ((MetadataEntry|HeartRateVariabilityMetadataList)*)>
-    <!ATTLIST Record
-      type          CDATA #REQUIRED
-      unit          CDATA #IMPLIED
-      value         CDATA #IMPLIED
-    >
-    ]>
+        <?xml version="1.0" encoding="UTF-8"?>
+        <!DOCTYPE HealthData [
+        <!-- HealthKit Export Version: 13 -->
+        <!ELEMENT HealthData (ExportDate,Me,(Record|Correlation|Workout|ActivitySummary)*)>
+        <!ATTLIST HealthData
+          locale CDATA #REQUIRED
+        >
+        <!ELEMENT Record ((MetadataEntry|HeartRateVariabilityMetadataList)*)>
+        <!ATTLIST Record
+          type          CDATA #REQUIRED
+          unit          CDATA #IMPLIED
+          value         CDATA #IMPLIED
+        >
+        ]>
 
-    """
+        """
 
     func testTheInlineDTDIsSkippedAndLineNumbersKept() throws {
-        let xml = Self.dtd + """
-        <HealthData locale="en_US">
-         <Record type="HKQuantityTypeIdentifierStepCount" sourceName="W" unit="furlong" startDate="2024-01-02 07:00:00 +0100" endDate="2024-01-02 07:01:00 +0100" value="5"/>
-        </HealthData>
-        """
+        let xml =
+            Self.dtd + """
+                <HealthData locale="en_US">
+                 <Record type="HKQuantityTypeIdentifierStepCount" sourceName="W" unit="furlong" startDate="2024-01-02 07:00:00 +0100" endDate="2024-01-02 07:01:00 +0100" value="5"/>
+                </HealthData>
+                """
         let (sink, report) = try read(xml)
         XCTAssertEqual(sink.samples.count, 1)
         // The DTD spans lines 2–14, <HealthData> is line 15; the record is on line 16 of the file
@@ -169,24 +181,30 @@ final class ReaderTests: XCTestCase {
     func testABrokenIOS16StyleDTDDoesNotStopTheParse() throws {
         // iOS 16 (Export Version 12) shipped an ATTLIST that is never closed with ">", and a
         // variant with a doubled ">": both stop conforming parsers before <HealthData>.
-        for broken in ["<!ATTLIST VisionPrescription\n  type CDATA #REQUIRED\n  dateIssued CDATA #REQUIRED\n", "<!ATTLIST VisionPrescription type CDATA #REQUIRED>>\n"] {
+        for broken in [
+            "<!ATTLIST VisionPrescription\n  type CDATA #REQUIRED\n  dateIssued CDATA #REQUIRED\n",
+            "<!ATTLIST VisionPrescription type CDATA #REQUIRED>>\n",
+        ] {
             let xml = """
-            <?xml version="1.0" encoding="UTF-8"?>
-            <!DOCTYPE HealthData [
-            <!-- HealthKit Export Version: 12 -->
-            \(broken)<!ELEMENT RightEye EMPTY>
-            ]>
-            <HealthData locale="en_US">
-            \(record("HKQuantityTypeIdentifierStepCount", "7", unit: "count", start: "2024-01-02 07:00:00 +0100"))
-            </HealthData>
-            """
+                <?xml version="1.0" encoding="UTF-8"?>
+                <!DOCTYPE HealthData [
+                <!-- HealthKit Export Version: 12 -->
+                \(broken)<!ELEMENT RightEye EMPTY>
+                ]>
+                <HealthData locale="en_US">
+                \(record("HKQuantityTypeIdentifierStepCount", "7", unit: "count", start: "2024-01-02 07:00:00 +0100"))
+                </HealthData>
+                """
             let (sink, _) = try read(xml)
             XCTAssertEqual(sink.samples.first?.canonicalValue, 7)
         }
     }
 
     func testStrayControlCharactersAreDroppedAndCounted() throws {
-        let xml = export(record("HKQuantityTypeIdentifierStepCount", "7", unit: "count", source: "Ann\u{0B}s Phone\u{01}", start: "2024-01-02 07:00:00 +0100"))
+        let xml = export(
+            record(
+                "HKQuantityTypeIdentifierStepCount", "7", unit: "count", source: "Ann\u{0B}s Phone\u{01}",
+                start: "2024-01-02 07:00:00 +0100"))
         let (sink, report) = try read(xml)
         XCTAssertEqual(sink.samples.first?.source, "Anns Phone")
         XCTAssertEqual(report.controlCharactersDropped, 2)
@@ -194,7 +212,9 @@ final class ReaderTests: XCTestCase {
 
     // MARK: - Bad input
 
-    private func assertInputError(_ xml: String, contains text: String, line: Int? = nil, file: StaticString = #filePath, lineNo: UInt = #line) {
+    private func assertInputError(
+        _ xml: String, contains text: String, line: Int? = nil, file: StaticString = #filePath, lineNo: UInt = #line
+    ) {
         XCTAssertThrowsError(try read(xml), file: file, line: lineNo) { error in
             guard let e = error as? InputError else { return XCTFail("not an InputError: \(error)", file: file, line: lineNo) }
             XCTAssertTrue(e.description.contains(text), "\(e.description) lacks \(text)", file: file, line: lineNo)
@@ -221,13 +241,14 @@ final class ReaderTests: XCTestCase {
     }
 
     func testRecordLevelProblemsAreCountedNotFatal() throws {
-        let xml = export("""
-        \(record("HKQuantityTypeIdentifierStepCount", "7", unit: "furlong", start: "2024-01-02 07:00:00 +0100"))
-        \(record("HKQuantityTypeIdentifierStepCount", "seven", unit: "count", start: "2024-01-02 07:00:00 +0100"))
-        \(record("HKQuantityTypeIdentifierStepCount", "7", unit: "count", start: "2024-02-30 07:00:00 +0100"))
-        \(record("HKQuantityTypeIdentifierStepCount", "7", unit: "count", start: "2024-01-02 07:00:00 +0100", end: "2024-01-01 07:00:00 +0100"))
-        \(record("HKQuantityTypeIdentifierStepCount", "3", unit: "count", start: "2024-01-02 07:00:00 +0100"))
-        """)
+        let xml = export(
+            """
+            \(record("HKQuantityTypeIdentifierStepCount", "7", unit: "furlong", start: "2024-01-02 07:00:00 +0100"))
+            \(record("HKQuantityTypeIdentifierStepCount", "seven", unit: "count", start: "2024-01-02 07:00:00 +0100"))
+            \(record("HKQuantityTypeIdentifierStepCount", "7", unit: "count", start: "2024-02-30 07:00:00 +0100"))
+            \(record("HKQuantityTypeIdentifierStepCount", "7", unit: "count", start: "2024-01-02 07:00:00 +0100", end: "2024-01-01 07:00:00 +0100"))
+            \(record("HKQuantityTypeIdentifierStepCount", "3", unit: "count", start: "2024-01-02 07:00:00 +0100"))
+            """)
         let (sink, report) = try read(xml)
         XCTAssertEqual(report.skips.count, 4, "\(report.skips)")
         XCTAssertEqual(report.totalSkips, 4)
@@ -263,7 +284,9 @@ final class ReaderTests: XCTestCase {
     }
 
     private func pyString(_ s: String) -> String {
-        "'" + s.unicodeScalars.map { $0.isASCII ? String($0) : String(format: "\\u%04x", $0.value) }.joined().replacingOccurrences(of: "\\u", with: "\\u") + "'"
+        "'"
+            + s.unicodeScalars.map { $0.isASCII ? String($0) : String(format: "\\u%04x", $0.value) }.joined().replacingOccurrences(
+                of: "\\u", with: "\\u") + "'"
     }
 
     func testZipMainEntryIsFoundByContentWithLocalisedNamesAndJunk() throws {
@@ -273,8 +296,11 @@ final class ReaderTests: XCTestCase {
         for name in ["apple_health_export/export.xml", "apple_health_export/Export.xml", "apple_health_export/导出.xml", "vienti.xml"] {
             let url = dir.appendingPathComponent("e.zip")
             try? FileManager.default.removeItem(at: url)
-            try zip([("__MACOSX/apple_health_export/._export.xml", "junk"), ("apple_health_export/export_cda.xml", cda),
-                     ("apple_health_export/.DS_Store", "x"), (name, body)], at: url)
+            try zip(
+                [
+                    ("__MACOSX/apple_health_export/._export.xml", "junk"), ("apple_health_export/export_cda.xml", cda),
+                    ("apple_health_export/.DS_Store", "x"), (name, body),
+                ], at: url)
             let sink = CollectingSink()
             let report = try AppleExportReader(path: url.path).read(into: sink)
             XCTAssertEqual(sink.samples.first?.canonicalValue, 11, name)
@@ -308,7 +334,8 @@ final class ReaderTests: XCTestCase {
     func testFormatIsDetectedFromContentNotName() throws {
         let dir = try TestPaths.temporaryDirectory()
         let xmlNamedJSON = dir.appendingPathComponent("data.json")
-        try write(export(record("HKQuantityTypeIdentifierStepCount", "9", unit: "count", start: "2024-01-02 07:00:00 +0100")), to: xmlNamedJSON)
+        try write(
+            export(record("HKQuantityTypeIdentifierStepCount", "9", unit: "count", start: "2024-01-02 07:00:00 +0100")), to: xmlNamedJSON)
         XCTAssertEqual(try InputDetector.detect(path: xmlNamedJSON.path), .appleXML)
         let sink = CollectingSink()
         try AppleExportReader(path: xmlNamedJSON.path).read(into: sink)
@@ -319,6 +346,8 @@ final class ReaderTests: XCTestCase {
         let empty = dir.appendingPathComponent("empty.xml")
         try write("", to: empty)
         XCTAssertThrowsError(try InputDetector.detect(path: empty.path)) { XCTAssertTrue("\($0)".contains("empty")) }
-        XCTAssertThrowsError(try InputDetector.detect(path: dir.appendingPathComponent("missing.xml").path)) { XCTAssertTrue("\($0)".contains("no such file")) }
+        XCTAssertThrowsError(try InputDetector.detect(path: dir.appendingPathComponent("missing.xml").path)) {
+            XCTAssertTrue("\($0)".contains("no such file"))
+        }
     }
 }

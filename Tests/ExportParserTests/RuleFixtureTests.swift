@@ -1,6 +1,7 @@
-@testable import ExportParser
 import Foundation
 import XCTest
+
+@testable import ExportParser
 
 /// Runs every hand-written rule fixture in Fixtures/rules: `NN-what.xml` is a small export whose
 /// XML comments write down the arithmetic, `NN-what.expected.json` the numbers worked out by hand:
@@ -25,7 +26,8 @@ final class RuleFixtureTests: XCTestCase {
         XCTAssertGreaterThanOrEqual(all.count, 15, "the rule fixtures are missing")
         for xml in all {
             let expectedURL = xml.deletingPathExtension().appendingPathExtension("expected.json")
-            let expected = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(contentsOf: expectedURL)) as? [String: Any], expectedURL.path)
+            let expected = try XCTUnwrap(
+                try JSONSerialization.jsonObject(with: Data(contentsOf: expectedURL)) as? [String: Any], expectedURL.path)
             try check(xml, expected)
         }
     }
@@ -34,7 +36,8 @@ final class RuleFixtureTests: XCTestCase {
         let name = xmlURL.lastPathComponent
         let options = expected["options"] as? [String: Any] ?? [:]
         let tz = options["timezone"] as? String
-        let priority = (options["source_priority"] as? String).map { $0.split(separator: ",").map(String.init) }
+        let priority =
+            (options["source_priority"] as? String).map { $0.split(separator: ",").map(String.init) }
             ?? (options["source_priority"] as? [String])
         let c = try Converted(xml: try String(contentsOf: xmlURL, encoding: .utf8), timezone: tz, priority: priority)
         for (keyword, count) in expected["skips"] as? [String: Int] ?? [:] {
@@ -55,7 +58,8 @@ final class RuleFixtureTests: XCTestCase {
                 XCTAssertEqual(Set(have.keys), Set(m.keys), "\(name) \(date): metric keys")
                 for (k, v) in m { assertSameJSON(have[k], v, "\(name) \(date) metrics.\(k)") }
             }
-            for section in ["sleep", "workouts", "running_mechanics", "timezone", "device_sync_timestamp"] where want.keys.contains(section) {
+            for section in ["sleep", "workouts", "running_mechanics", "timezone", "device_sync_timestamp"] where want.keys.contains(section)
+            {
                 assertSameJSON(got[section], want[section], "\(name) \(date) \(section)")
             }
         }

@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+
 @testable import ExportParser
 
 /// The same days read from export.xml and from its HAE twin (Fixtures/twins, the arithmetic in
@@ -15,7 +16,8 @@ final class SameDaysBothReadersTests: XCTestCase {
         let report = try read(book)
         var out: [String: [String: Any]] = [:]
         for d in book.finish() {
-            out[d.date] = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(PayloadEncoder.payload(d).render().utf8)) as? [String: Any], name)
+            out[d.date] = try XCTUnwrap(
+                JSONSerialization.jsonObject(with: Data(PayloadEncoder.payload(d).render().utf8)) as? [String: Any], name)
         }
         return (out, report)
     }
@@ -23,7 +25,9 @@ final class SameDaysBothReadersTests: XCTestCase {
     func testExportAndHAETwinGiveTheSamePayloads() throws {
         let xml = Self.directory.appendingPathComponent("same-days.xml")
         let hae = Self.directory.appendingPathComponent("same-days.hae.json")
-        let (native, nativeReport) = try payloads("xml") { try AppleExportReader.read(data: Data(contentsOf: xml), name: "same-days.xml", into: $0) }
+        let (native, nativeReport) = try payloads("xml") {
+            try AppleExportReader.read(data: Data(contentsOf: xml), name: "same-days.xml", into: $0)
+        }
         let (fromHAE, haeReport) = try payloads("hae") { try HAEReader(path: hae.path).read(into: $0) }
         XCTAssertEqual(nativeReport.totalSkips, 0, "\(nativeReport.skips)")
         XCTAssertEqual(haeReport.totalSkips, 0, "\(haeReport.skips)")
@@ -66,7 +70,9 @@ final class SameDaysBothReadersTests: XCTestCase {
             p["metrics"] = m
         }
         if let ws = p["workouts"] as? [[String: Any]] {
-            p["workouts"] = ws.map { w in var w = w; w["source"] = nil; return w }
+            p["workouts"] = ws.map { w in
+                var w = w; w["source"] = nil; return w
+            }
         }
         let data = try! JSONSerialization.data(withJSONObject: p, options: [.sortedKeys])
         return String(decoding: data, as: UTF8.self)

@@ -1,6 +1,7 @@
-@testable import ExportParser
 import Foundation
 import XCTest
+
+@testable import ExportParser
 
 /// The checked-in sample (samples/export.xml and the zip holding it) through the whole convert
 /// command, against the payloads worked out by hand in samples/expected (arithmetic in
@@ -53,7 +54,8 @@ final class SampleExportTests: XCTestCase {
     func testOutputsAreOwnerOnly() throws {
         let (out, _) = try convert("export.xml")
         for rel in ["payloads.json", "daily.csv", "payloads/2026-03-21.json"] {
-            let mode = try XCTUnwrap(FileManager.default.attributesOfItem(atPath: out.appendingPathComponent(rel).path)[.posixPermissions] as? NSNumber)
+            let mode = try XCTUnwrap(
+                FileManager.default.attributesOfItem(atPath: out.appendingPathComponent(rel).path)[.posixPermissions] as? NSNumber)
             XCTAssertEqual(mode.intValue & 0o777, 0o600, rel)
         }
     }
@@ -61,7 +63,9 @@ final class SampleExportTests: XCTestCase {
     func testWrittenPayloadsValidateAgainstTheSchema() throws {
         let (out, _) = try convert("export.xml")
         let schema = TestPaths.repoRoot.appendingPathComponent("docs/payload.schema.json").path
-        let files = try FileManager.default.contentsOfDirectory(atPath: out.appendingPathComponent("payloads").path).map { out.appendingPathComponent("payloads/" + $0).path }
+        let files = try FileManager.default.contentsOfDirectory(atPath: out.appendingPathComponent("payloads").path).map {
+            out.appendingPathComponent("payloads/" + $0).path
+        }
         let status = try SchemaValidator.validate(files, schema: schema)
         XCTAssertEqual(status, 0, "a payload does not validate against docs/payload.schema.json")
     }
@@ -71,7 +75,8 @@ final class SampleExportTests: XCTestCase {
         let before = try Data(contentsOf: out.appendingPathComponent("payloads.json"))
         let bad = out.appendingPathComponent("bad.xml")
         try Data("<?xml version=\"1.0\"?>\n<HealthData>\n<Record type=\"x\"".utf8).write(to: bad)
-        let job = try ConvertJob(ConvertRequest(inputs: [TestPaths.samples.appendingPathComponent("export.xml").path, bad.path], outDir: out.path))
+        let job = try ConvertJob(
+            ConvertRequest(inputs: [TestPaths.samples.appendingPathComponent("export.xml").path, bad.path], outDir: out.path))
         XCTAssertThrowsError(try job.run())
         XCTAssertEqual(try Data(contentsOf: out.appendingPathComponent("payloads.json")), before)
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: out.appendingPathComponent("payloads").path).count, 3)
@@ -80,7 +85,8 @@ final class SampleExportTests: XCTestCase {
     func testTheSameFileTwiceIsImportedOnceIntoTheStore() throws {
         let out = try TestPaths.temporaryDirectory()
         let store = out.appendingPathComponent("health.sqlite").path
-        let request = ConvertRequest(inputs: [TestPaths.samples.appendingPathComponent("export.xml").path], outDir: out.path, storePath: store)
+        let request = ConvertRequest(
+            inputs: [TestPaths.samples.appendingPathComponent("export.xml").path], outDir: out.path, storePath: store)
         let first = try ConvertJob(request).run()
         XCTAssertFalse(first.inputs[0].alreadyImported)
         XCTAssertGreaterThan(first.storeRowsAdded["sample_records"] ?? 0, 100)
@@ -92,7 +98,9 @@ final class SampleExportTests: XCTestCase {
         XCTAssertEqual(try HealthStore(path: store).imports(person: "me").count, 1)
         // The zip holds the same XML but is another file: a different sha256, so it is a new
         // import, and adds no sample the first one already stored (natural keys).
-        let zip = try ConvertJob(ConvertRequest(inputs: [TestPaths.samples.appendingPathComponent("export.zip").path], outDir: out.path, storePath: store)).run()
+        let zip = try ConvertJob(
+            ConvertRequest(inputs: [TestPaths.samples.appendingPathComponent("export.zip").path], outDir: out.path, storePath: store)
+        ).run()
         XCTAssertFalse(zip.inputs[0].alreadyImported)
         XCTAssertEqual(zip.storeRowsAdded["sample_records"] ?? 0, 0)
     }
@@ -101,7 +109,9 @@ final class SampleExportTests: XCTestCase {
         try TestPaths.requirePublicSamples()
         let out = try TestPaths.temporaryDirectory()
         let other = TestPaths.publicExports.appendingPathComponent("tagbug__apple-health-analyzer/tests/fixtures/export.xml").path
-        let outcome = try ConvertJob(ConvertRequest(inputs: [TestPaths.samples.appendingPathComponent("export.xml").path, other], outDir: out.path)).run()
+        let outcome = try ConvertJob(
+            ConvertRequest(inputs: [TestPaths.samples.appendingPathComponent("export.xml").path, other], outDir: out.path)
+        ).run()
         let lines = outcome.summaryLines()
         // samples/export.xml has one StepCount in "furlong" (EXPECTED.md); tagbug's VO2Max is in "ml/kg/min".
         let first = try XCTUnwrap(lines.firstIndex { $0.hasSuffix("samples/export.xml:") })
@@ -113,10 +123,14 @@ final class SampleExportTests: XCTestCase {
 
     func testFromAndToLimitTheDatesWritten() throws {
         let out = try TestPaths.temporaryDirectory()
-        let job = try ConvertJob(ConvertRequest(inputs: [TestPaths.samples.appendingPathComponent("export.xml").path], outDir: out.path, from: "2026-03-22", to: "2026-03-22"))
+        let job = try ConvertJob(
+            ConvertRequest(
+                inputs: [TestPaths.samples.appendingPathComponent("export.xml").path], outDir: out.path, from: "2026-03-22",
+                to: "2026-03-22"))
         let outcome = try job.run()
         XCTAssertEqual(outcome.daysWritten, 1)
-        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: out.appendingPathComponent("payloads").path), ["2026-03-22.json"])
+        XCTAssertEqual(
+            try FileManager.default.contentsOfDirectory(atPath: out.appendingPathComponent("payloads").path), ["2026-03-22.json"])
         XCTAssertThrowsError(try ConvertJob(ConvertRequest(inputs: ["x"], from: "2026-03-32")))
         XCTAssertThrowsError(try ConvertJob(ConvertRequest(inputs: ["x"], from: "2026-03-22", to: "2026-03-21")))
         XCTAssertThrowsError(try ConvertJob(ConvertRequest(inputs: ["x"], timeZoneName: "Mars/Olympus")))
@@ -127,20 +141,20 @@ final class SampleExportTests: XCTestCase {
 enum SchemaValidator {
     static func validate(_ files: [String], schema: String) throws -> Int32 {
         let script = """
-        import json, sys
-        try:
-            import jsonschema
-        except ImportError:
-            print("python3 -m pip install jsonschema is needed for this test", file=sys.stderr); sys.exit(3)
-        schema = json.load(open(sys.argv[1]))
-        v = jsonschema.Draft202012Validator(schema)
-        bad = 0
-        for f in sys.argv[2:]:
-            for e in v.iter_errors(json.load(open(f))):
-                bad += 1
-                print(f, e.json_path, e.message, file=sys.stderr)
-        sys.exit(1 if bad else 0)
-        """
+            import json, sys
+            try:
+                import jsonschema
+            except ImportError:
+                print("python3 -m pip install jsonschema is needed for this test", file=sys.stderr); sys.exit(3)
+            schema = json.load(open(sys.argv[1]))
+            v = jsonschema.Draft202012Validator(schema)
+            bad = 0
+            for f in sys.argv[2:]:
+                for e in v.iter_errors(json.load(open(f))):
+                    bad += 1
+                    print(f, e.json_path, e.message, file=sys.stderr)
+            sys.exit(1 if bad else 0)
+            """
         let p = Process()
         p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         p.arguments = ["python3", "-c", script, schema] + files
@@ -161,7 +175,8 @@ final class PublicHAEConvertTests: XCTestCase {
         let schema = TestPaths.repoRoot.appendingPathComponent("docs/payload.schema.json").path
         for name in files {
             let out = try TestPaths.temporaryDirectory()
-            let outcome = try ConvertJob(ConvertRequest(inputs: [TestPaths.publicHAE.appendingPathComponent(name).path], outDir: out.path)).run()
+            let outcome = try ConvertJob(ConvertRequest(inputs: [TestPaths.publicHAE.appendingPathComponent(name).path], outDir: out.path))
+                .run()
             XCTAssertGreaterThan(outcome.daysWritten, 0, name)
             let dir = out.appendingPathComponent("payloads")
             let payloads = try FileManager.default.contentsOfDirectory(atPath: dir.path).map { dir.appendingPathComponent($0).path }

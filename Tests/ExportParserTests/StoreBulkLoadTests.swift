@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+
 @testable import ExportParser
 
 /// How the store loads in bulk: samples in multi-row inserts with ids given by the writer, and a
@@ -17,9 +18,10 @@ final class StoreBulkLoadTests: XCTestCase {
     /// sample shows up as a mismatch.
     private func sample(minute: Int, beats: Int = 0) -> Sample {
         let start = T.ts("2024-01-02 00:00:00 +0000").seconds + Int64(minute * 60)
-        var s = Sample(type: "HKQuantityTypeIdentifierHeartRate", metric: Catalog.metric(forType: "HKQuantityTypeIdentifierHeartRate"),
-                       source: "Watch", unit: "count/min", valueText: "60", value: 60, canonicalValue: 60,
-                       start: Timestamp(seconds: start, offset: 0), end: Timestamp(seconds: start, offset: 0))
+        var s = Sample(
+            type: "HKQuantityTypeIdentifierHeartRate", metric: Catalog.metric(forType: "HKQuantityTypeIdentifierHeartRate"),
+            source: "Watch", unit: "count/min", valueText: "60", value: 60, canonicalValue: 60,
+            start: Timestamp(seconds: start, offset: 0), end: Timestamp(seconds: start, offset: 0))
         s.metadata = [MetadataEntry(key: "start", value: String(start))]
         s.beats = (0..<beats).map { InstantaneousBeat(bpm: Double(start % 1000), time: "00:00:0\($0)") }
         return s
@@ -30,7 +32,7 @@ final class StoreBulkLoadTests: XCTestCase {
         // First import: 150 samples at even minutes (more than two 64-row statements).
         let first = try T.run(store, T.meta(sha: "first")) { s in
             for i in 0..<150 { s.sample(sample(minute: 2 * i, beats: i % 3)) }
-            s.sample(sample(minute: 0, beats: 0)) // a duplicate inside the file, in the last statement
+            s.sample(sample(minute: 0, beats: 0))  // a duplicate inside the file, in the last statement
         }
         XCTAssertEqual(first.samplesRead, 151)
         XCTAssertEqual(first.samplesAdded, 150)
@@ -50,18 +52,24 @@ final class StoreBulkLoadTests: XCTestCase {
         XCTAssertEqual(second.samplesAdded, 150)
         XCTAssertEqual(second.rowsAdded["sample_records"], 150)
         XCTAssertEqual(second.rowsAdded["sample_metadata"], 150)
-        XCTAssertEqual(second.rowsAdded["hrv_beats"], 300) // 150 new samples × 2 beats
+        XCTAssertEqual(second.rowsAdded["hrv_beats"], 300)  // 150 new samples × 2 beats
 
         XCTAssertEqual(try T.count(path, "SELECT count(*) FROM samples"), 300)
         XCTAssertEqual(try T.count(path, "SELECT count(*) FROM sample_metadata"), 300)
         XCTAssertEqual(try T.count(path, "SELECT count(*) FROM hrv_beats"), 450)
         // Every child row belongs to the sample it was written for.
-        XCTAssertEqual(try T.count(path, """
-            SELECT count(*) FROM sample_metadata m JOIN sample_records r ON r.id = m.sample_id WHERE m.value = CAST(r.start_epoch AS TEXT)
-            """), 300)
-        XCTAssertEqual(try T.count(path, """
-            SELECT count(*) FROM hrv_beats b JOIN sample_records r ON r.id = b.sample_id WHERE b.bpm = r.start_epoch % 1000
-            """), 450)
+        XCTAssertEqual(
+            try T.count(
+                path,
+                """
+                SELECT count(*) FROM sample_metadata m JOIN sample_records r ON r.id = m.sample_id WHERE m.value = CAST(r.start_epoch AS TEXT)
+                """), 300)
+        XCTAssertEqual(
+            try T.count(
+                path,
+                """
+                SELECT count(*) FROM hrv_beats b JOIN sample_records r ON r.id = b.sample_id WHERE b.bpm = r.start_epoch % 1000
+                """), 450)
         // Odd minutes came from the second import, even ones from the first.
         XCTAssertEqual(try T.count(path, "SELECT count(*) FROM sample_records WHERE (start_epoch / 60) % 2 = 1 AND import_id = 2"), 150)
         XCTAssertEqual(try T.count(path, "SELECT count(*) FROM sample_records WHERE (start_epoch / 60) % 2 = 0 AND import_id = 1"), 150)

@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+
 @testable import ExportParser
 
 /// The store's natural keys keep different records apart and copies together, as the day rules
@@ -30,7 +31,8 @@ final class StoreIdentityTests: XCTestCase {
     /// with different energy (two rows): three workouts, as in the payload.
     func testWorkoutsRepeatedBySyncAreOneRowAndDifferentOnesTwo() throws {
         let path = try store("35-workout-synced-copies.xml")
-        let rows = try T.rows(path, "SELECT replace(activity_type, 'HKWorkoutActivityType', ''), count(*) FROM workouts GROUP BY 1 ORDER BY 1")
+        let rows = try T.rows(
+            path, "SELECT replace(activity_type, 'HKWorkoutActivityType', ''), count(*) FROM workouts GROUP BY 1 ORDER BY 1")
         XCTAssertEqual(rows, [["Running", "1"], ["Walking", "2"]])
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+
 @testable import ExportParser
 
 /// kill -9 of a real `health-import convert` while it writes the store leaves the store as it
@@ -18,26 +19,28 @@ final class StoreKillTests: XCTestCase {
     /// An export.xml of `records` step and heart-rate records, one a minute from 2024-01-01.
     static func exportXML(records: Int) -> String {
         var out = """
-        <?xml version="1.0" encoding="UTF-8"?>
-        <!DOCTYPE HealthData [
-        <!ELEMENT HealthData (ExportDate,Me,(Record|Correlation|Workout|ActivitySummary)*)>
-        ]>
-        <HealthData locale="en_US">
-         <ExportDate value="2024-03-01 10:00:00 +0100"/>
-         <Me HKCharacteristicTypeIdentifierDateOfBirth="1990-01-01" HKCharacteristicTypeIdentifierBiologicalSex="HKBiologicalSexFemale"/>
+            <?xml version="1.0" encoding="UTF-8"?>
+            <!DOCTYPE HealthData [
+            <!ELEMENT HealthData (ExportDate,Me,(Record|Correlation|Workout|ActivitySummary)*)>
+            ]>
+            <HealthData locale="en_US">
+             <ExportDate value="2024-03-01 10:00:00 +0100"/>
+             <Me HKCharacteristicTypeIdentifierDateOfBirth="1990-01-01" HKCharacteristicTypeIdentifierBiologicalSex="HKBiologicalSexFemale"/>
 
-        """
+            """
         out.reserveCapacity(records * 330)
-        let base = Int64(1_704_063_600) // 2024-01-01 00:00:00 +0100
+        let base = Int64(1_704_063_600)  // 2024-01-01 00:00:00 +0100
         for i in 0..<records {
             let t = base + Int64(i) * 60
             let start = Self.exportDate(t), end = Self.exportDate(t + 30)
             if i % 2 == 0 {
-                out += #" <Record type="HKQuantityTypeIdentifierStepCount" sourceName="Ann’s iPhone" sourceVersion="17.2" "#
+                out +=
+                    #" <Record type="HKQuantityTypeIdentifierStepCount" sourceName="Ann’s iPhone" sourceVersion="17.2" "#
                     + #"device="&lt;&lt;HKDevice: 0x28\#(i)&gt;, name:iPhone, manufacturer:Apple Inc., model:iPhone&gt;" unit="count" "#
                     + #"creationDate="\#(end)" startDate="\#(start)" endDate="\#(end)" value="\#(i % 120 + 1)"/>"# + "\n"
             } else {
-                out += #" <Record type="HKQuantityTypeIdentifierHeartRate" sourceName="Ann’s Apple Watch" sourceVersion="10.2" unit="count/min" "#
+                out +=
+                    #" <Record type="HKQuantityTypeIdentifierHeartRate" sourceName="Ann’s Apple Watch" sourceVersion="10.2" unit="count/min" "#
                     + #"creationDate="\#(end)" startDate="\#(start)" endDate="\#(start)" value="\#(60 + i % 50)">"#
                     + #"<MetadataEntry key="HKMetadataKeyHeartRateMotionContext" value="1"/></Record>"# + "\n"
             }
@@ -47,7 +50,7 @@ final class StoreKillTests: XCTestCase {
     }
 
     static func exportDate(_ seconds: Int64) -> String {
-        let iso = CivilDate.isoTimestamp(seconds: seconds, offset: 3600) // 2024-01-01T00:00:00+01:00
+        let iso = CivilDate.isoTimestamp(seconds: seconds, offset: 3600)  // 2024-01-01T00:00:00+01:00
         return String(iso.prefix(10)) + " " + String(iso.dropFirst(11).prefix(8)) + " +0100"
     }
 
@@ -147,7 +150,9 @@ final class StoreKillTests: XCTestCase {
             let store = try HealthStore(path: path)
             let imports = try T.count(path, "SELECT count(*) FROM imports")
             let samples = try T.count(path, "SELECT count(*) FROM samples")
-            XCTAssertTrue((imports == 0 && samples == 0) || (imports == 1 && samples == 24000), "fresh round \(round): \(imports) imports, \(samples) samples")
+            XCTAssertTrue(
+                (imports == 0 && samples == 0) || (imports == 1 && samples == 24000),
+                "fresh round \(round): \(imports) imports, \(samples) samples")
             XCTAssertEqual(try T.rows(path, "PRAGMA integrity_check"), [["ok"]], "fresh round \(round)")
             XCTAssertEqual(try T.mode(path), 0o600)
             outcomes.append(imports == 0 ? "fresh: empty" : "fresh: complete")

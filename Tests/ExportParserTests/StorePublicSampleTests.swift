@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+
 @testable import ExportParser
 
 /// Every public export sample (`TestPaths.publicExports`) read by the export reader into
@@ -19,8 +20,10 @@ final class StorePublicSampleTests: XCTestCase {
         for tag in PublicSampleTests.topLevelRecordTags(text) {
             let value = attribute(tag, "value")
             let number = Double(value).map { String($0) } ?? value
-            let key = [attribute(tag, "sourceName"), attribute(tag, "startDate"), attribute(tag, "endDate"), number, attribute(tag, "unit")]
-                .joined(separator: "\u{1F}")
+            let key = [
+                attribute(tag, "sourceName"), attribute(tag, "startDate"), attribute(tag, "endDate"), number, attribute(tag, "unit"),
+            ]
+            .joined(separator: "\u{1F}")
             keys[attribute(tag, "type"), default: []].insert(key)
         }
         return keys
@@ -38,27 +41,37 @@ final class StorePublicSampleTests: XCTestCase {
             let raw = try String(contentsOf: url, encoding: .utf8)
             let text = PublicSampleTests.wrapIfFragment(raw)
             let person = url.path.replacingOccurrences(of: TestPaths.publicExports.path + "/", with: "")
-            let session = try store.beginImport(T.meta(person: person, sha: FileDigest.sha256(bytes: Array(text.utf8)), file: url.lastPathComponent))
+            let session = try store.beginImport(
+                T.meta(person: person, sha: FileDigest.sha256(bytes: Array(text.utf8)), file: url.lastPathComponent))
             let report = try AppleExportReader.read(data: Data(text.utf8), name: url.lastPathComponent, into: session)
             let result = try session.complete(days: [], report: report)
 
             let records = PublicSampleTests.independentCount(raw)
             let keys = Self.independentKeys(raw)
             let dateSkips = report.skips.filter { $0.key.lowercased().contains("date") }.values.reduce(0, +)
-            let stored = Dictionary(uniqueKeysWithValues: try T.rows(path, """
-                SELECT type, count(*) FROM samples WHERE person = '\(person.replacingOccurrences(of: "'", with: "''"))' GROUP BY type
-                """).map { ($0[0], Int($0[1])!) })
-            let read = Dictionary(uniqueKeysWithValues: try T.rows(path, """
-                SELECT record_type, records_read FROM import_record_counts WHERE import_id = \(result.importID)
-                """).map { ($0[0], Int($0[1])!) })
+            let stored = Dictionary(
+                uniqueKeysWithValues: try T.rows(
+                    path,
+                    """
+                    SELECT type, count(*) FROM samples WHERE person = '\(person.replacingOccurrences(of: "'", with: "''"))' GROUP BY type
+                    """
+                ).map { ($0[0], Int($0[1])!) })
+            let read = Dictionary(
+                uniqueKeysWithValues: try T.rows(
+                    path,
+                    """
+                    SELECT record_type, records_read FROM import_record_counts WHERE import_id = \(result.importID)
+                    """
+                ).map { ($0[0], Int($0[1])!) })
             XCTAssertEqual(read, records, "\(person): records read by type")
             if dateSkips == 0 {
                 XCTAssertEqual(stored, keys.mapValues(\.count), "\(person): rows by type = distinct top-level records by type")
             } else {
                 XCTAssertLessThanOrEqual(stored.values.reduce(0, +), records.values.reduce(0, +), person)
             }
-            XCTAssertEqual(try T.count(path, "SELECT count(*) FROM workouts WHERE import_id = \(result.importID)"),
-                           result.rowsAdded["workouts"] ?? 0, person)
+            XCTAssertEqual(
+                try T.count(path, "SELECT count(*) FROM workouts WHERE import_id = \(result.importID)"),
+                result.rowsAdded["workouts"] ?? 0, person)
             XCTAssertLessThanOrEqual(result.rowsAdded["workouts"] ?? 0, raw.components(separatedBy: "<Workout ").count - 1, person)
             checkedRecords += records.values.reduce(0, +)
         }
@@ -68,6 +81,8 @@ final class StorePublicSampleTests: XCTestCase {
         if let keep = ProcessInfo.processInfo.environment["HEALTH_IMPORT_KEEP_STORE"] {
             try store.db.execute("VACUUM INTO '\(keep.replacingOccurrences(of: "'", with: "''"))'")
         }
-        print("public samples: \(files.count) files, \(checkedRecords) top-level records, \(try T.count(path, "SELECT count(*) FROM samples")) sample rows")
+        print(
+            "public samples: \(files.count) files, \(checkedRecords) top-level records, \(try T.count(path, "SELECT count(*) FROM samples")) sample rows"
+        )
     }
 }

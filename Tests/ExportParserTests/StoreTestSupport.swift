@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+
 @testable import ExportParser
 
 /// Helpers shared by the store tests: temporary stores, timestamps, hand-built inputs, raw
@@ -18,19 +19,23 @@ enum StoreTestSupport {
     }
 
     static func meta(person: String = "me", sha: String, file: String = "export.xml", format: InputFormat = .appleXML) -> ImportMetadata {
-        ImportMetadata(person: person, fileName: file, sha256: sha, format: format, toolVersion: "test-1.0",
-                       startedAt: Date(timeIntervalSince1970: 1_700_000_000))
+        ImportMetadata(
+            person: person, fileName: file, sha256: sha, format: format, toolVersion: "test-1.0",
+            startedAt: Date(timeIntervalSince1970: 1_700_000_000))
     }
 
     static func steps(_ start: String, _ end: String, _ value: Double, source: String = "Ann’s iPhone") -> Sample {
         let m = Catalog.metric(forType: "HKQuantityTypeIdentifierStepCount")
-        return Sample(type: "HKQuantityTypeIdentifierStepCount", metric: m, source: source, sourceVersion: "17.2",
-                      unit: "count", valueText: String(Int(value)), value: value, canonicalValue: value,
-                      start: ts(start), end: ts(end))
+        return Sample(
+            type: "HKQuantityTypeIdentifierStepCount", metric: m, source: source, sourceVersion: "17.2",
+            unit: "count", valueText: String(Int(value)), value: value, canonicalValue: value,
+            start: ts(start), end: ts(end))
     }
 
-    static func run(_ store: HealthStore, _ meta: ImportMetadata, days: [FinishedDay] = [], report: ReadReport = ReadReport(),
-                    _ feed: (StoreImportSession) -> Void) throws -> StoreImportResult {
+    static func run(
+        _ store: HealthStore, _ meta: ImportMetadata, days: [FinishedDay] = [], report: ReadReport = ReadReport(),
+        _ feed: (StoreImportSession) -> Void
+    ) throws -> StoreImportResult {
         let session = try store.beginImport(meta)
         feed(session)
         return try session.complete(days: days, report: report)

@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+
 @testable import ExportParser
 
 /// The store, fed hand-built values through the SampleSink API; expected rows written by hand.
@@ -26,23 +27,28 @@ final class StoreTests: XCTestCase {
             metadata: [MetadataEntry(key: "HKTimeZone", value: "Europe/Amsterdam"), MetadataEntry(key: "HKWasUserEntered", value: "0")],
             beats: [InstantaneousBeat(bpm: 62, time: "00:20:37,80"), InstantaneousBeat(bpm: nil, time: "00:20:38,70")])
         hrv.isBucket = false
-        let sleep = Sample(type: "HKCategoryTypeIdentifierSleepAnalysis", source: "Ann’s Apple Watch",
-                           valueText: "HKCategoryValueSleepAnalysisAsleepCore",
-                           start: ts("2024-01-02 01:00:00 +0100"), end: ts("2024-01-02 01:30:30 +0100"))
-        let systolic = Sample(type: "HKQuantityTypeIdentifierBloodPressureSystolic", source: "Omron", unit: "mmHg",
-                              valueText: "128", value: 128, start: ts("2024-01-02 08:00:00 +0100"), end: ts("2024-01-02 08:00:00 +0100"))
-        var diastolic = Sample(type: "HKQuantityTypeIdentifierBloodPressureDiastolic", source: "Omron", unit: "mmHg",
-                               valueText: "84", value: 84, start: ts("2024-01-02 08:00:00 +0100"), end: ts("2024-01-02 08:00:00 +0100"))
+        let sleep = Sample(
+            type: "HKCategoryTypeIdentifierSleepAnalysis", source: "Ann’s Apple Watch",
+            valueText: "HKCategoryValueSleepAnalysisAsleepCore",
+            start: ts("2024-01-02 01:00:00 +0100"), end: ts("2024-01-02 01:30:30 +0100"))
+        let systolic = Sample(
+            type: "HKQuantityTypeIdentifierBloodPressureSystolic", source: "Omron", unit: "mmHg",
+            valueText: "128", value: 128, start: ts("2024-01-02 08:00:00 +0100"), end: ts("2024-01-02 08:00:00 +0100"))
+        var diastolic = Sample(
+            type: "HKQuantityTypeIdentifierBloodPressureDiastolic", source: "Omron", unit: "mmHg",
+            valueText: "84", value: 84, start: ts("2024-01-02 08:00:00 +0100"), end: ts("2024-01-02 08:00:00 +0100"))
         diastolic.metadata = [MetadataEntry(key: "Meal", value: "before \"breakfast\"")]
-        var bp = Correlation(type: "HKCorrelationTypeIdentifierBloodPressure", source: "Omron",
-                             start: ts("2024-01-02 08:00:00 +0100"), end: ts("2024-01-02 08:00:00 +0100"))
+        var bp = Correlation(
+            type: "HKCorrelationTypeIdentifierBloodPressure", source: "Omron",
+            start: ts("2024-01-02 08:00:00 +0100"), end: ts("2024-01-02 08:00:00 +0100"))
         bp.sourceVersion = "3.1"
         bp.created = ts("2024-01-02 08:01:00 +0100")
         bp.metadata = [MetadataEntry(key: "HKWasUserEntered", value: "1")]
         bp.members = [systolic, diastolic]
 
-        var run = Workout(activityType: "HKWorkoutActivityTypeRunning", source: "Ann’s Apple Watch",
-                          start: ts("2024-01-02 18:00:00 +0100"), end: ts("2024-01-02 18:40:00 +0100"))
+        var run = Workout(
+            activityType: "HKWorkoutActivityTypeRunning", source: "Ann’s Apple Watch",
+            start: ts("2024-01-02 18:00:00 +0100"), end: ts("2024-01-02 18:40:00 +0100"))
         run.sourceVersion = "10.2"
         run.device = "Watch"
         run.created = ts("2024-01-02 18:41:00 +0100")
@@ -54,25 +60,41 @@ final class StoreTests: XCTestCase {
         run.totalEnergyBurnedUnit = "kcal"
         run.timeZoneName = "Europe/Amsterdam"
         run.metadata = [MetadataEntry(key: "HKIndoorWorkout", value: "0"), MetadataEntry(key: "HKElevationAscended", value: "6575 cm")]
-        run.statistics = [WorkoutStatistic(type: "HKQuantityTypeIdentifierHeartRate", start: ts("2024-01-02 18:00:00 +0100"),
-                                           end: ts("2024-01-02 18:40:00 +0100"), average: 151.5, minimum: 98, maximum: 178, unit: "count/min")]
-        run.events = [WorkoutEvent(type: "HKWorkoutEventTypePause", date: ts("2024-01-02 18:10:00 +0100")),
-                      WorkoutEvent(type: "HKWorkoutEventTypeLap", date: ts("2024-01-02 18:20:00 +0100"), duration: 5.5, durationUnit: "min",
-                                   metadata: [MetadataEntry(key: "HKLapLength", value: "400 m")])]
-        run.activities = [WorkoutActivity(uuid: "A-1", start: ts("2024-01-02 18:00:00 +0100"), end: ts("2024-01-02 18:20:00 +0100"),
-                                          duration: 20, durationUnit: "min",
-                                          statistics: [WorkoutStatistic(type: "HKQuantityTypeIdentifierDistanceWalkingRunning", sum: 3.1, unit: "km")],
-                                          events: [WorkoutEvent(type: "HKWorkoutEventTypeSegment", date: ts("2024-01-02 18:05:00 +0100"))],
-                                          metadata: [MetadataEntry(key: "HKIndoorWorkout", value: "1")])]
-        run.routes = [WorkoutRoute(source: "Ann’s Apple Watch", start: ts("2024-01-02 18:00:00 +0100"), end: ts("2024-01-02 18:40:00 +0100"),
-                                   filePaths: ["/workout-routes/route_2024-01-02_6.40pm.gpx", "/workout-routes/route_2024-01-02_6.41pm.gpx"])]
-        let summary = ActivitySummary(date: "2024-01-02", attributes: [
-            MetadataEntry(key: "activeEnergyBurned", value: "512.5"), MetadataEntry(key: "activeEnergyBurnedGoal", value: "500"),
-            MetadataEntry(key: "activeEnergyBurnedUnit", value: "kcal"), MetadataEntry(key: "appleExerciseTime", value: "41"),
-            MetadataEntry(key: "appleStandHours", value: "11"),
+        run.statistics = [
+            WorkoutStatistic(
+                type: "HKQuantityTypeIdentifierHeartRate", start: ts("2024-01-02 18:00:00 +0100"),
+                end: ts("2024-01-02 18:40:00 +0100"), average: 151.5, minimum: 98, maximum: 178, unit: "count/min")
+        ]
+        run.events = [
+            WorkoutEvent(type: "HKWorkoutEventTypePause", date: ts("2024-01-02 18:10:00 +0100")),
+            WorkoutEvent(
+                type: "HKWorkoutEventTypeLap", date: ts("2024-01-02 18:20:00 +0100"), duration: 5.5, durationUnit: "min",
+                metadata: [MetadataEntry(key: "HKLapLength", value: "400 m")]),
+        ]
+        run.activities = [
+            WorkoutActivity(
+                uuid: "A-1", start: ts("2024-01-02 18:00:00 +0100"), end: ts("2024-01-02 18:20:00 +0100"),
+                duration: 20, durationUnit: "min",
+                statistics: [WorkoutStatistic(type: "HKQuantityTypeIdentifierDistanceWalkingRunning", sum: 3.1, unit: "km")],
+                events: [WorkoutEvent(type: "HKWorkoutEventTypeSegment", date: ts("2024-01-02 18:05:00 +0100"))],
+                metadata: [MetadataEntry(key: "HKIndoorWorkout", value: "1")])
+        ]
+        run.routes = [
+            WorkoutRoute(
+                source: "Ann’s Apple Watch", start: ts("2024-01-02 18:00:00 +0100"), end: ts("2024-01-02 18:40:00 +0100"),
+                filePaths: ["/workout-routes/route_2024-01-02_6.40pm.gpx", "/workout-routes/route_2024-01-02_6.41pm.gpx"])
+        ]
+        let summary = ActivitySummary(
+            date: "2024-01-02",
+            attributes: [
+                MetadataEntry(key: "activeEnergyBurned", value: "512.5"), MetadataEntry(key: "activeEnergyBurnedGoal", value: "500"),
+                MetadataEntry(key: "activeEnergyBurnedUnit", value: "kcal"), MetadataEntry(key: "appleExerciseTime", value: "41"),
+                MetadataEntry(key: "appleStandHours", value: "11"),
+            ])
+        let me = Me(attributes: [
+            MetadataEntry(key: "HKCharacteristicTypeIdentifierBiologicalSex", value: "HKBiologicalSexFemale"),
+            MetadataEntry(key: "HKCharacteristicTypeIdentifierDateOfBirth", value: "1990-01-01"),
         ])
-        let me = Me(attributes: [MetadataEntry(key: "HKCharacteristicTypeIdentifierBiologicalSex", value: "HKBiologicalSexFemale"),
-                                 MetadataEntry(key: "HKCharacteristicTypeIdentifierDateOfBirth", value: "1990-01-01")])
         var night = SleepSummary(sleepEnd: ts("2024-01-02 07:00:00 +0100"), totalHours: 7.25)
         night.sleepStart = ts("2024-01-01 23:30:00 +0100")
         night.deepHours = 1.5
@@ -83,8 +105,10 @@ final class StoreTests: XCTestCase {
         day.values[Catalog.metric(named: "distance_km").index] = 0.3049999999
         day.heartRate = MinMaxAvgSummary(average: 71.25, minimum: 50, maximum: 120, count: 9)
         var report = ReadReport()
-        report.recordsByType = ["HKQuantityTypeIdentifierHeartRateVariabilitySDNN": 1, "HKCategoryTypeIdentifierSleepAnalysis": 1,
-                                "HKQuantityTypeIdentifierBloodPressureSystolic": 1]
+        report.recordsByType = [
+            "HKQuantityTypeIdentifierHeartRateVariabilitySDNN": 1, "HKCategoryTypeIdentifierSleepAnalysis": 1,
+            "HKQuantityTypeIdentifierBloodPressureSystolic": 1,
+        ]
         report.bytesRead = 12345
         report.workouts = 1
         report.skip("unit not convertible", at: InputLocation(line: 7, column: 3))
@@ -124,124 +148,225 @@ final class StoreTests: XCTestCase {
         XCTAssertEqual(result.rowsAdded["devices"], 2)
         XCTAssertEqual(result.rowsAdded["sample_types"], 3)
         XCTAssertEqual(result.rowsAdded["sources"], 2)
-        XCTAssertEqual(try T.rows(path, "SELECT name, payload_unit FROM sample_types ORDER BY id"), [
-            ["HKQuantityTypeIdentifierHeartRateVariabilitySDNN", "ms"], ["HKCategoryTypeIdentifierSleepAnalysis", "NULL"],
-            ["HKQuantityTypeIdentifierBloodPressureSystolic", "NULL"],
-        ])
+        XCTAssertEqual(
+            try T.rows(path, "SELECT name, payload_unit FROM sample_types ORDER BY id"),
+            [
+                ["HKQuantityTypeIdentifierHeartRateVariabilitySDNN", "ms"], ["HKCategoryTypeIdentifierSleepAnalysis", "NULL"],
+                ["HKQuantityTypeIdentifierBloodPressureSystolic", "NULL"],
+            ])
         XCTAssertEqual(result.rowsAdded["sleep_summaries"], 1)
         // timezone, 4 heart rate, step_count, distance_km, workouts_count
         XCTAssertEqual(result.rowsAdded["day_values"], 8)
 
         let id = String(result.importID)
-        XCTAssertEqual(try T.rows(path, """
-            SELECT person, file_name, file_sha256, format, tool_version, started_at, finished_at IS NOT NULL, export_date,
-              bytes_read, records_read, workouts_read FROM imports
-            """), [["me", "export.xml", "ab12", "apple-xml", "test-1.0", "2023-11-14T22:13:20Z", "1", "2024-01-05T10:00:00-08:00",
-                    "12345", "3", "1"]])
-        XCTAssertEqual(try T.rows(path, "SELECT import_id, record_type, records_read, records_added FROM import_record_counts ORDER BY record_type"), [
-            [id, "HKCategoryTypeIdentifierSleepAnalysis", "1", "1"],
-            [id, "HKQuantityTypeIdentifierBloodPressureSystolic", "1", "1"],
-            [id, "HKQuantityTypeIdentifierHeartRateVariabilitySDNN", "1", "1"],
-        ])
-        XCTAssertEqual(try T.rows(path, "SELECT reason, skipped, first_locations FROM import_skips"),
-                       [["unit not convertible", "2", "line 7, column 3; line 9, column 3"]])
+        XCTAssertEqual(
+            try T.rows(
+                path,
+                """
+                SELECT person, file_name, file_sha256, format, tool_version, started_at, finished_at IS NOT NULL, export_date,
+                  bytes_read, records_read, workouts_read FROM imports
+                """),
+            [
+                [
+                    "me", "export.xml", "ab12", "apple-xml", "test-1.0", "2023-11-14T22:13:20Z", "1", "2024-01-05T10:00:00-08:00",
+                    "12345", "3", "1",
+                ]
+            ])
+        XCTAssertEqual(
+            try T.rows(path, "SELECT import_id, record_type, records_read, records_added FROM import_record_counts ORDER BY record_type"),
+            [
+                [id, "HKCategoryTypeIdentifierSleepAnalysis", "1", "1"],
+                [id, "HKQuantityTypeIdentifierBloodPressureSystolic", "1", "1"],
+                [id, "HKQuantityTypeIdentifierHeartRateVariabilitySDNN", "1", "1"],
+            ])
+        XCTAssertEqual(
+            try T.rows(path, "SELECT reason, skipped, first_locations FROM import_skips"),
+            [["unit not convertible", "2", "line 7, column 3; line 9, column 3"]])
 
-        XCTAssertEqual(try T.rows(path, """
-            SELECT person, import_id, type, source_name, source_version, device, unit, value, value_text, payload_value, payload_unit,
-              created_at, created_epoch, start_at, start_epoch, end_at, end_epoch, time_zone, is_bucket FROM samples ORDER BY start_epoch
-            """), [
-            ["me", id, "HKCategoryTypeIdentifierSleepAnalysis", "Ann’s Apple Watch", "NULL", "NULL", "NULL", "NULL",
-             "HKCategoryValueSleepAnalysisAsleepCore", "NULL", "NULL", "NULL", "NULL",
-             "2024-01-02T01:00:00+01:00", "1704153600", "2024-01-02T01:30:30+01:00", "1704155430", "NULL", "0"],
-            ["me", id, "HKQuantityTypeIdentifierHeartRateVariabilitySDNN", "Ann’s Apple Watch", "10.2", "<<HKDevice>, name:Apple Watch>",
-             "ms", "48.2", "NULL", "48.2", "ms", "2024-01-02T01:12:00+01:00", "1704154320",
-             "2024-01-02T01:10:00+01:00", "1704154200", "2024-01-02T01:11:00+01:00", "1704154260", "Europe/Amsterdam", "0"],
-            ["me", id, "HKQuantityTypeIdentifierBloodPressureSystolic", "Omron", "NULL", "NULL", "mmHg", "128.0", "NULL", "NULL", "NULL",
-             "NULL", "NULL", "2024-01-02T08:00:00+01:00", "1704178800", "2024-01-02T08:00:00+01:00", "1704178800", "NULL", "0"],
-        ])
-        XCTAssertEqual(try T.rows(path, "SELECT s.type, m.key, m.value FROM sample_metadata m JOIN samples s ON s.id = m.sample_id ORDER BY m.position"), [
-            ["HKQuantityTypeIdentifierHeartRateVariabilitySDNN", "HKTimeZone", "Europe/Amsterdam"],
-            ["HKQuantityTypeIdentifierHeartRateVariabilitySDNN", "HKWasUserEntered", "0"],
-        ])
-        XCTAssertEqual(try T.rows(path, "SELECT s.value, b.position, b.bpm, b.time FROM hrv_beats b JOIN samples s ON s.id = b.sample_id ORDER BY b.position"), [
-            ["48.2", "0", "62.0", "00:20:37,80"], ["48.2", "1", "NULL", "00:20:38,70"],
-        ])
+        XCTAssertEqual(
+            try T.rows(
+                path,
+                """
+                SELECT person, import_id, type, source_name, source_version, device, unit, value, value_text, payload_value, payload_unit,
+                  created_at, created_epoch, start_at, start_epoch, end_at, end_epoch, time_zone, is_bucket FROM samples ORDER BY start_epoch
+                """),
+            [
+                [
+                    "me", id, "HKCategoryTypeIdentifierSleepAnalysis", "Ann’s Apple Watch", "NULL", "NULL", "NULL", "NULL",
+                    "HKCategoryValueSleepAnalysisAsleepCore", "NULL", "NULL", "NULL", "NULL",
+                    "2024-01-02T01:00:00+01:00", "1704153600", "2024-01-02T01:30:30+01:00", "1704155430", "NULL", "0",
+                ],
+                [
+                    "me", id, "HKQuantityTypeIdentifierHeartRateVariabilitySDNN", "Ann’s Apple Watch", "10.2",
+                    "<<HKDevice>, name:Apple Watch>",
+                    "ms", "48.2", "NULL", "48.2", "ms", "2024-01-02T01:12:00+01:00", "1704154320",
+                    "2024-01-02T01:10:00+01:00", "1704154200", "2024-01-02T01:11:00+01:00", "1704154260", "Europe/Amsterdam", "0",
+                ],
+                [
+                    "me", id, "HKQuantityTypeIdentifierBloodPressureSystolic", "Omron", "NULL", "NULL", "mmHg", "128.0", "NULL", "NULL",
+                    "NULL",
+                    "NULL", "NULL", "2024-01-02T08:00:00+01:00", "1704178800", "2024-01-02T08:00:00+01:00", "1704178800", "NULL", "0",
+                ],
+            ])
+        XCTAssertEqual(
+            try T.rows(
+                path, "SELECT s.type, m.key, m.value FROM sample_metadata m JOIN samples s ON s.id = m.sample_id ORDER BY m.position"),
+            [
+                ["HKQuantityTypeIdentifierHeartRateVariabilitySDNN", "HKTimeZone", "Europe/Amsterdam"],
+                ["HKQuantityTypeIdentifierHeartRateVariabilitySDNN", "HKWasUserEntered", "0"],
+            ])
+        XCTAssertEqual(
+            try T.rows(
+                path, "SELECT s.value, b.position, b.bpm, b.time FROM hrv_beats b JOIN samples s ON s.id = b.sample_id ORDER BY b.position"),
+            [
+                ["48.2", "0", "62.0", "00:20:37,80"], ["48.2", "1", "NULL", "00:20:38,70"],
+            ])
 
-        XCTAssertEqual(try T.rows(path, """
-            SELECT person, import_id, type, source_name, source_version, created_at, start_at, start_epoch, end_at FROM correlations
-            """), [["me", id, "HKCorrelationTypeIdentifierBloodPressure", "Omron", "3.1", "2024-01-02T08:01:00+01:00",
-                    "2024-01-02T08:00:00+01:00", "1704178800", "2024-01-02T08:00:00+01:00"]])
+        XCTAssertEqual(
+            try T.rows(
+                path,
+                """
+                SELECT person, import_id, type, source_name, source_version, created_at, start_at, start_epoch, end_at FROM correlations
+                """),
+            [
+                [
+                    "me", id, "HKCorrelationTypeIdentifierBloodPressure", "Omron", "3.1", "2024-01-02T08:01:00+01:00",
+                    "2024-01-02T08:00:00+01:00", "1704178800", "2024-01-02T08:00:00+01:00",
+                ]
+            ])
         XCTAssertEqual(try T.rows(path, "SELECT key, value FROM correlation_metadata"), [["HKWasUserEntered", "1"]])
-        XCTAssertEqual(try T.rows(path, """
-            SELECT position, type, source_name, unit, value, value_text, start_at, end_epoch, metadata_json,
-              json_extract(metadata_json, '$.Meal') FROM correlation_members ORDER BY position
-            """), [
-            ["0", "HKQuantityTypeIdentifierBloodPressureSystolic", "Omron", "mmHg", "128.0", "NULL", "2024-01-02T08:00:00+01:00", "1704178800", "NULL", "NULL"],
-            ["1", "HKQuantityTypeIdentifierBloodPressureDiastolic", "Omron", "mmHg", "84.0", "NULL", "2024-01-02T08:00:00+01:00", "1704178800",
-             #"{"Meal":"before \"breakfast\""}"#, "before \"breakfast\""],
-        ])
+        XCTAssertEqual(
+            try T.rows(
+                path,
+                """
+                SELECT position, type, source_name, unit, value, value_text, start_at, end_epoch, metadata_json,
+                  json_extract(metadata_json, '$.Meal') FROM correlation_members ORDER BY position
+                """),
+            [
+                [
+                    "0", "HKQuantityTypeIdentifierBloodPressureSystolic", "Omron", "mmHg", "128.0", "NULL", "2024-01-02T08:00:00+01:00",
+                    "1704178800", "NULL", "NULL",
+                ],
+                [
+                    "1", "HKQuantityTypeIdentifierBloodPressureDiastolic", "Omron", "mmHg", "84.0", "NULL", "2024-01-02T08:00:00+01:00",
+                    "1704178800",
+                    #"{"Meal":"before \"breakfast\""}"#, "before \"breakfast\"",
+                ],
+            ])
 
-        XCTAssertEqual(try T.rows(path, """
-            SELECT person, import_id, activity_type, source_name, source_version, (SELECT description FROM devices d WHERE d.id = device_id), created_at, start_at, start_epoch, end_at, end_epoch,
-              duration, duration_unit, total_distance, total_distance_unit, total_energy_burned, total_energy_burned_unit,
-              stated_average_heart_rate, time_zone FROM workouts
-            """), [["me", id, "HKWorkoutActivityTypeRunning", "Ann’s Apple Watch", "10.2", "Watch", "2024-01-02T18:41:00+01:00",
+        XCTAssertEqual(
+            try T.rows(
+                path,
+                """
+                SELECT person, import_id, activity_type, source_name, source_version, (SELECT description FROM devices d WHERE d.id = device_id), created_at, start_at, start_epoch, end_at, end_epoch,
+                  duration, duration_unit, total_distance, total_distance_unit, total_energy_burned, total_energy_burned_unit,
+                  stated_average_heart_rate, time_zone FROM workouts
+                """),
+            [
+                [
+                    "me", id, "HKWorkoutActivityTypeRunning", "Ann’s Apple Watch", "10.2", "Watch", "2024-01-02T18:41:00+01:00",
                     "2024-01-02T18:00:00+01:00", "1704214800", "2024-01-02T18:40:00+01:00", "1704217200",
-                    "38.5", "min", "6.2", "km", "410.0", "kcal", "NULL", "Europe/Amsterdam"]])
-        XCTAssertEqual(try T.rows(path, "SELECT activity_id IS NULL, key, value FROM workout_metadata ORDER BY rowid"), [
-            ["1", "HKIndoorWorkout", "0"], ["1", "HKElevationAscended", "6575 cm"], ["0", "HKIndoorWorkout", "1"],
-        ])
-        XCTAssertEqual(try T.rows(path, "SELECT activity_id IS NULL, type, start_at, end_epoch, average, minimum, maximum, sum, unit FROM workout_statistics ORDER BY rowid"), [
-            ["1", "HKQuantityTypeIdentifierHeartRate", "2024-01-02T18:00:00+01:00", "1704217200", "151.5", "98.0", "178.0", "NULL", "count/min"],
-            ["0", "HKQuantityTypeIdentifierDistanceWalkingRunning", "NULL", "NULL", "NULL", "NULL", "NULL", "3.1", "km"],
-        ])
-        XCTAssertEqual(try T.rows(path, "SELECT activity_id IS NULL, type, date_at, date_epoch, duration, duration_unit, metadata_json FROM workout_events ORDER BY rowid"), [
-            ["1", "HKWorkoutEventTypePause", "2024-01-02T18:10:00+01:00", "1704215400", "NULL", "NULL", "NULL"],
-            ["1", "HKWorkoutEventTypeLap", "2024-01-02T18:20:00+01:00", "1704216000", "5.5", "min", #"{"HKLapLength":"400 m"}"#],
-            ["0", "HKWorkoutEventTypeSegment", "2024-01-02T18:05:00+01:00", "1704215100", "NULL", "NULL", "NULL"],
-        ])
-        XCTAssertEqual(try T.rows(path, """
-            SELECT a.position, a.uuid, a.start_at, a.end_at, a.duration, a.duration_unit, w.activity_type
-            FROM workout_activities a JOIN workouts w ON w.id = a.workout_id
-            """), [["0", "A-1", "2024-01-02T18:00:00+01:00", "2024-01-02T18:20:00+01:00", "20.0", "min", "HKWorkoutActivityTypeRunning"]])
-        XCTAssertEqual(try T.rows(path, "SELECT count(*) FROM workout_statistics s JOIN workout_activities a ON a.id = s.activity_id"), [["1"]])
-        XCTAssertEqual(try T.rows(path, """
-            SELECT r.source_name, r.start_at, r.end_at, r.inline_location_count, f.path
-            FROM workout_routes r JOIN workout_route_files f ON f.route_id = r.id ORDER BY f.rowid
-            """), [
-            ["Ann’s Apple Watch", "2024-01-02T18:00:00+01:00", "2024-01-02T18:40:00+01:00", "0", "/workout-routes/route_2024-01-02_6.40pm.gpx"],
-            ["Ann’s Apple Watch", "2024-01-02T18:00:00+01:00", "2024-01-02T18:40:00+01:00", "0", "/workout-routes/route_2024-01-02_6.41pm.gpx"],
-        ])
-        XCTAssertEqual(try T.rows(path, """
-            SELECT person, date, import_id, active_energy_burned, active_energy_burned_goal, active_energy_burned_unit,
-              apple_move_time, apple_exercise_time, apple_stand_hours, json_extract(attributes_json, '$.appleStandHours') FROM activity_summaries
-            """), [["me", "2024-01-02", id, "512.5", "500.0", "kcal", "NULL", "41.0", "11.0", "11"]])
-        XCTAssertEqual(try T.rows(path, "SELECT person, attribute, value, import_id FROM me ORDER BY attribute"), [
-            ["me", "HKCharacteristicTypeIdentifierBiologicalSex", "HKBiologicalSexFemale", id],
-            ["me", "HKCharacteristicTypeIdentifierDateOfBirth", "1990-01-01", id],
-        ])
-        XCTAssertEqual(try T.rows(path, "SELECT person, import_id, kind, json, json_extract(json, '$.type') FROM extra_items"),
-                       [["me", id, "ClinicalRecord", #"{"type":"Lab"}"#, "Lab"]])
-        XCTAssertEqual(try T.rows(path, "SELECT source_name, sleep_start_at, sleep_end_at, sleep_end_epoch, total_hours, deep_hours, core_hours FROM sleep_summaries"),
-                       [["AutoSleep", "2024-01-01T23:30:00+01:00", "2024-01-02T07:00:00+01:00", "1704175200", "7.25", "1.5", "NULL"]])
-        XCTAssertEqual(try T.rows(path, "SELECT date, field, value, text, unit, import_id FROM day_values ORDER BY field"), [
-            ["2024-01-02", "distance_km", "0.3049999999", "NULL", "km", id],
-            ["2024-01-02", "heart_rate_avg", "71.25", "NULL", "count/min", id],
-            ["2024-01-02", "heart_rate_count", "9.0", "NULL", "count", id],
-            ["2024-01-02", "heart_rate_max", "120.0", "NULL", "count/min", id],
-            ["2024-01-02", "heart_rate_min", "50.0", "NULL", "count/min", id],
-            ["2024-01-02", "step_count", "412.0", "NULL", "count", id],
-            ["2024-01-02", "timezone", "NULL", "Europe/Amsterdam", "NULL", id],
-            ["2024-01-02", "workouts_count", "0.0", "NULL", "count", id],
-        ])
-        XCTAssertEqual(try T.rows(path, "SELECT person, date, timezone, step_count, distance_km, heart_rate_max, sleep_total_hours FROM daily"),
-                       [["me", "2024-01-02", "Europe/Amsterdam", "412.0", "0.3049999999", "120.0", "NULL"]])
+                    "38.5", "min", "6.2", "km", "410.0", "kcal", "NULL", "Europe/Amsterdam",
+                ]
+            ])
+        XCTAssertEqual(
+            try T.rows(path, "SELECT activity_id IS NULL, key, value FROM workout_metadata ORDER BY rowid"),
+            [
+                ["1", "HKIndoorWorkout", "0"], ["1", "HKElevationAscended", "6575 cm"], ["0", "HKIndoorWorkout", "1"],
+            ])
+        XCTAssertEqual(
+            try T.rows(
+                path,
+                "SELECT activity_id IS NULL, type, start_at, end_epoch, average, minimum, maximum, sum, unit FROM workout_statistics ORDER BY rowid"
+            ),
+            [
+                [
+                    "1", "HKQuantityTypeIdentifierHeartRate", "2024-01-02T18:00:00+01:00", "1704217200", "151.5", "98.0", "178.0", "NULL",
+                    "count/min",
+                ],
+                ["0", "HKQuantityTypeIdentifierDistanceWalkingRunning", "NULL", "NULL", "NULL", "NULL", "NULL", "3.1", "km"],
+            ])
+        XCTAssertEqual(
+            try T.rows(
+                path,
+                "SELECT activity_id IS NULL, type, date_at, date_epoch, duration, duration_unit, metadata_json FROM workout_events ORDER BY rowid"
+            ),
+            [
+                ["1", "HKWorkoutEventTypePause", "2024-01-02T18:10:00+01:00", "1704215400", "NULL", "NULL", "NULL"],
+                ["1", "HKWorkoutEventTypeLap", "2024-01-02T18:20:00+01:00", "1704216000", "5.5", "min", #"{"HKLapLength":"400 m"}"#],
+                ["0", "HKWorkoutEventTypeSegment", "2024-01-02T18:05:00+01:00", "1704215100", "NULL", "NULL", "NULL"],
+            ])
+        XCTAssertEqual(
+            try T.rows(
+                path,
+                """
+                SELECT a.position, a.uuid, a.start_at, a.end_at, a.duration, a.duration_unit, w.activity_type
+                FROM workout_activities a JOIN workouts w ON w.id = a.workout_id
+                """),
+            [["0", "A-1", "2024-01-02T18:00:00+01:00", "2024-01-02T18:20:00+01:00", "20.0", "min", "HKWorkoutActivityTypeRunning"]])
+        XCTAssertEqual(
+            try T.rows(path, "SELECT count(*) FROM workout_statistics s JOIN workout_activities a ON a.id = s.activity_id"), [["1"]])
+        XCTAssertEqual(
+            try T.rows(
+                path,
+                """
+                SELECT r.source_name, r.start_at, r.end_at, r.inline_location_count, f.path
+                FROM workout_routes r JOIN workout_route_files f ON f.route_id = r.id ORDER BY f.rowid
+                """),
+            [
+                [
+                    "Ann’s Apple Watch", "2024-01-02T18:00:00+01:00", "2024-01-02T18:40:00+01:00", "0",
+                    "/workout-routes/route_2024-01-02_6.40pm.gpx",
+                ],
+                [
+                    "Ann’s Apple Watch", "2024-01-02T18:00:00+01:00", "2024-01-02T18:40:00+01:00", "0",
+                    "/workout-routes/route_2024-01-02_6.41pm.gpx",
+                ],
+            ])
+        XCTAssertEqual(
+            try T.rows(
+                path,
+                """
+                SELECT person, date, import_id, active_energy_burned, active_energy_burned_goal, active_energy_burned_unit,
+                  apple_move_time, apple_exercise_time, apple_stand_hours, json_extract(attributes_json, '$.appleStandHours') FROM activity_summaries
+                """), [["me", "2024-01-02", id, "512.5", "500.0", "kcal", "NULL", "41.0", "11.0", "11"]])
+        XCTAssertEqual(
+            try T.rows(path, "SELECT person, attribute, value, import_id FROM me ORDER BY attribute"),
+            [
+                ["me", "HKCharacteristicTypeIdentifierBiologicalSex", "HKBiologicalSexFemale", id],
+                ["me", "HKCharacteristicTypeIdentifierDateOfBirth", "1990-01-01", id],
+            ])
+        XCTAssertEqual(
+            try T.rows(path, "SELECT person, import_id, kind, json, json_extract(json, '$.type') FROM extra_items"),
+            [["me", id, "ClinicalRecord", #"{"type":"Lab"}"#, "Lab"]])
+        XCTAssertEqual(
+            try T.rows(
+                path,
+                "SELECT source_name, sleep_start_at, sleep_end_at, sleep_end_epoch, total_hours, deep_hours, core_hours FROM sleep_summaries"
+            ),
+            [["AutoSleep", "2024-01-01T23:30:00+01:00", "2024-01-02T07:00:00+01:00", "1704175200", "7.25", "1.5", "NULL"]])
+        XCTAssertEqual(
+            try T.rows(path, "SELECT date, field, value, text, unit, import_id FROM day_values ORDER BY field"),
+            [
+                ["2024-01-02", "distance_km", "0.3049999999", "NULL", "km", id],
+                ["2024-01-02", "heart_rate_avg", "71.25", "NULL", "count/min", id],
+                ["2024-01-02", "heart_rate_count", "9.0", "NULL", "count", id],
+                ["2024-01-02", "heart_rate_max", "120.0", "NULL", "count/min", id],
+                ["2024-01-02", "heart_rate_min", "50.0", "NULL", "count/min", id],
+                ["2024-01-02", "step_count", "412.0", "NULL", "count", id],
+                ["2024-01-02", "timezone", "NULL", "Europe/Amsterdam", "NULL", id],
+                ["2024-01-02", "workouts_count", "0.0", "NULL", "count", id],
+            ])
+        XCTAssertEqual(
+            try T.rows(path, "SELECT person, date, timezone, step_count, distance_km, heart_rate_max, sleep_total_hours FROM daily"),
+            [["me", "2024-01-02", "Europe/Amsterdam", "412.0", "0.3049999999", "120.0", "NULL"]])
     }
 
     func testDevicesAreStoredOnceWithoutTheirAddressAndOffsetsShowAsWritten() throws {
         let store = try HealthStore(path: path)
         func sample(_ minute: Int, device: String?, offset: String) -> Sample {
-            var s = T.steps("2024-01-02 08:\(minute < 10 ? "0" : "")\(minute):00 \(offset)", "2024-01-02 08:59:00 \(offset)", Double(minute))
+            var s = T.steps(
+                "2024-01-02 08:\(minute < 10 ? "0" : "")\(minute):00 \(offset)", "2024-01-02 08:59:00 \(offset)", Double(minute))
             s.device = device
             return s
         }
@@ -255,20 +380,23 @@ final class StoreTests: XCTestCase {
             s.sample(sample(6, device: nil, offset: "-1200"))
         }
         XCTAssertEqual(r.rowsAdded["devices"], 3)
-        XCTAssertEqual(try T.rows(path, "SELECT value, device, start_at, end_at FROM samples ORDER BY value"), [
-            ["1.0", "<<HKDevice>, " + watch, "2024-01-02T08:01:00+01:00", "2024-01-02T08:59:00+01:00"],
-            ["2.0", "<<HKDevice>, " + watch, "2024-01-02T08:02:00-09:30", "2024-01-02T08:59:00-09:30"],
-            ["3.0", "<<HKDevice>, name:iPhone>", "2024-01-02T08:03:00+05:45", "2024-01-02T08:59:00+05:45"],
-            ["4.0", "<<HKDevice>, " + watch, "2024-01-02T08:04:00+00:00", "2024-01-02T08:59:00+00:00"],
-            ["5.0", "Dummy device", "2024-01-02T08:05:00+14:00", "2024-01-02T08:59:00+14:00"],
-            ["6.0", "NULL", "2024-01-02T08:06:00-12:00", "2024-01-02T08:59:00-12:00"],
-        ])
+        XCTAssertEqual(
+            try T.rows(path, "SELECT value, device, start_at, end_at FROM samples ORDER BY value"),
+            [
+                ["1.0", "<<HKDevice>, " + watch, "2024-01-02T08:01:00+01:00", "2024-01-02T08:59:00+01:00"],
+                ["2.0", "<<HKDevice>, " + watch, "2024-01-02T08:02:00-09:30", "2024-01-02T08:59:00-09:30"],
+                ["3.0", "<<HKDevice>, name:iPhone>", "2024-01-02T08:03:00+05:45", "2024-01-02T08:59:00+05:45"],
+                ["4.0", "<<HKDevice>, " + watch, "2024-01-02T08:04:00+00:00", "2024-01-02T08:59:00+00:00"],
+                ["5.0", "Dummy device", "2024-01-02T08:05:00+14:00", "2024-01-02T08:59:00+14:00"],
+                ["6.0", "NULL", "2024-01-02T08:06:00-12:00", "2024-01-02T08:59:00-12:00"],
+            ])
     }
 
     func testLongBeatListsAndManyMetadataEntriesAreAllWritten() throws {
         let store = try HealthStore(path: path)
-        var hrv = Sample(type: "HKQuantityTypeIdentifierHeartRateVariabilitySDNN", source: "Watch", unit: "ms", value: 40,
-                         start: T.ts("2024-01-02 01:10:00 +0100"), end: T.ts("2024-01-02 01:11:00 +0100"))
+        var hrv = Sample(
+            type: "HKQuantityTypeIdentifierHeartRateVariabilitySDNN", source: "Watch", unit: "ms", value: 40,
+            start: T.ts("2024-01-02 01:10:00 +0100"), end: T.ts("2024-01-02 01:11:00 +0100"))
         hrv.beats = (0..<70).map { InstantaneousBeat(bpm: Double(50 + $0), time: "00:20:\($0 < 10 ? "0" : "")\($0),00") }
         let r = try T.run(store, T.meta(sha: "beats")) { s in
             s.sample(hrv)
@@ -281,12 +409,22 @@ final class StoreTests: XCTestCase {
         }
         XCTAssertEqual(r.rowsAdded["hrv_beats"], 70)
         XCTAssertEqual(r.rowsAdded["sample_metadata"], 46)
-        XCTAssertEqual(try T.rows(path, "SELECT count(*), min(position), max(position), sum(bpm), min(time), max(time) FROM hrv_beats"),
-                       [["70", "0", "69", String(Double((0..<70).map { 50 + $0 }.reduce(0, +))), "00:20:00,00", "00:20:69,00"]])
-        XCTAssertEqual(try T.rows(path, "SELECT s.value, m.position, m.key, m.value FROM sample_metadata m JOIN samples s ON s.id = m.sample_id WHERE s.value >= 43 ORDER BY s.value, m.position"), [
-            ["43.0", "0", "k43", "v43"], ["44.0", "0", "k44", "v44"], ["44.0", "1", "k44", "again"],
-        ])
-        XCTAssertEqual(try T.count(path, "SELECT count(*) FROM sample_metadata m JOIN samples s ON s.id = m.sample_id WHERE m.key = 'k' || CAST(CAST(s.value AS INTEGER) AS TEXT)"), 46)
+        XCTAssertEqual(
+            try T.rows(path, "SELECT count(*), min(position), max(position), sum(bpm), min(time), max(time) FROM hrv_beats"),
+            [["70", "0", "69", String(Double((0..<70).map { 50 + $0 }.reduce(0, +))), "00:20:00,00", "00:20:69,00"]])
+        XCTAssertEqual(
+            try T.rows(
+                path,
+                "SELECT s.value, m.position, m.key, m.value FROM sample_metadata m JOIN samples s ON s.id = m.sample_id WHERE s.value >= 43 ORDER BY s.value, m.position"
+            ),
+            [
+                ["43.0", "0", "k43", "v43"], ["44.0", "0", "k44", "v44"], ["44.0", "1", "k44", "again"],
+            ])
+        XCTAssertEqual(
+            try T.count(
+                path,
+                "SELECT count(*) FROM sample_metadata m JOIN samples s ON s.id = m.sample_id WHERE m.key = 'k' || CAST(CAST(s.value AS INTEGER) AS TEXT)"
+            ), 46)
     }
 
     // MARK: idempotency
@@ -318,13 +456,15 @@ final class StoreTests: XCTestCase {
         let b = T.steps("2024-01-02 09:00:00 +0100", "2024-01-02 09:05:00 +0100", 200)
         var bWatch = b
         bWatch.source = "Ann’s Apple Watch"
-        var w1 = Workout(activityType: "HKWorkoutActivityTypeWalking", source: "Watch", start: T.ts("2024-01-02 10:00:00 +0100"), end: T.ts("2024-01-02 10:30:00 +0100"))
+        var w1 = Workout(
+            activityType: "HKWorkoutActivityTypeWalking", source: "Watch", start: T.ts("2024-01-02 10:00:00 +0100"),
+            end: T.ts("2024-01-02 10:30:00 +0100"))
         w1.statistics = [WorkoutStatistic(type: "HKQuantityTypeIdentifierStepCount", sum: 3000, unit: "count")]
         let first = try T.run(store, T.meta(sha: "first")) { s in
             s.sample(a)
-            s.sample(a) // an exact duplicate inside one file is stored once
+            s.sample(a)  // an exact duplicate inside one file is stored once
             s.sample(b)
-            s.sample(bWatch) // same minutes, other source: a different sample
+            s.sample(bWatch)  // same minutes, other source: a different sample
             s.workout(w1)
         }
         XCTAssertEqual(first.samplesRead, 4)
@@ -340,7 +480,9 @@ final class StoreTests: XCTestCase {
         var aOtherOffset = a
         aOtherOffset.start.offset = 0
         aOtherOffset.end.offset = 0
-        let w2 = Workout(activityType: "HKWorkoutActivityTypeRunning", source: "Watch", start: T.ts("2024-01-03 10:00:00 +0100"), end: T.ts("2024-01-03 10:30:00 +0100"))
+        let w2 = Workout(
+            activityType: "HKWorkoutActivityTypeRunning", source: "Watch", start: T.ts("2024-01-03 10:00:00 +0100"),
+            end: T.ts("2024-01-03 10:30:00 +0100"))
         let second = try T.run(store, T.meta(sha: "second")) { s in
             s.sample(aOtherOffset)
             s.sample(b)
@@ -358,10 +500,13 @@ final class StoreTests: XCTestCase {
         XCTAssertEqual(try T.count(path, "SELECT count(*) FROM samples"), 5)
         XCTAssertEqual(try T.count(path, "SELECT count(*) FROM workouts"), 2)
         XCTAssertEqual(try T.count(path, "SELECT count(*) FROM workout_statistics"), 1)
-        XCTAssertEqual(try T.rows(path, "SELECT value FROM samples WHERE import_id = \(second.importID) ORDER BY value"),
-                       [["201.0"], ["300.0"]])
-        XCTAssertEqual(try T.rows(path, "SELECT record_type, records_read, records_added FROM import_record_counts WHERE import_id = \(second.importID)"),
-                       [["HKQuantityTypeIdentifierStepCount", "5", "2"]])
+        XCTAssertEqual(
+            try T.rows(path, "SELECT value FROM samples WHERE import_id = \(second.importID) ORDER BY value"),
+            [["201.0"], ["300.0"]])
+        XCTAssertEqual(
+            try T.rows(
+                path, "SELECT record_type, records_read, records_added FROM import_record_counts WHERE import_id = \(second.importID)"),
+            [["HKQuantityTypeIdentifierStepCount", "5", "2"]])
     }
 
     func testTwoPeopleNeverSeeEachOthersRows() throws {
@@ -382,16 +527,20 @@ final class StoreTests: XCTestCase {
         }
         XCTAssertEqual(ann.samplesAdded, 1)
         XCTAssertEqual(bob.samplesAdded, 1)
-        XCTAssertEqual(try T.rows(path, "SELECT person, import_id FROM samples ORDER BY person"),
-                       [["ann", String(ann.importID)], ["bob", String(bob.importID)]])
+        XCTAssertEqual(
+            try T.rows(path, "SELECT person, import_id FROM samples ORDER BY person"),
+            [["ann", String(ann.importID)], ["bob", String(bob.importID)]])
         XCTAssertEqual(try T.rows(path, "SELECT person, step_count FROM daily ORDER BY person"), [["ann", "100.0"], ["bob", "999.0"]])
-        XCTAssertEqual(try T.rows(path, "SELECT person, value FROM me ORDER BY person"),
-                       [["ann", "HKBloodTypeONegative"], ["bob", "HKBloodTypeANegative"]])
+        XCTAssertEqual(
+            try T.rows(path, "SELECT person, value FROM me ORDER BY person"),
+            [["ann", "HKBloodTypeONegative"], ["bob", "HKBloodTypeANegative"]])
         XCTAssertEqual(try store.imports(person: "ann").map(\.id), [ann.importID])
         // Source names and devices name people: they are per person too.
-        XCTAssertEqual(try T.rows(path, "SELECT person, name FROM sources ORDER BY person"), [["ann", "Ann’s iPhone"], ["bob", "Ann’s iPhone"]])
-        XCTAssertEqual(try T.rows(path, "SELECT s.person, r.person FROM sample_records s JOIN sources r ON r.id = s.source_id ORDER BY 1"),
-                       [["ann", "ann"], ["bob", "bob"]])
+        XCTAssertEqual(
+            try T.rows(path, "SELECT person, name FROM sources ORDER BY person"), [["ann", "Ann’s iPhone"], ["bob", "Ann’s iPhone"]])
+        XCTAssertEqual(
+            try T.rows(path, "SELECT s.person, r.person FROM sample_records s JOIN sources r ON r.id = s.source_id ORDER BY 1"),
+            [["ann", "ann"], ["bob", "bob"]])
     }
 
     func testDayValuesOfCoveredDatesAreReplacedWithTheImportRecorded() throws {
@@ -402,18 +551,29 @@ final class StoreTests: XCTestCase {
             d.values[Catalog.metric(named: "weight_kg").index] = weight
             return d
         }
-        let first = try T.run(store, T.meta(sha: "1"), days: [day("2024-01-01", steps: 10, weight: 70.123456789), day("2024-01-02", steps: 20, weight: 71)]) { _ in }
-        let second = try T.run(store, T.meta(sha: "2"), days: [day("2024-01-02", steps: 25, weight: nil), day("2024-01-03", steps: 30, weight: nil)]) { _ in }
+        let first = try T.run(
+            store, T.meta(sha: "1"), days: [day("2024-01-01", steps: 10, weight: 70.123456789), day("2024-01-02", steps: 20, weight: 71)]
+        ) { _ in }
+        let second = try T.run(
+            store, T.meta(sha: "2"), days: [day("2024-01-02", steps: 25, weight: nil), day("2024-01-03", steps: 30, weight: nil)]
+        ) { _ in }
         let i1 = String(first.importID), i2 = String(second.importID)
-        XCTAssertEqual(try T.rows(path, "SELECT date, field, value, import_id FROM day_values WHERE field IN ('step_count', 'weight_kg') ORDER BY date, field"), [
-            ["2024-01-01", "step_count", "10.0", i1],
-            ["2024-01-01", "weight_kg", "70.123456789", i1],
-            ["2024-01-02", "step_count", "25.0", i2], // replaced; the old weight of that date is gone with it
-            ["2024-01-03", "step_count", "30.0", i2],
-        ])
-        XCTAssertEqual(try T.rows(path, "SELECT date, step_count, weight_kg, timezone FROM daily ORDER BY date"), [
-            ["2024-01-01", "10.0", "70.123456789", "Europe/Paris"], ["2024-01-02", "25.0", "NULL", "Europe/Paris"], ["2024-01-03", "30.0", "NULL", "Europe/Paris"],
-        ])
+        XCTAssertEqual(
+            try T.rows(
+                path, "SELECT date, field, value, import_id FROM day_values WHERE field IN ('step_count', 'weight_kg') ORDER BY date, field"
+            ),
+            [
+                ["2024-01-01", "step_count", "10.0", i1],
+                ["2024-01-01", "weight_kg", "70.123456789", i1],
+                ["2024-01-02", "step_count", "25.0", i2],  // replaced; the old weight of that date is gone with it
+                ["2024-01-03", "step_count", "30.0", i2],
+            ])
+        XCTAssertEqual(
+            try T.rows(path, "SELECT date, step_count, weight_kg, timezone FROM daily ORDER BY date"),
+            [
+                ["2024-01-01", "10.0", "70.123456789", "Europe/Paris"], ["2024-01-02", "25.0", "NULL", "Europe/Paris"],
+                ["2024-01-03", "30.0", "NULL", "Europe/Paris"],
+            ])
     }
 
     // MARK: schema
@@ -439,7 +599,7 @@ final class StoreTests: XCTestCase {
 
     func testAbandonedImportLeavesNothing() throws {
         let store = try HealthStore(path: path)
-        try store.publishIfNew() // an existing store: imports go through its WAL
+        try store.publishIfNew()  // an existing store: imports go through its WAL
         let session = try store.beginImport(T.meta(sha: "gone"))
         for i in 0..<5000 {
             session.sample(T.steps("2024-01-02 08:00:00 +0100", "2024-01-02 08:05:00 +0100", Double(i)))
@@ -455,7 +615,7 @@ final class StoreTests: XCTestCase {
 
     func testASessionDroppedWithoutCompleteRollsBack() throws {
         let store = try HealthStore(path: path)
-        try store.publishIfNew() // an existing store: imports go through its WAL
+        try store.publishIfNew()  // an existing store: imports go through its WAL
         do {
             let session = try store.beginImport(T.meta(sha: "dropped"))
             for i in 0..<3000 { session.sample(T.steps("2024-01-02 08:00:00 +0100", "2024-01-02 08:05:00 +0100", Double(i))) }
@@ -467,7 +627,7 @@ final class StoreTests: XCTestCase {
 
     func testASecondWriterIsToldTheStoreIsBusy() throws {
         let store = try HealthStore(path: path)
-        try store.publishIfNew() // an existing store: imports go through its WAL
+        try store.publishIfNew()  // an existing store: imports go through its WAL
         let session = try store.beginImport(T.meta(sha: "one"))
         let other = try HealthStore(path: path)
         sqlite3BusyTimeout(other, 100)
@@ -536,7 +696,9 @@ final class StoreTests: XCTestCase {
         // The first import creates the file; the second one writes through the WAL.
         for sha in ["m", "n"] {
             let session = try store.beginImport(T.meta(sha: sha))
-            for i in 0..<3000 { session.sample(T.steps("2024-01-02 08:00:00 +0100", "2024-01-02 08:05:00 +0100", Double(i) + (sha == "n" ? 0.5 : 0))) }
+            for i in 0..<3000 {
+                session.sample(T.steps("2024-01-02 08:00:00 +0100", "2024-01-02 08:05:00 +0100", Double(i) + (sha == "n" ? 0.5 : 0)))
+            }
             _ = try session.complete(days: [], report: ReadReport())
         }
         for suffix in ["", "-wal", "-shm"] {

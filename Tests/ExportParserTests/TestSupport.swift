@@ -1,6 +1,7 @@
-@testable import ExportParser
 import Foundation
 import XCTest
+
+@testable import ExportParser
 
 /// Paths the tests read from: the repository, and the public samples when they are beside it.
 ///
@@ -8,7 +9,8 @@ import XCTest
 /// repository: they live in `../shared/samples-public` next to a clone, as on CI. Tests that read
 /// them call `requirePublicSamples()` first, so a clone on its own skips them with the reason.
 enum TestPaths {
-    static let repoRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let repoRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
     static let shared = repoRoot.deletingLastPathComponent().appendingPathComponent("shared")
     static let publicSamples = shared.appendingPathComponent("samples-public")
     static let publicExports = publicSamples.appendingPathComponent("export")
@@ -100,10 +102,14 @@ func export(_ body: String, exportDate: String = "2024-03-05 08:00:00 +0100") ->
     """
 }
 
-func record(_ type: String, _ value: String, unit: String? = nil, source: String = "Ann’s Apple Watch", start: String, end: String? = nil, children: String = "") -> String {
+func record(
+    _ type: String, _ value: String, unit: String? = nil, source: String = "Ann’s Apple Watch", start: String, end: String? = nil,
+    children: String = ""
+) -> String {
     let u = unit.map { " unit=\"\($0)\"" } ?? ""
     let tail = children.isEmpty ? "/>" : ">\(children)</Record>"
-    return " <Record type=\"\(type)\" sourceName=\"\(source)\"\(u) startDate=\"\(start)\" endDate=\"\(end ?? start)\" value=\"\(value)\"\(tail)\n"
+    return
+        " <Record type=\"\(type)\" sourceName=\"\(source)\"\(u) startDate=\"\(start)\" endDate=\"\(end ?? start)\" value=\"\(value)\"\(tail)\n"
 }
 
 /// Compares parsed JSON: numbers within 1e-6, strings and nulls exactly, arrays by position,

@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+
 @testable import ExportParser
 
 /// The owner-thread rule: the thread that claimed an object owns it, another does not until it
@@ -11,19 +12,19 @@ final class ThreadConfinementTests: XCTestCase {
         XCTAssertTrue(c.isOwnedByCurrentThread, "nobody has claimed it: the first use may")
         c.claim()
         XCTAssertTrue(c.isOwnedByCurrentThread)
-        let seen = Box<[Bool]>([]) // written by the worker before it signals, read after the wait
+        let seen = Box<[Bool]>([])  // written by the worker before it signals, read after the wait
         let done = DispatchSemaphore(value: 0)
         let t = Thread {
             seen.value!.append(c.isOwnedByCurrentThread)
-            c.claim() // the hand-over: the worker takes it
+            c.claim()  // the hand-over: the worker takes it
             seen.value!.append(c.isOwnedByCurrentThread)
             done.signal()
         }
         t.start()
         done.wait()
         #if DEBUG
-        XCTAssertEqual(seen.value?.first, false)
-        XCTAssertFalse(c.isOwnedByCurrentThread, "the worker owns it now")
+            XCTAssertEqual(seen.value?.first, false)
+            XCTAssertFalse(c.isOwnedByCurrentThread, "the worker owns it now")
         #endif
         XCTAssertEqual(seen.value?.last, true)
         c.claim()

@@ -19,7 +19,10 @@ final class Metric: Sendable, Hashable {
     /// ingesters disagree).
     let haeNames: [String]
 
-    init(index: Int, healthKitType: String, section: PayloadSection, field: String, rule: Rule, unit: CanonicalUnit, decimals: Int, plausible: ClosedRange<Double>, haeNames: [String]) {
+    init(
+        index: Int, healthKitType: String, section: PayloadSection, field: String, rule: Rule, unit: CanonicalUnit, decimals: Int,
+        plausible: ClosedRange<Double>, haeNames: [String]
+    ) {
         self.index = index
         self.healthKitType = healthKitType
         self.section = section

@@ -87,10 +87,14 @@ struct OutputField: Sendable {
         return decimals
     }
 
-    init(payloadPath: String?, column: String?, storeName: String?, kind: Kind, unit: String?, decimals: Int?,
-         read: @escaping @Sendable (FinishedDay) -> Value?) {
+    init(
+        payloadPath: String?, column: String?, storeName: String?, kind: Kind, unit: String?, decimals: Int?,
+        read: @escaping @Sendable (FinishedDay) -> Value?
+    ) {
         // A number without a unit and rounding, or text with them, is a mistake in the table.
-        precondition(kind.isText == (unit == nil) && kind.isText == (decimals == nil), "output field \(payloadPath ?? column ?? "?"): unit and decimals go with numbers only")
+        precondition(
+            kind.isText == (unit == nil) && kind.isText == (decimals == nil),
+            "output field \(payloadPath ?? column ?? "?"): unit and decimals go with numbers only")
         precondition(payloadPath != nil || column != nil || storeName != nil, "a field that no output carries")
         self.payloadPath = payloadPath
         self.column = column

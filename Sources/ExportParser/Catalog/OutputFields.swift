@@ -24,7 +24,9 @@ enum OutputFields {
     /// left the device, not a fact about the day, so the CSV and the store leave it out.
     private static let day: [OutputField] = [
         OutputField(payloadPath: "date", column: "date", storeName: "date", kind: .date, unit: nil, decimals: nil) { .text($0.date) },
-        OutputField(payloadPath: "timezone", column: "timezone", storeName: "timezone", kind: .text, unit: nil, decimals: nil) { .text($0.timezone) },
+        OutputField(payloadPath: "timezone", column: "timezone", storeName: "timezone", kind: .text, unit: nil, decimals: nil) {
+            .text($0.timezone)
+        },
         OutputField(payloadPath: "device_sync_timestamp", column: nil, storeName: nil, kind: .text, unit: nil, decimals: nil) {
             .text($0.deviceSyncTimestamp)
         },
@@ -36,8 +38,10 @@ enum OutputFields {
         let i = m.index
         guard m.rule == .minMaxAvg else {
             return [
-                OutputField(payloadPath: path, column: m.field, storeName: m.field, kind: OutputField.Kind(m.rule), unit: m.unit.rawValue,
-                            decimals: m.decimals) { day in day.values[i].map { .number($0) } }
+                OutputField(
+                    payloadPath: path, column: m.field, storeName: m.field, kind: OutputField.Kind(m.rule), unit: m.unit.rawValue,
+                    decimals: m.decimals
+                ) { day in day.values[i].map { .number($0) } }
             ]
         }
         return minMaxAvgFields(section: m.section, field: m.field, index: i, unit: m.unit, decimals: m.decimals)
@@ -50,10 +54,14 @@ enum OutputFields {
     static func minMaxAvgFields(section: PayloadSection, field: String, index i: Int, unit: CanonicalUnit, decimals: Int) -> [OutputField] {
         let path = section.rawValue + "." + field
         let base = field.hasSuffix("_samples") ? String(field.dropLast("_samples".count)) : field
-        func part(_ key: String, _ kind: OutputField.Kind, unit: String, decimals: Int,
-                  _ value: @escaping @Sendable (MinMaxAvgSummary) -> Double?) -> OutputField {
-            OutputField(payloadPath: path + "." + key, column: base + "_" + key, storeName: base + "_" + key, kind: kind, unit: unit,
-                        decimals: decimals) { day in day.summaries[i].flatMap(value).map { .number($0) } }
+        func part(
+            _ key: String, _ kind: OutputField.Kind, unit: String, decimals: Int,
+            _ value: @escaping @Sendable (MinMaxAvgSummary) -> Double?
+        ) -> OutputField {
+            OutputField(
+                payloadPath: path + "." + key, column: base + "_" + key, storeName: base + "_" + key, kind: kind, unit: unit,
+                decimals: decimals
+            ) { day in day.summaries[i].flatMap(value).map { .number($0) } }
         }
         return [
             part("avg", .avg, unit: unit.rawValue, decimals: decimals) { $0.average },
@@ -67,12 +75,16 @@ enum OutputFields {
     /// The night that ends on the date: `sleep.*` in the payload, `sleep_*` in the CSV and store.
     private static let sleep: [OutputField] = {
         func hours(_ key: String, _ value: @escaping @Sendable (SleepResult) -> Double?) -> OutputField {
-            OutputField(payloadPath: "sleep." + key, column: "sleep_" + key, storeName: "sleep_" + key, kind: .sleepDuration,
-                        unit: CanonicalUnit.hours.rawValue, decimals: Catalog.sleepDecimals) { day in day.sleep.flatMap(value).map { .number($0) } }
+            OutputField(
+                payloadPath: "sleep." + key, column: "sleep_" + key, storeName: "sleep_" + key, kind: .sleepDuration,
+                unit: CanonicalUnit.hours.rawValue, decimals: Catalog.sleepDecimals
+            ) { day in day.sleep.flatMap(value).map { .number($0) } }
         }
         func text(_ key: String, _ kind: OutputField.Kind, _ value: @escaping @Sendable (SleepResult) -> String?) -> OutputField {
-            OutputField(payloadPath: "sleep." + key, column: "sleep_" + key, storeName: "sleep_" + key, kind: kind, unit: nil,
-                        decimals: nil) { day in day.sleep.flatMap(value).map { .text($0) } }
+            OutputField(
+                payloadPath: "sleep." + key, column: "sleep_" + key, storeName: "sleep_" + key, kind: kind, unit: nil,
+                decimals: nil
+            ) { day in day.sleep.flatMap(value).map { .text($0) } }
         }
         return [
             hours("total_hours") { $0.totalHours },
@@ -88,13 +100,17 @@ enum OutputFields {
 
     /// The payload lists the day's workouts (always, `[]` when none); the CSV and the store keep
     /// their count, 0 included.
-    private static let workouts = OutputField(payloadPath: "workouts", column: "workouts_count", storeName: "workouts_count",
-                                              kind: .workoutsCount, unit: CanonicalUnit.count.rawValue, decimals: 0) { .workouts($0.workouts) }
+    private static let workouts = OutputField(
+        payloadPath: "workouts", column: "workouts_count", storeName: "workouts_count",
+        kind: .workoutsCount, unit: CanonicalUnit.count.rawValue, decimals: 0
+    ) { .workouts($0.workouts) }
 
     /// Where native and HAE inputs were merged (`DayMerge`), the CSV columns HAE filled, `;`
     /// between them; empty where native had everything or there was one side. The store keeps
     /// the provenance of every value itself (`day_values.import_id`).
-    private static let haeFilled = OutputField(payloadPath: nil, column: "hae_filled", storeName: nil, kind: .text, unit: nil, decimals: nil) {
+    private static let haeFilled = OutputField(
+        payloadPath: nil, column: "hae_filled", storeName: nil, kind: .text, unit: nil, decimals: nil
+    ) {
         $0.haeFilled.isEmpty ? nil : .text($0.haeFilled.joined(separator: ";"))
     }
 

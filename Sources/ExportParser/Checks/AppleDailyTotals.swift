@@ -89,7 +89,9 @@ struct AppleDailyTotals: Sendable {
         }
         var parts: [String] = []
         if !energy.rows.isEmpty { parts.append("active energy within 2 % on " + share(energy)) }
-        if !exercise.rows.isEmpty { parts.append((parts.isEmpty ? "exercise minutes within 2 % on " : "exercise minutes on ") + share(exercise)) }
+        if !exercise.rows.isEmpty {
+            parts.append((parts.isEmpty ? "exercise minutes within 2 % on " : "exercise minutes on ") + share(exercise))
+        }
         var line = "Apple's daily totals: " + parts.joined(separator: ", ")
         let worst = [energy.furthest, exercise.furthest].compactMap { $0 }.max { $0.relativeDifference < $1.relativeDifference }
         if let w = worst {
@@ -105,8 +107,11 @@ struct AppleDailyTotals: Sendable {
         var out = ""
         for r in disagreeing {
             let relative = r.relativeDifference.isFinite ? String(format: "%.4f", r.relativeDifference) : ""
-            out += [CSVWriter.field(input), r.date, r.field, String(format: "%.2f", r.ours), String(format: "%.2f", r.apple), r.unit,
-                    String(format: "%.2f", r.ours - r.apple), relative].joined(separator: ",") + "\r\n"
+            out +=
+                [
+                    CSVWriter.field(input), r.date, r.field, String(format: "%.2f", r.ours), String(format: "%.2f", r.apple), r.unit,
+                    String(format: "%.2f", r.ours - r.apple), relative,
+                ].joined(separator: ",") + "\r\n"
         }
         return out
     }

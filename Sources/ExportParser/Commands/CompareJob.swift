@@ -29,13 +29,17 @@ public final class CompareJob {
             throw UsageError("--from", "no date has data on both sides; give --from to choose the dates to compare")
         }
         if request.monitor == nil, !window.dates.contains(where: { native[$0] != nil || hae[$0] != nil }) {
-            throw UsageError("--from", "no date from \(CivilDate.isoDate(window.from)) to \(CivilDate.isoDate(window.to)) has data on either side: nothing to compare")
+            throw UsageError(
+                "--from",
+                "no date from \(CivilDate.isoDate(window.from)) to \(CivilDate.isoDate(window.to)) has data on either side: nothing to compare"
+            )
         }
         var report: CompareReport
         if let n = request.monitor {
             let fields = OutputFields.all.compactMap(\.payloadPath)
-            report = CompareReport(mode: .monitor, window: window, comparison: nil,
-                                   gaps: GapFinder.monitor(native: native, window: window, lastDates: n, fields: fields))
+            report = CompareReport(
+                mode: .monitor, window: window, comparison: nil,
+                gaps: GapFinder.monitor(native: native, window: window, lastDates: n, fields: fields))
         } else {
             let c = Comparison(native: native, hae: hae, window: window, tolerances: tolerances)
             report = CompareReport(mode: .validate, window: window, comparison: c, gaps: c.gaps)

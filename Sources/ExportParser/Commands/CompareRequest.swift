@@ -19,9 +19,11 @@ public struct CompareRequest: Sendable {
     public var storePath: String?
     public var person: String
 
-    public init(native: [String], hae: [String], days: Int = 7, from: String? = nil, timeZoneName: String? = nil,
-                tolerancesPath: String? = nil, outDir: String = "out/compare", monitor: Int? = nil, storePath: String? = nil,
-                person: String = "me") {
+    public init(
+        native: [String], hae: [String], days: Int = 7, from: String? = nil, timeZoneName: String? = nil,
+        tolerancesPath: String? = nil, outDir: String = "out/compare", monitor: Int? = nil, storePath: String? = nil,
+        person: String = "me"
+    ) {
         self.native = native
         self.hae = hae
         self.days = days

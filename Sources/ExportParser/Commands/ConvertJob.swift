@@ -111,14 +111,18 @@ public final class ConvertJob {
             // The file's sha256 is computed on another thread while it is parsed (it would cost
             // a serial pass over the file first); `complete` checks it before committing.
             digest = BackgroundValue(name: "health-import sha256") { try FileDigest.sha256(path: path) }
-            session = try store.beginImport(ImportMetadata(person: request.person, fileName: URL(fileURLWithPath: path).lastPathComponent,
-                                                           sha256: "", format: format, toolVersion: ExportParserVersion.current, startedAt: started))
+            session = try store.beginImport(
+                ImportMetadata(
+                    person: request.person, fileName: URL(fileURLWithPath: path).lastPathComponent,
+                    sha256: "", format: format, toolVersion: ExportParserVersion.current, startedAt: started))
         }
         let sink: SampleSink = session.map { SinkFanout([book, $0]) } ?? book
         var report = ReadReport()
         let onProgress: (Int64, Int64?) -> Void = { [weak self] done, total in
-            self?.progress?(ConvertProgress(input: path, bytesDone: done, bytesTotal: total, records: book.samplesSeen,
-                                            elapsed: Date().timeIntervalSince(started)))
+            self?.progress?(
+                ConvertProgress(
+                    input: path, bytesDone: done, bytesTotal: total, records: book.samplesSeen,
+                    elapsed: Date().timeIntervalSince(started)))
         }
         do {
             report = try Self.read(path, format: format, into: sink, progress: onProgress)
@@ -148,7 +152,9 @@ public final class ConvertJob {
     }
 
     /// Streams one input through the reader its format needs.
-    static func read(_ path: String, format: InputFormat, into sink: SampleSink, progress: ((Int64, Int64?) -> Void)? = nil) throws -> ReadReport {
+    static func read(_ path: String, format: InputFormat, into sink: SampleSink, progress: ((Int64, Int64?) -> Void)? = nil) throws
+        -> ReadReport
+    {
         switch format {
         case .appleXML, .appleZip:
             var reader = AppleExportReader(path: path)
@@ -166,8 +172,10 @@ public final class ConvertJob {
     /// of them), then puts them in place.
     /// `beforePuttingInPlace` gets each date's payload text as `payloads/DATE.json` holds it
     /// (without its final line end).
-    private func write(_ days: [FinishedDay], checks: [ConvertOutcome.Input],
-                       beforePuttingInPlace: ([(date: String, json: String)]) throws -> Void) throws {
+    private func write(
+        _ days: [FinishedDay], checks: [ConvertOutcome.Input],
+        beforePuttingInPlace: ([(date: String, json: String)]) throws -> Void
+    ) throws {
         let out = request.outDir
         try OutputFiles.makeDirectory(out)
         let batch = try OutputFiles.Staged(out + "/payloads.json")

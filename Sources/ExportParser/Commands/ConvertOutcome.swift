@@ -41,29 +41,43 @@ public struct ConvertOutcome: Sendable {
             }
             if let r = i.report { total.merge(r) }
             if i.duplicateWorkouts > 0 {
-                lines.append("\(i.path): \(Self.count(i.duplicateWorkouts)) workouts repeated an earlier one but for their creation date (a sync's copies) and were counted once")
+                lines.append(
+                    "\(i.path): \(Self.count(i.duplicateWorkouts)) workouts repeated an earlier one but for their creation date (a sync's copies) and were counted once"
+                )
             }
             if i.runningOutsideRuns > 0 {
-                lines.append("\(i.path): \(Self.count(i.runningOutsideRuns)) running-mechanics samples fell outside every running workout and are in no payload")
+                lines.append(
+                    "\(i.path): \(Self.count(i.runningOutsideRuns)) running-mechanics samples fell outside every running workout and are in no payload"
+                )
             }
             if let line = i.appleTotals?.summaryLine {
                 lines.append(inputs.count > 1 ? "\(i.path): \(line)" : line)
             }
             if i.lateSumPieces > 0 {
-                lines.append("Note: \(i.path) is not grouped by type and date like Health app exports; \(Self.count(i.lateSumPieces)) summed samples reached a day already closed and were added without resolving overlapping sources")
+                lines.append(
+                    "Note: \(i.path) is not grouped by type and date like Health app exports; \(Self.count(i.lateSumPieces)) summed samples reached a day already closed and were added without resolving overlapping sources"
+                )
             }
         }
         let types = total.recordsByType.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }
-        lines.append("Read \(Self.count(total.totalRecords)) records of \(types.count) types, \(Self.count(total.workouts)) workouts, \(Self.count(total.correlations)) correlations, \(Self.count(total.activitySummaries)) activity summaries")
+        lines.append(
+            "Read \(Self.count(total.totalRecords)) records of \(types.count) types, \(Self.count(total.workouts)) workouts, \(Self.count(total.correlations)) correlations, \(Self.count(total.activitySummaries)) activity summaries"
+        )
         for (t, n) in types.prefix(maxTypes) { lines.append("  \(Self.count(n).leftPad(11))  \(Self.shortType(t))") }
         if types.count > maxTypes {
-            lines.append("  \(Self.count(types.dropFirst(maxTypes).reduce(0) { $0 + $1.value }).leftPad(11))  (\(types.count - maxTypes) other types)")
+            lines.append(
+                "  \(Self.count(types.dropFirst(maxTypes).reduce(0) { $0 + $1.value }).leftPad(11))  (\(types.count - maxTypes) other types)"
+            )
         }
         if daysWritten > 0, let f = firstDate, let l = lastDate {
-            lines.append("Wrote \(Self.count(daysWritten)) days (\(f) … \(l)) to \(outDir)/payloads, \(outDir)/payloads.json and \(outDir)/daily.csv")
+            lines.append(
+                "Wrote \(Self.count(daysWritten)) days (\(f) … \(l)) to \(outDir)/payloads, \(outDir)/payloads.json and \(outDir)/daily.csv"
+            )
             let disagreeing = inputs.reduce(0) { $0 + ($1.appleTotals?.disagreeing.count ?? 0) }
             if disagreeing > 0 {
-                lines.append("\(Self.count(disagreeing)) day figures differ from Apple's daily totals by more than 2 %: \(outDir)/\(AppleDailyTotals.fileName)")
+                lines.append(
+                    "\(Self.count(disagreeing)) day figures differ from Apple's daily totals by more than 2 %: \(outDir)/\(AppleDailyTotals.fileName)"
+                )
             }
         } else {
             lines.append("Wrote no days (nothing in the date window); \(outDir)/payloads.json and daily.csv hold an empty set")
@@ -103,7 +117,9 @@ public struct ConvertOutcome: Sendable {
     }
 
     static func shortType(_ t: String) -> String {
-        for p in ["HKQuantityTypeIdentifier", "HKCategoryTypeIdentifier", "HKDataType"] where t.hasPrefix(p) { return String(t.dropFirst(p.count)) }
+        for p in ["HKQuantityTypeIdentifier", "HKCategoryTypeIdentifier", "HKDataType"] where t.hasPrefix(p) {
+            return String(t.dropFirst(p.count))
+        }
         return t
     }
 }

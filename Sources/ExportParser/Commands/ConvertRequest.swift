@@ -13,8 +13,10 @@ public struct ConvertRequest: Sendable {
     public var storePath: String?
     public var person: String
 
-    public init(inputs: [String], outDir: String = "out", timeZoneName: String? = nil, from: String? = nil, to: String? = nil,
-                sourcePriority: [String]? = nil, storePath: String? = nil, person: String = "me") {
+    public init(
+        inputs: [String], outDir: String = "out", timeZoneName: String? = nil, from: String? = nil, to: String? = nil,
+        sourcePriority: [String]? = nil, storePath: String? = nil, person: String = "me"
+    ) {
         self.inputs = inputs
         self.outDir = outDir
         self.timeZoneName = timeZoneName

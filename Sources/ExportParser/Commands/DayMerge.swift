@@ -16,7 +16,7 @@ enum DayMerge {
         var byDay = native
         for (n, h) in hae {
             guard var cur = byDay[n] else {
-                byDay[n] = h // a date no native input covers is HAE's whole: nothing was filled
+                byDay[n] = h  // a date no native input covers is HAE's whole: nothing was filled
                 continue
             }
             let before = cur

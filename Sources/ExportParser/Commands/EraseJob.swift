@@ -22,7 +22,11 @@ public final class EraseJob {
         let db = store.db
         let unknown = try StoreAccess.mapped { try PersonRows.unknownTables(db) }
         guard unknown.isEmpty else {
-            throw InputError(file: request.storePath, message: "has tables this health-import does not know (\(unknown.joined(separator: ", "))), which could hold the person's data; nothing was erased. Use the health-import that wrote the store.")
+            throw InputError(
+                file: request.storePath,
+                message:
+                    "has tables this health-import does not know (\(unknown.joined(separator: ", "))), which could hold the person's data; nothing was erased. Use the health-import that wrote the store."
+            )
         }
         guard try StoreAccess.mapped({ try PersonRows.holds(db, person: request.person) }) else {
             throw StoreAccess.missing(request.person, in: request.storePath)
@@ -42,7 +46,11 @@ public final class EraseJob {
         do {
             try db.execute("BEGIN IMMEDIATE")
         } catch let e as StoreError {
-            throw InputError(file: path, message: busy(e) ? "is being written by another process (waited \(request.busyTimeoutMilliseconds / 1000) s); nothing was erased. Try again when it is done." : e.message)
+            throw InputError(
+                file: path,
+                message: busy(e)
+                    ? "is being written by another process (waited \(request.busyTimeoutMilliseconds / 1000) s); nothing was erased. Try again when it is done."
+                    : e.message)
         }
         var removed: [EraseReceipt.Table] = []
         do {
@@ -75,12 +83,17 @@ public final class EraseJob {
     /// WAL). Returns what did not finish, or nil.
     private func scrub(_ db: SQLiteConnection) -> String? {
         let path = request.storePath
-        let advice = "the rows are deleted, but their old bytes may remain in the file until that is done: run erase's last step again with "
+        let advice =
+            "the rows are deleted, but their old bytes may remain in the file until that is done: run erase's last step again with "
             + "sqlite3 \(path) 'PRAGMA wal_checkpoint(TRUNCATE); VACUUM; PRAGMA wal_checkpoint(TRUNCATE);' when nothing else uses the store"
         do {
-            guard try checkpoint(db) else { return "\(path): another process kept reading the store, so its -wal file could not be truncated; " + advice }
+            guard try checkpoint(db) else {
+                return "\(path): another process kept reading the store, so its -wal file could not be truncated; " + advice
+            }
             try db.execute("VACUUM")
-            guard try checkpoint(db) else { return "\(path): another process kept reading the store, so its -wal file could not be truncated; " + advice }
+            guard try checkpoint(db) else {
+                return "\(path): another process kept reading the store, so its -wal file could not be truncated; " + advice
+            }
         } catch {
             return "\(path): \((error as? StoreError)?.message ?? "\(error)"); " + advice
         }

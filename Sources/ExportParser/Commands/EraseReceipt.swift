@@ -30,7 +30,8 @@ public struct EraseReceipt: Sendable {
         for t in removed { out += "  " + t.name.padding(toLength: width, withPad: " ", startingAt: 0) + "  \(t.rows)\n" }
         out += "  " + "total".padding(toLength: width, withPad: " ", startingAt: 0) + "  \(totalRows)\n"
         if unfinished == nil {
-            out += "The rows were deleted in one transaction with SQLite's secure_delete on (their bytes overwritten with zeros), "
+            out +=
+                "The rows were deleted in one transaction with SQLite's secure_delete on (their bytes overwritten with zeros), "
                 + "then the -wal file was checkpointed and truncated and the store vacuumed.\n"
         }
         return out

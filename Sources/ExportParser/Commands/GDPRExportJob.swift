@@ -37,7 +37,8 @@ public final class GDPRExportJob {
         }
         let schemaVersion = try StoreAccess.mapped { try store.schemaVersion() }
         try OutputFiles.makeDirectory(URL(fileURLWithPath: out).deletingLastPathComponent().path)
-        let destination: ExportDestination = request.isZip
+        let destination: ExportDestination =
+            request.isZip
             ? try ZipStreamWriter(out, date: createdAt, sizeLimit: zipSizeLimit, countLimit: zipCountLimit)
             : try ExportFolder(out)
         let pipeline = ExportPipeline()
@@ -53,7 +54,8 @@ public final class GDPRExportJob {
             _ = try writeWhole(ExportManifest.name, manifest, to: destination, pipeline: pipeline)
             pipeline.close()
             try destination.finish()
-            return GDPRExportOutcome(path: out, person: request.person, rows: rows, seconds: Date().timeIntervalSince(started), files: files)
+            return GDPRExportOutcome(
+                path: out, person: request.person, rows: rows, seconds: Date().timeIntervalSince(started), files: files)
         } catch {
             pipeline.close()
             destination.discard()
@@ -61,7 +63,9 @@ public final class GDPRExportJob {
         }
     }
 
-    private func writeWhole(_ name: String, _ text: String, to destination: ExportDestination, pipeline: ExportPipeline) throws -> ExportedFile {
+    private func writeWhole(_ name: String, _ text: String, to destination: ExportDestination, pipeline: ExportPipeline) throws
+        -> ExportedFile
+    {
         let writer = try ExportFileWriter(name, sink: destination.begin(name), pipeline: pipeline)
         writer.buffer.append(text)
         return try writer.end(rows: nil)
@@ -69,8 +73,10 @@ public final class GDPRExportJob {
 
     /// Both files of one kind; returns its rows. Into a folder, one pass over the rows writes
     /// both; a zip's entries come one after the other, so there the query runs once for each.
-    private func write(_ kind: ExportKind, db: SQLiteConnection, to destination: ExportDestination, pipeline: ExportPipeline,
-                       files: inout [ExportedFile]) throws -> Int {
+    private func write(
+        _ kind: ExportKind, db: SQLiteConnection, to destination: ExportDestination, pipeline: ExportPipeline,
+        files: inout [ExportedFile]
+    ) throws -> Int {
         let statement = try StoreAccess.mapped { try db.prepare(kind.sql) }
         let passes: [[ExportFormat]] = destination.writesFilesAtOnce ? [[.jsonLines, .csv]] : [[.jsonLines], [.csv]]
         var counts: [Int] = []

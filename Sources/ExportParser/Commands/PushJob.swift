@@ -21,7 +21,8 @@ public final class PushJob {
 
     public func run() throws -> PushOutcome {
         let started = Date()
-        let key = request.dryRun && request.apiKeyFile == nil && (request.environment[APIKey.environmentName] ?? "").isEmpty
+        let key =
+            request.dryRun && request.apiKeyFile == nil && (request.environment[APIKey.environmentName] ?? "").isEmpty
             ? nil : try APIKey.load(file: request.apiKeyFile, environment: request.environment)
         let (days, log) = try loadDays()
         var outcome = PushOutcome(endpoint: endpoint.base, dryRun: request.dryRun)
@@ -54,10 +55,13 @@ public final class PushJob {
 
         let total = toSend.count
         let report = progress
-        let policy = RetryPolicy(baseDelay: request.retryBaseDelay, maxDelay: request.maxRetryDelay, maxRetryAfter: request.maxRetryAfter,
-                                 random: random)
-        let sender = PushSender(days: toSend, client: client, url: endpoint.syncURL, host: endpoint.host, key: key, log: log, policy: policy,
-                                maxAttempts: request.maxAttempts, sleeper: sleeper) { done in
+        let policy = RetryPolicy(
+            baseDelay: request.retryBaseDelay, maxDelay: request.maxRetryDelay, maxRetryAfter: request.maxRetryAfter,
+            random: random)
+        let sender = PushSender(
+            days: toSend, client: client, url: endpoint.syncURL, host: endpoint.host, key: key, log: log, policy: policy,
+            maxAttempts: request.maxAttempts, sleeper: sleeper
+        ) { done in
             report?(PushProgress(done: done, total: total, elapsed: Date().timeIntervalSince(started)))
         }
         let results = sender.run(concurrency: request.concurrency)
@@ -92,7 +96,8 @@ public final class PushJob {
             return (days, PushLog(store: store, person: request.person, endpoint: endpoint.base))
         }
         guard exists else {
-            throw InputError(file: path, message: "no store here (convert writes one); give --store FILE, or --payloads DIR to send payload files")
+            throw InputError(
+                file: path, message: "no store here (convert writes one); give --store FILE, or --payloads DIR to send payload files")
         }
         let store = try HealthStore(path: path)
         let days = try PushDays.fromStore(store, path: path, person: request.person, from: request.from, to: request.to, body: request.body)

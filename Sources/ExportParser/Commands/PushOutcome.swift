@@ -46,17 +46,22 @@ public struct PushOutcome: Sendable {
         let n = ConvertOutcome.count
         func days(_ k: Int) -> String { "\(n(k)) day\(k == 1 ? "" : "s")" }
         if dryRun {
-            var lines = planned.map { "\($0.date)  \(n($0.bytes)) bytes" + ($0.changed ? "  (sent before: not accepted or changed since)" : "") }
+            var lines = planned.map {
+                "\($0.date)  \(n($0.bytes)) bytes" + ($0.changed ? "  (sent before: not accepted or changed since)" : "")
+            }
             let bytes = planned.reduce(0) { $0 + $1.bytes }
-            lines.append("Dry run: would send \(days(planned.count)) (\(n(bytes)) bytes) to \(endpoint)/sync/healthkit; \(n(skipped)) skipped as already sent. Nothing was sent.")
+            lines.append(
+                "Dry run: would send \(days(planned.count)) (\(n(bytes)) bytes) to \(endpoint)/sync/healthkit; \(n(skipped)) skipped as already sent. Nothing was sent."
+            )
             return lines
         }
         var lines: [String] = []
         if let lastSync { lines.append("Backend's last HealthKit sync: \(lastSync)") }
         if let statusProblem { lines.append("Backend's sync status unavailable (\(statusProblem))") }
-        lines.append("Pushed to \(endpoint)/sync/healthkit: \(days(sent)) sent, \(n(accepted)) accepted, \(n(skipped)) skipped as already sent, \(n(failures.count)) failed"
-            + (notSent > 0 ? ", \(n(notSent)) not sent (the run stopped)" : "")
-            + String(format: " (%.1f s)", elapsed))
+        lines.append(
+            "Pushed to \(endpoint)/sync/healthkit: \(days(sent)) sent, \(n(accepted)) accepted, \(n(skipped)) skipped as already sent, \(n(failures.count)) failed"
+                + (notSent > 0 ? ", \(n(notSent)) not sent (the run stopped)" : "")
+                + String(format: " (%.1f s)", elapsed))
         for f in failures { lines.append("  \(f.date): \(f.reason)") }
         return lines
     }

@@ -42,9 +42,11 @@ public struct PushRequest: Sendable {
     /// Where `HEALTH_IMPORT_API_KEY` is read (the tests give their own).
     var environment: [String: String] = ProcessInfo.processInfo.environment
 
-    public init(url: String, apiKeyFile: String? = nil, storePath: String = "out/health.sqlite", person: String = "me",
-                payloadsDir: String? = nil, from: String? = nil, to: String? = nil, body: Body = .wrapped, force: Bool = false,
-                dryRun: Bool = false, concurrency: Int = 4, maxAttempts: Int = 6, timeout: Double = 30) {
+    public init(
+        url: String, apiKeyFile: String? = nil, storePath: String = "out/health.sqlite", person: String = "me",
+        payloadsDir: String? = nil, from: String? = nil, to: String? = nil, body: Body = .wrapped, force: Bool = false,
+        dryRun: Bool = false, concurrency: Int = 4, maxAttempts: Int = 6, timeout: Double = 30
+    ) {
         self.url = url
         self.apiKeyFile = apiKeyFile
         self.storePath = storePath
@@ -77,7 +79,10 @@ public struct PushRequest: Sendable {
         if person.isEmpty { throw UsageError("--person", "--person needs a non-empty id") }
         if let file = apiKeyFile, file.isEmpty { throw UsageError("--api-key-file", "--api-key-file needs a file name") }
         if !dryRun, apiKeyFile == nil, (environment[APIKey.environmentName] ?? "").isEmpty {
-            throw UsageError("--api-key-file", "give the API key in a file (--api-key-file FILE, mode 0600) or in the environment variable \(APIKey.environmentName); it is never taken from the command line")
+            throw UsageError(
+                "--api-key-file",
+                "give the API key in a file (--api-key-file FILE, mode 0600) or in the environment variable \(APIKey.environmentName); it is never taken from the command line"
+            )
         }
     }
 }

@@ -17,15 +17,18 @@ struct CompareSeries: Sendable {
 
     var hasMismatch: Bool { points.contains { $0.status == .mismatch } }
 
-    static func build(native: [String: ComparableDay], hae: [String: ComparableDay], window: Comparison.Window,
-                      comparison: Comparison) -> [CompareSeries] {
+    static func build(
+        native: [String: ComparableDay], hae: [String: ComparableDay], window: Comparison.Window,
+        comparison: Comparison
+    ) -> [CompareSeries] {
         var byField: [String: [String: CompareRow]] = [:]
         var order: [String] = []
         for r in comparison.rows where r.workout == nil {
             if byField[r.field] == nil { order.append(r.field) }
             byField[r.field, default: [:]][r.date] = r
         }
-        let fieldOrder = Dictionary(OutputFields.all.enumerated().compactMap { i, f in f.payloadPath.map { ($0, i) } }, uniquingKeysWith: { a, _ in a })
+        let fieldOrder = Dictionary(
+            OutputFields.all.enumerated().compactMap { i, f in f.payloadPath.map { ($0, i) } }, uniquingKeysWith: { a, _ in a })
         order.sort { (fieldOrder[$0] ?? .max) < (fieldOrder[$1] ?? .max) }
         return order.compactMap { field in
             let rows = byField[field]!
@@ -34,9 +37,10 @@ struct CompareSeries: Sendable {
             for date in window.dates {
                 let r = rows[date]
                 let a = r.flatMap { chartValue($0.native, date: date) }, b = r.flatMap { chartValue($0.hae, date: date) }
-                points.append(Point(date: date, native: a, hae: b, band: b.flatMap { band(around: $0, sample.tolerance) }, status: r?.status))
+                points.append(
+                    Point(date: date, native: a, hae: b, band: b.flatMap { band(around: $0, sample.tolerance) }, status: r?.status))
             }
-            guard points.contains(where: { $0.native != nil || $0.hae != nil }) else { return nil } // text such as a source
+            guard points.contains(where: { $0.native != nil || $0.hae != nil }) else { return nil }  // text such as a source
             let unit = field.hasPrefix("sleep.in_bed") ? "local time" : sample.unit
             return CompareSeries(field: field, unit: unit, tolerance: sample.tolerance, points: points)
         }
@@ -49,7 +53,8 @@ struct CompareSeries: Sendable {
         case .text(let t)?:
             let u = Array(t.utf8)
             guard u.count >= 16, ISOTimestamp.parse(t) != nil, let day = CivilDate.parseISODate(String(t.prefix(10))),
-                  let own = CivilDate.parseISODate(date), let h = Int(String(t.dropFirst(11).prefix(2))), let m = Int(String(t.dropFirst(14).prefix(2)))
+                let own = CivilDate.parseISODate(date), let h = Int(String(t.dropFirst(11).prefix(2))),
+                let m = Int(String(t.dropFirst(14).prefix(2)))
             else { return nil }
             return Double(day - own) * 24 + Double(h) + Double(m) / 60
         case nil: return nil

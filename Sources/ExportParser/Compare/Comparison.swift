@@ -49,8 +49,10 @@ struct Comparison: Sendable {
     }
 
     /// One field of one date.
-    static func row(date: String, field f: OutputField, native a: OutputField.Scalar?, hae b: OutputField.Scalar?,
-                    tolerance: Tolerance?) -> CompareRow {
+    static func row(
+        date: String, field f: OutputField, native a: OutputField.Scalar?, hae b: OutputField.Scalar?,
+        tolerance: Tolerance?
+    ) -> CompareRow {
         var r = CompareRow(date: date, field: f.payloadPath!, unit: f.unit, native: a, hae: b, tolerance: tolerance, status: .notComparable)
         r.decimals = f.decimals ?? 0
         switch (a, b) {
@@ -96,8 +98,9 @@ struct Comparison: Sendable {
             ]
             for (name, unit, a, b) in figures where a != nil || b != nil {
                 let t = tolerances.workoutTolerance(name)
-                var r = CompareRow(date: date, field: "workouts." + name, workout: label, unit: unit, native: a.map { .number($0) },
-                                   hae: b.map { .number($0) }, tolerance: t, status: .notComparable)
+                var r = CompareRow(
+                    date: date, field: "workouts." + name, workout: label, unit: unit, native: a.map { .number($0) },
+                    hae: b.map { .number($0) }, tolerance: t, status: .notComparable)
                 r.decimals = 0
                 switch (a, b) {
                 case (let x?, let y?):
@@ -111,12 +114,16 @@ struct Comparison: Sendable {
             }
         }
         for i in nativeOnly {
-            rows.append(CompareRow(date: date, field: "workouts", workout: label(native[i]), unit: nil, native: .text(native[i].start),
-                                   hae: nil, tolerance: nil, status: .onlyNative))
+            rows.append(
+                CompareRow(
+                    date: date, field: "workouts", workout: label(native[i]), unit: nil, native: .text(native[i].start),
+                    hae: nil, tolerance: nil, status: .onlyNative))
         }
         for j in haeOnly {
-            rows.append(CompareRow(date: date, field: "workouts", workout: label(hae[j]), unit: nil, native: nil,
-                                   hae: .text(hae[j].start), tolerance: nil, status: .onlyHAE))
+            rows.append(
+                CompareRow(
+                    date: date, field: "workouts", workout: label(hae[j]), unit: nil, native: nil,
+                    hae: .text(hae[j].start), tolerance: nil, status: .onlyHAE))
         }
         return rows
     }

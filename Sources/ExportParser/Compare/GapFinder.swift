@@ -5,7 +5,9 @@
 /// A field a side never delivers is no gap: that is what the side can do (its rows say
 /// `only-native` or `only-hae`).
 enum GapFinder {
-    static func gaps(native: [String: ComparableDay], hae: [String: ComparableDay], window: Comparison.Window, fields: [String]) -> [CompareGap] {
+    static func gaps(native: [String: ComparableDay], hae: [String: ComparableDay], window: Comparison.Window, fields: [String])
+        -> [CompareGap]
+    {
         var out: [CompareGap] = []
         let dates = window.dates
         for date in dates {
@@ -23,13 +25,17 @@ enum GapFinder {
                     if date > last {
                         if stoppedFrom == nil { stoppedFrom = date }
                     } else if delivered.contains(where: { $0 < date }) {
-                        out.append(CompareGap(kind: .fieldMissing, side: side, date: date, field: field,
-                                              sentence: "\(side.name) \(name(field)) missing on \(date)"))
+                        out.append(
+                            CompareGap(
+                                kind: .fieldMissing, side: side, date: date, field: field,
+                                sentence: "\(side.name) \(name(field)) missing on \(date)"))
                     }
                 }
                 if let from = stoppedFrom {
-                    out.append(CompareGap(kind: .fieldStopped, side: side, date: from, field: field,
-                                          sentence: "no \(name(field)) from \(side.name) after \(last)"))
+                    out.append(
+                        CompareGap(
+                            kind: .fieldStopped, side: side, date: from, field: field,
+                            sentence: "no \(name(field)) from \(side.name) after \(last)"))
                 }
             }
         }
@@ -49,8 +55,10 @@ enum GapFinder {
                 continue
             }
             for field in fields where expected.contains(field) && d.values[field] == nil {
-                out.append(CompareGap(kind: .fieldMissing, side: .native, date: date, field: field,
-                                      sentence: "native \(name(field)) missing on \(date)"))
+                out.append(
+                    CompareGap(
+                        kind: .fieldMissing, side: .native, date: date, field: field,
+                        sentence: "native \(name(field)) missing on \(date)"))
             }
         }
         return out

@@ -5,7 +5,9 @@ import Foundation
 /// import of the side that covers it, as `day_values` chooses among the imports of one side.
 enum StoreSides {
     static func read(_ path: String, person: String) throws -> (native: [String: ComparableDay], hae: [String: ComparableDay]) {
-        guard FileManager.default.fileExists(atPath: path) else { throw InputError(file: path, message: "no store here (convert writes one)") }
+        guard FileManager.default.fileExists(atPath: path) else {
+            throw InputError(file: path, message: "no store here (convert writes one)")
+        }
         let store = try HealthStore(path: path)
         guard try !store.imports(person: person).isEmpty else {
             throw InputError(file: path, message: "the store holds no import for the person \"\(person)\" (give --person)")
@@ -18,17 +20,18 @@ enum StoreSides {
         for f in OutputFields.all where f.payloadPath != nil {
             if let name = f.storeName { byStoreName[name] = f }
         }
-        let s = try store.db.prepare("""
-                WITH newest AS (
-                    SELECT v.date, max(v.import_id) AS import_id
-                    FROM import_day_values v JOIN imports i ON i.id = v.import_id
-                    WHERE i.person = ?1 AND (i.format = 'hae') = ?2 AND i.finished_at IS NOT NULL
-                    GROUP BY v.date
-                )
-                SELECT v.date, v.field, v.value, v.text FROM newest n
-                JOIN import_day_values v ON v.import_id = n.import_id AND v.date = n.date
-                ORDER BY v.date
-                """)
+        let s = try store.db.prepare(
+            """
+            WITH newest AS (
+                SELECT v.date, max(v.import_id) AS import_id
+                FROM import_day_values v JOIN imports i ON i.id = v.import_id
+                WHERE i.person = ?1 AND (i.format = 'hae') = ?2 AND i.finished_at IS NOT NULL
+                GROUP BY v.date
+            )
+            SELECT v.date, v.field, v.value, v.text FROM newest n
+            JOIN import_day_values v ON v.import_id = n.import_id AND v.date = n.date
+            ORDER BY v.date
+            """)
         s.bind(1, person)
         s.bind(2, hae ? 1 : 0)
         var days: [String: ComparableDay] = [:]

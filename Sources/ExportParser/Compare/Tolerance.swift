@@ -2,7 +2,7 @@ import Foundation
 
 /// How far apart the two sides' values of a field may be and still match.
 struct Tolerance: Sendable, Equatable, CustomStringConvertible {
-enum Measure: Sendable, Equatable {
+    enum Measure: Sendable, Equatable {
         /// A fraction of the HAE value (0.02 = 2 %).
         case relative(Double)
         /// An amount in the field's own unit (1 bpm).
@@ -10,16 +10,16 @@ enum Measure: Sendable, Equatable {
         /// Minutes: of a duration in hours, or between two instants.
         case minutes(Double)
     }
-var measure: Measure
+    var measure: Measure
     /// The field's unit, for the description of an absolute tolerance.
-var unit: String?
+    var unit: String?
 
-init(_ measure: Measure, unit: String? = nil) {
+    init(_ measure: Measure, unit: String? = nil) {
         self.measure = measure
         self.unit = unit
     }
 
-var description: String {
+    var description: String {
         switch measure {
         case .relative(let f): return "±" + Self.trim(f * 100) + " %"
         case .absolute(let a): return "±" + Self.trim(a) + (unit.map { " " + ($0 == "count/min" ? "bpm" : $0) } ?? "")
@@ -29,7 +29,7 @@ var description: String {
 
     /// Whether two numbers match. Durations in hours when the measure is minutes.
     func allows(native: Double, hae: Double) -> Bool {
-        let slack = 1e-9 // the boundary itself matches, whatever the float rounding
+        let slack = 1e-9  // the boundary itself matches, whatever the float rounding
         switch measure {
         case .relative(let f):
             if hae == 0 { return native == 0 }
@@ -76,7 +76,7 @@ struct Tolerances: Sendable {
         .sleepDuration: .minutes(10), .sleepTime: .minutes(15),
     ]
 
-init() { byKind = Self.defaultMeasures }
+    init() { byKind = Self.defaultMeasures }
 
     /// The tolerance for a field; nil for text that is not compared (a sleep source names apps
     /// the two sides spell differently).
@@ -101,7 +101,7 @@ init() { byKind = Self.defaultMeasures }
     /// `count`, `night-avg`, `workout-avg`, `sleep-duration`, `sleep-time`) or payload paths
     /// (`metrics.step_count`, `workouts.energy_kcal`), and whose values are `"2%"`, `1`,
     /// `"10 min"`. JSON when the file starts with `{`, TOML otherwise.
-static func load(_ path: String) throws -> Tolerances {
+    static func load(_ path: String) throws -> Tolerances {
         guard let data = FileManager.default.contents(atPath: path) else {
             throw InputError(file: path, message: "the tolerances file cannot be read")
         }
@@ -114,25 +114,35 @@ static func load(_ path: String) throws -> Tolerances {
             entries = try object.map { key, value in
                 if let s = value as? String { return (key, s) }
                 if let n = PayloadReader.number(value) { return (key, String(n)) }
-                throw InputError(file: path, location: InputLocation(path: key), message: "a tolerance is a number or a text such as \"2%\" or \"10 min\"")
+                throw InputError(
+                    file: path, location: InputLocation(path: key),
+                    message: "a tolerance is a number or a text such as \"2%\" or \"10 min\"")
             }
         } else {
             entries = try TOMLEntries.parse(text, file: path)
         }
         var t = Tolerances()
         let fields = Dictionary(OutputFields.all.compactMap { f in f.payloadPath.map { ($0, f) } }, uniquingKeysWith: { a, _ in a })
-        let workoutFigures: Set<String> = ["workouts.energy_kcal", "workouts.distance_m", "workouts.avg_heart_rate", "workouts.max_heart_rate"]
+        let workoutFigures: Set<String> = [
+            "workouts.energy_kcal", "workouts.distance_m", "workouts.avg_heart_rate", "workouts.max_heart_rate",
+        ]
         for (key, value) in entries {
             let unit = fields[key]?.unit
             guard let tolerance = Tolerance.parse(value, unit: unit) else {
-                throw InputError(file: path, location: InputLocation(path: key), message: "\"\(value)\" is not a tolerance (write \"2%\", 1 or \"10 min\")")
+                throw InputError(
+                    file: path, location: InputLocation(path: key),
+                    message: "\"\(value)\" is not a tolerance (write \"2%\", 1 or \"10 min\")")
             }
             if let kind = OutputField.Kind(rawValue: key) {
                 t.byKind[kind] = tolerance.measure
             } else if fields[key] != nil || workoutFigures.contains(key) {
                 t.byField[key] = tolerance.measure
             } else {
-                throw InputError(file: path, location: InputLocation(path: key), message: "\"\(key)\" is neither a field kind (sum, avg, latest, min, max, count, sleep-duration, sleep-time, …) nor a payload field such as metrics.step_count")
+                throw InputError(
+                    file: path, location: InputLocation(path: key),
+                    message:
+                        "\"\(key)\" is neither a field kind (sum, avg, latest, min, max, count, sleep-duration, sleep-time, …) nor a payload field such as metrics.step_count"
+                )
             }
         }
         return t

@@ -70,7 +70,8 @@ final class DayBook: SampleSink {
         if s.deviceIsWatch { sources.markWatch(s.source) }
         guard let metric = s.metric else {
             if s.type == Catalog.sleepType, let text = s.valueText, let stage = SleepSegment.stage(for: text) {
-                nights.addSegment(SleepSegment(start: s.start, end: s.end, stage: stage, source: s.source), night: clock.night(endingAt: s.end))
+                nights.addSegment(
+                    SleepSegment(start: s.start, end: s.end, stage: stage, source: s.source), night: clock.night(endingAt: s.end))
                 state(clock.day(s.start)).note(zone: s.timeZoneName, offset: s.start.offset)
             }
             return
@@ -99,7 +100,7 @@ final class DayBook: SampleSink {
         case .nightAvg:
             nights.addNightAvg(metric: metric.index, value, night: clock.night(endingAt: s.end))
         case .workoutAvg:
-            break // kept above, before the day lookup
+            break  // kept above, before the day lookup
         }
     }
 
@@ -147,11 +148,17 @@ final class DayBook: SampleSink {
             if let d = out[n] { return d }
             let st = days[n]
             let zone: String
-            if let tz = options.timeZone { zone = tz.identifier }
-            else if let name = st?.zoneName { zone = name }
-            else if let off = st?.offset { zone = CivilDate.offsetString(off) }
-            else if let off = nights.firstSegmentOffset(n) { zone = CivilDate.offsetString(off) }
-            else { zone = CivilDate.offsetString(syncDate?.offset ?? 0) }
+            if let tz = options.timeZone {
+                zone = tz.identifier
+            } else if let name = st?.zoneName {
+                zone = name
+            } else if let off = st?.offset {
+                zone = CivilDate.offsetString(off)
+            } else if let off = nights.firstSegmentOffset(n) {
+                zone = CivilDate.offsetString(off)
+            } else {
+                zone = CivilDate.offsetString(syncDate?.offset ?? 0)
+            }
             return FinishedDay(dayNumber: n, timezone: zone, deviceSyncTimestamp: syncText)
         }
 

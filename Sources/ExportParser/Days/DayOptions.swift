@@ -23,7 +23,8 @@ struct DayOptions: Sendable {
         var zone: TimeZone?
         if let name = timeZoneName {
             guard let z = TimeZone(identifier: name) else {
-                throw UsageError("--timezone", "unknown time zone \"\(name)\" (use an IANA name such as Europe/Amsterdam or Australia/Sydney)")
+                throw UsageError(
+                    "--timezone", "unknown time zone \"\(name)\" (use an IANA name such as Europe/Amsterdam or Australia/Sydney)")
             }
             zone = z
         }

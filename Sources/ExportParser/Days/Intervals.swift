@@ -27,7 +27,7 @@ struct IntervalSet {
     func covered(_ s: Int64, _ e: Int64) -> Int64 {
         guard e > s, !spans.isEmpty else { return 0 }
         var lo = 0, hi = spans.count
-        while lo < hi { // first span ending after s
+        while lo < hi {  // first span ending after s
             let mid = (lo + hi) / 2
             if spans[mid].1 <= s { lo = mid + 1 } else { hi = mid }
         }

@@ -28,7 +28,8 @@ struct SleepSegment {
 
 enum SleepNight {
     /// `watches` names the sources known to be watches by their records' device.
-    static func resolve(_ segments: [SleepSegment], priority: SourcePriority, clock: LocalClock, watches: Set<String> = []) -> SleepResult? {
+    static func resolve(_ segments: [SleepSegment], priority: SourcePriority, clock: LocalClock, watches: Set<String> = []) -> SleepResult?
+    {
         guard !segments.isEmpty else { return nil }
         let staged = segments.filter { $0.stage != .inBed }
         let inBed = segments.filter { $0.stage == .inBed }

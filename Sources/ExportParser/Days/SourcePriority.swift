@@ -1,3 +1,5 @@
+import Foundation
+
 /// Which source wins where several wrote the same minutes (docs/rules.md, "Overlapping
 /// sources"). Default: Apple Watch, then iPhone, then everything else alphabetically; an explicit
 /// list of name fragments (`--source-priority "Apple Watch,iPhone"`) replaces the first part.
@@ -45,5 +47,3 @@ struct SourcePriority: Sendable {
         return String(scalars)
     }
 }
-
-import Foundation

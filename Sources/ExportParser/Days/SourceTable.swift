@@ -8,7 +8,7 @@ struct SourceTable {
 
     @inline(__always)
     mutating func id(_ name: String) -> Int32 {
-        if let (n, id) = last, n == name { return id } // interned by the reader: usually the same string
+        if let (n, id) = last, n == name { return id }  // interned by the reader: usually the same string
         let id = lookup(name)
         last = (name, id)
         return id

@@ -25,7 +25,9 @@ struct SumBook {
     private mutating func day(_ n: Int) -> Day {
         if n == lastDay, let d = lastState { return d }
         let d: Day
-        if let existing = days[n] { d = existing } else {
+        if let existing = days[n] {
+            d = existing
+        } else {
             d = Day()
             days[n] = d
         }
@@ -47,7 +49,9 @@ struct SumBook {
         // start, and must not end the sample before it began.
         let lastDay = max(firstDay, clock.day(Timestamp(seconds: s.end.seconds, offset: s.start.offset)))
         if lastDay == firstDay || s.end.seconds <= s.start.seconds {
-            keep(SumPiece(start: s.start.seconds, end: s.end.seconds, value: value, source: source, fingerprint: print), metric: metric, day: firstDay)
+            keep(
+                SumPiece(start: s.start.seconds, end: s.end.seconds, value: value, source: source, fingerprint: print), metric: metric,
+                day: firstDay)
             return buffered
         }
         let length = Double(s.end.seconds - s.start.seconds)

@@ -44,14 +44,15 @@ enum SumResolver {
             if let last = unique.last, last.source == p.source, last.start == p.start, last.length == p.length, last.value == p.value,
                 last.fingerprint == p.fingerprint
             {
-                continue // an exact duplicate (re-sync): counted once
+                continue  // an exact duplicate (re-sync): counted once
             }
             if runs.last?.source != p.source { runs.append((p.source, unique.count..<unique.count)) }
             unique.append(p)
             runs[runs.count - 1].range = runs[runs.count - 1].range.lowerBound..<unique.count
         }
         if runs.count == 1 { return unique.reduce(0) { $0 + $1.value } }
-        let rank = Dictionary(uniqueKeysWithValues: priority.order(runs.map { sources[Int($0.source)] }, watches: watches).enumerated().map { ($1, $0) })
+        let rank = Dictionary(
+            uniqueKeysWithValues: priority.order(runs.map { sources[Int($0.source)] }, watches: watches).enumerated().map { ($1, $0) })
         runs.sort { rank[sources[Int($0.source)]]! < rank[sources[Int($1.source)]]! }
         var covered = IntervalSet()
         var total = 0.0

@@ -68,8 +68,9 @@ enum WorkoutFigures {
                 if max == nil { max = top }
             }
         }
-        return WorkoutSummary(type: type, start: clock.iso(w.start), end: clock.iso(w.end), durationSeconds: duration,
-                              energyKcal: energy, averageHeartRate: avg, maximumHeartRate: max, distanceMetres: distance,
-                              source: w.source, startSeconds: w.start.seconds)
+        return WorkoutSummary(
+            type: type, start: clock.iso(w.start), end: clock.iso(w.end), durationSeconds: duration,
+            energyKcal: energy, averageHeartRate: avg, maximumHeartRate: max, distanceMetres: distance,
+            source: w.source, startSeconds: w.start.seconds)
     }
 }

@@ -58,7 +58,8 @@ struct WorkoutIdentity: Hashable {
         }
         func num(_ v: Double?) -> String? { v.map { String($0) } }
         func time(_ t: Timestamp?) -> String? { t.map { "\($0.seconds)\($0.offset)" } }
-        add(activityType, source, sourceVersion, device, time(start), time(end), num(duration), durationUnit, num(totalDistance),
+        add(
+            activityType, source, sourceVersion, device, time(start), time(end), num(duration), durationUnit, num(totalDistance),
             totalDistanceUnit, num(totalEnergyBurned), totalEnergyBurnedUnit, num(statedAverageHeartRate), num(statedMaximumHeartRate))
         for s in statistics {
             add("statistic", s.type, time(s.start), time(s.end), num(s.average), num(s.minimum), num(s.maximum), num(s.sum), s.unit)

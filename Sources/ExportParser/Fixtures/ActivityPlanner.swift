@@ -97,15 +97,17 @@ enum ActivityPlanner {
         let s = r.split(steps, into: n), m = r.split(metres, into: n)
         for i in 0..<n {
             c.add(q + "StepCount", .watch, unit: "count", value: String(s[i]), start: cuts[i], end: cuts[i + 1])
-            c.add(q + "DistanceWalkingRunning", .watch, unit: c.units.distance.name, value: c.units.distance.text(Double(m[i]) / 1000),
-                  start: cuts[i], end: cuts[i + 1])
+            c.add(
+                q + "DistanceWalkingRunning", .watch, unit: c.units.distance.name, value: c.units.distance.text(Double(m[i]) / 1000),
+                start: cuts[i], end: cuts[i + 1])
         }
     }
 
     private static func phone(_ c: inout DayContext, start: Int64, end: Int64, steps: Int, metres: Int) {
         c.add(q + "StepCount", .phone, unit: "count", value: String(steps), start: start, end: end)
-        c.add(q + "DistanceWalkingRunning", .phone, unit: c.units.distance.name, value: c.units.distance.text(Double(metres) / 1000),
-              start: start, end: end)
+        c.add(
+            q + "DistanceWalkingRunning", .phone, unit: c.units.distance.name, value: c.units.distance.text(Double(metres) / 1000),
+            start: start, end: end)
     }
 
     private static func writeSteps(_ c: inout DayContext, _ r: inout FixtureRandom, _ b: Bout) {
@@ -127,7 +129,9 @@ enum ActivityPlanner {
             phone(&c, start: b.start - Int64(lead) * 60, end: b.end, steps: stepRate * minutes, metres: metreRate * minutes)
             // A pedometer app counting the same walk, wholly under the watch.
             if b.minutes >= 10 {
-                c.add(q + "StepCount", .pedometer, unit: "count", value: String(b.steps + r.int(-150...150)), start: b.start + 120, end: b.end - 120)
+                c.add(
+                    q + "StepCount", .pedometer, unit: "count", value: String(b.steps + r.int(-150...150)), start: b.start + 120,
+                    end: b.end - 120)
             }
         }
     }
@@ -149,16 +153,18 @@ enum ActivityPlanner {
         c.set("active_calories", Double(active))
         let pieces = r.split(active * 1000, into: 29)
         for (i, mcal) in pieces.enumerated() {
-            c.add(q + "ActiveEnergyBurned", .watch, unit: c.units.energy.name, value: c.units.energy.text(Double(mcal) / 1000),
-                  start: c.at(420 + 30 * i), end: c.at(450 + 30 * i))
+            c.add(
+                q + "ActiveEnergyBurned", .watch, unit: c.units.energy.name, value: c.units.energy.text(Double(mcal) / 1000),
+                start: c.at(420 + 30 * i), end: c.at(450 + 30 * i))
         }
         let basal = c.profile.name == "runner" ? r.int(1_550...1_700) : r.int(1_850...2_000)
         c.set("basal_calories", Double(basal))
         let midnight = c.clock.midnight(c.day), next = c.clock.midnight(c.day + 1)
         let hours = Int((next - midnight + 3_599) / 3_600)
         for (i, mcal) in r.split(basal * 1000, into: hours).enumerated() {
-            c.add(q + "BasalEnergyBurned", .watch, unit: c.units.energy.name, value: c.units.energy.text(Double(mcal) / 1000),
-                  start: midnight + Int64(i) * 3_600, end: min(midnight + Int64(i + 1) * 3_600, next))
+            c.add(
+                q + "BasalEnergyBurned", .watch, unit: c.units.energy.name, value: c.units.energy.text(Double(mcal) / 1000),
+                start: midnight + Int64(i) * 3_600, end: min(midnight + Int64(i + 1) * 3_600, next))
         }
     }
 

@@ -11,7 +11,7 @@ struct ByteBuffer {
     mutating func attribute(_ name: String, _ value: String) {
         bytes.append(0x20)
         put(name)
-        bytes.append(contentsOf: [0x3D, 0x22]) // ="
+        bytes.append(contentsOf: [0x3D, 0x22])  // ="
         for u in value.utf8 {
             switch u {
             case 0x26: put("&amp;")

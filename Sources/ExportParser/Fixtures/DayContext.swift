@@ -46,11 +46,15 @@ struct DayContext {
 
     /// Adds a record; the creation date is a few seconds to minutes after its end, as a sync
     /// writes it.
-    mutating func add(_ type: String, _ source: FixtureSource, unit: String?, value: String, start: Int64, end: Int64,
-                      metadata: [(key: String, value: String)] = [], beats: [(bpm: Int, time: String)] = []) {
+    mutating func add(
+        _ type: String, _ source: FixtureSource, unit: String?, value: String, start: Int64, end: Int64,
+        metadata: [(key: String, value: String)] = [], beats: [(bpm: Int, time: String)] = []
+    ) {
         let created = end + Int64(creationRandom.int(5...900))
-        records.append(FixtureRecord(type: type, source: source, unit: unit, value: value, start: start, end: end, created: created,
-                                     metadata: metadata, beats: beats))
+        records.append(
+            FixtureRecord(
+                type: type, source: source, unit: unit, value: value, start: start, end: end, created: created,
+                metadata: metadata, beats: beats))
     }
 
     /// `HKTimeZone` metadata of a record at `t`, which the payload's `timezone` comes from.

@@ -36,8 +36,9 @@ enum ExpectedDays {
     }
 
     static func workout(_ w: WorkoutPlan, clock: FixtureClock) -> WorkoutSummary {
-        WorkoutSummary(type: w.kind.rawValue, start: clock.iso(w.start), end: clock.iso(w.end), durationSeconds: Double(w.durationSeconds),
-                       energyKcal: Double(w.energyKcal), averageHeartRate: w.averageHeartRate, maximumHeartRate: w.maximumHeartRate,
-                       distanceMetres: w.distanceMetres.map(Double.init), source: w.source.name, startSeconds: w.start)
+        WorkoutSummary(
+            type: w.kind.rawValue, start: clock.iso(w.start), end: clock.iso(w.end), durationSeconds: Double(w.durationSeconds),
+            energyKcal: Double(w.energyKcal), averageHeartRate: w.averageHeartRate, maximumHeartRate: w.maximumHeartRate,
+            distanceMetres: w.distanceMetres.map(Double.init), source: w.source.name, startSeconds: w.start)
     }
 }

@@ -19,13 +19,15 @@ struct ExportXMLWriter {
     /// The order types appear in (the Health app groups records by type).
     static let typeOrder: [String] = {
         let q = FixtureRecord.quantity, k = FixtureRecord.category
-        return ["StepCount", "DistanceWalkingRunning", "ActiveEnergyBurned", "BasalEnergyBurned", "AppleExerciseTime", "FlightsClimbed",
-                "TimeInDaylight", "HeartRate", "RestingHeartRate", "HeartRateVariabilitySDNN", "RespiratoryRate", "OxygenSaturation",
-                "AppleSleepingWristTemperature", "WalkingSpeed", "HeartRateRecoveryOneMinute", "VO2Max", "RunningSpeed", "RunningPower",
-                "RunningStrideLength", "RunningVerticalOscillation", "RunningGroundContactTime", "BodyMass", "BodyFatPercentage",
-                "LeanBodyMass", "BloodPressureSystolic", "BloodPressureDiastolic", "DietaryEnergyConsumed", "DietaryProtein",
-                "DietaryCarbohydrates", "DietaryFatTotal", "DietaryFiber", "DietarySugar", "DietaryPotassium", "DietaryCholesterol",
-                "NumberOfAlcoholicBeverages", "AppleStandTime", "EnvironmentalAudioExposure"].map { q + $0 }
+        return [
+            "StepCount", "DistanceWalkingRunning", "ActiveEnergyBurned", "BasalEnergyBurned", "AppleExerciseTime", "FlightsClimbed",
+            "TimeInDaylight", "HeartRate", "RestingHeartRate", "HeartRateVariabilitySDNN", "RespiratoryRate", "OxygenSaturation",
+            "AppleSleepingWristTemperature", "WalkingSpeed", "HeartRateRecoveryOneMinute", "VO2Max", "RunningSpeed", "RunningPower",
+            "RunningStrideLength", "RunningVerticalOscillation", "RunningGroundContactTime", "BodyMass", "BodyFatPercentage",
+            "LeanBodyMass", "BloodPressureSystolic", "BloodPressureDiastolic", "DietaryEnergyConsumed", "DietaryProtein",
+            "DietaryCarbohydrates", "DietaryFatTotal", "DietaryFiber", "DietarySugar", "DietaryPotassium", "DietaryCholesterol",
+            "NumberOfAlcoholicBeverages", "AppleStandTime", "EnvironmentalAudioExposure",
+        ].map { q + $0 }
             + ["SleepAnalysis", "AppleStandHour"].map { k + $0 }
     }()
 
@@ -34,7 +36,9 @@ struct ExportXMLWriter {
         out.put(dtd)
         out.put("<HealthData locale=\"" + locale + "\">\n")
         out.put(" <ExportDate value=\"" + clock.exportText(data.exportDate) + "\"/>\n")
-        out.put(" <Me HKCharacteristicTypeIdentifierDateOfBirth=\"1990-05-17\" HKCharacteristicTypeIdentifierBiologicalSex=\"HKBiologicalSexFemale\" HKCharacteristicTypeIdentifierBloodType=\"HKBloodTypeAPositive\" HKCharacteristicTypeIdentifierFitzpatrickSkinType=\"HKFitzpatrickSkinTypeNotSet\" HKCharacteristicTypeIdentifierCardioFitnessMedicationsUse=\"None\"/>\n")
+        out.put(
+            " <Me HKCharacteristicTypeIdentifierDateOfBirth=\"1990-05-17\" HKCharacteristicTypeIdentifierBiologicalSex=\"HKBiologicalSexFemale\" HKCharacteristicTypeIdentifierBloodType=\"HKBloodTypeAPositive\" HKCharacteristicTypeIdentifierFitzpatrickSkinType=\"HKFitzpatrickSkinTypeNotSet\" HKCharacteristicTypeIdentifierCardioFitnessMedicationsUse=\"None\"/>\n"
+        )
         let rank = Dictionary(uniqueKeysWithValues: Self.typeOrder.enumerated().map { ($1, $0) })
         let order = data.records.indices.sorted { a, b in
             let x = data.records[a], y = data.records[b]
@@ -138,16 +142,25 @@ struct ExportXMLWriter {
         statistic("ActiveEnergyBurned", w, [("sum", energy.text(Double(w.energyKcal)))], unit: energy.name, indent: indent)
         statistic("BasalEnergyBurned", w, [("sum", energy.text(Double(w.durationSeconds) / 60 * 1.1))], unit: energy.name, indent: indent)
         if let m = w.distanceMetres {
-            statistic("DistanceWalkingRunning", w, [("sum", units.distance.text(Double(m) / 1000))], unit: units.distance.name, indent: indent)
+            statistic(
+                "DistanceWalkingRunning", w, [("sum", units.distance.text(Double(m) / 1000))], unit: units.distance.name, indent: indent)
         }
-        statistic("HeartRate", w, [("average", FixtureNumber.text(w.averageHeartRate, decimals: 4)),
-                                   ("minimum", FixtureNumber.text(w.minimumHeartRate, decimals: 0)),
-                                   ("maximum", FixtureNumber.text(w.maximumHeartRate, decimals: 0))], unit: "count/min", indent: indent)
+        statistic(
+            "HeartRate", w,
+            [
+                ("average", FixtureNumber.text(w.averageHeartRate, decimals: 4)),
+                ("minimum", FixtureNumber.text(w.minimumHeartRate, decimals: 0)),
+                ("maximum", FixtureNumber.text(w.maximumHeartRate, decimals: 0)),
+            ], unit: "count/min", indent: indent)
         statistic("StepCount", w, [("sum", String(w.steps))], unit: "count", indent: indent)
         if w.kind == .running, let m = w.distanceMetres {
             let speed = Double(m) / Double(w.durationSeconds) * 3.6
-            statistic("RunningSpeed", w, [("average", units.speed.text(speed)), ("minimum", units.speed.text(speed * 0.8)),
-                                          ("maximum", units.speed.text(speed * 1.25))], unit: units.speed.name, indent: indent)
+            statistic(
+                "RunningSpeed", w,
+                [
+                    ("average", units.speed.text(speed)), ("minimum", units.speed.text(speed * 0.8)),
+                    ("maximum", units.speed.text(speed * 1.25)),
+                ], unit: units.speed.name, indent: indent)
         }
     }
 
@@ -180,8 +193,11 @@ struct ExportXMLWriter {
             out.put(" </Workout>\n")
             return
         }
-        metadata([("HKElevationAscended", String(w.durationSeconds / 40) + " cm"), ("HKWeatherTemperature", "52 degF"),
-                  ("HKWeatherHumidity", "7100 %")], indent: "  ")
+        metadata(
+            [
+                ("HKElevationAscended", String(w.durationSeconds / 40) + " cm"), ("HKWeatherTemperature", "52 degF"),
+                ("HKWeatherHumidity", "7100 %"),
+            ], indent: "  ")
         if w.pauseSeconds > 0 {
             let pause = w.start + (w.end - w.start) / 2
             for (type, t) in [("HKWorkoutEventTypePause", pause), ("HKWorkoutEventTypeResume", pause + w.pauseSeconds)] {

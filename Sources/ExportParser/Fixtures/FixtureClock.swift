@@ -31,8 +31,10 @@ struct FixtureClock {
     func travelling(westOn day: Int) -> FixtureClock {
         let at = instant(day: day, minute: 660)
         let mine = offset(at)
-        for name in ["America/New_York", "Europe/London", "Asia/Kolkata", "Asia/Dubai", "America/Los_Angeles", "Pacific/Honolulu", "Asia/Tokyo",
-                     "Australia/Perth", "Europe/Athens"] {
+        for name in [
+            "America/New_York", "Europe/London", "Asia/Kolkata", "Asia/Dubai", "America/Los_Angeles", "Pacific/Honolulu", "Asia/Tokyo",
+            "Australia/Perth", "Europe/Athens",
+        ] {
             guard let zone = TimeZone(identifier: name) else { continue }
             let west = mine - Int32(zone.secondsFromGMT(for: Date(timeIntervalSince1970: TimeInterval(at))))
             if west >= 3_600 && west <= 36_000 { return FixtureClock(self, at: at, name: name, zone: zone) }

@@ -17,7 +17,9 @@ public final class FixtureJob {
             throw InputError(file: "--timezone", message: "\"\(request.timeZoneName)\" is not an IANA time zone (such as Europe/Amsterdam)")
         }
         guard let profile = FixtureProfile.named(request.profile) else {
-            throw InputError(file: "--profile", message: "\"\(request.profile)\" is not a profile: \(FixtureProfile.all.map(\.name).joined(separator: ", "))")
+            throw InputError(
+                file: "--profile",
+                message: "\"\(request.profile)\" is not a profile: \(FixtureProfile.all.map(\.name).joined(separator: ", "))")
         }
         guard let units = FixtureUnits.named(request.units) else {
             throw InputError(file: "--units", message: "\"\(request.units)\" is not a unit system: metric, imperial")
@@ -36,7 +38,8 @@ public final class FixtureJob {
     }
 
     public func run() throws -> FixtureOutcome {
-        let data = FixturePlanner.make(firstDay: firstDay, days: request.days, seed: request.seed, clock: clock, profile: profile, units: units)
+        let data = FixturePlanner.make(
+            firstDay: firstDay, days: request.days, seed: request.seed, clock: clock, profile: profile, units: units)
         let out = request.outDir
         try OutputFiles.makeDirectory(out)
         var writer = ExportXMLWriter(data: data, clock: clock, units: units, seed: request.seed)
@@ -56,13 +59,15 @@ public final class FixtureJob {
     private func zip(_ xml: [UInt8], _ data: FixtureData) throws -> [UInt8] {
         let local = clock.iso(data.exportDate)
         func field(_ from: Int, _ length: Int) -> Int { Int(local.dropFirst(from).prefix(length))! }
-        var z = ZipWriter(year: field(0, 4), month: field(5, 2), day: field(8, 2), hour: field(11, 2), minute: field(14, 2), second: field(17, 2))
+        var z = ZipWriter(
+            year: field(0, 4), month: field(5, 2), day: field(8, 2), hour: field(11, 2), minute: field(14, 2), second: field(17, 2))
         do {
             try z.add("apple_health_export/\(request.exportName).xml", xml)
             try z.add("apple_health_export/export_cda.xml", ClinicalDocument.xml(exportDate: clock.exportText(data.exportDate)))
             for p in data.plans {
                 for w in p.workouts where w.statistics {
-                    try z.add("apple_health_export/workout-routes/" + ExportXMLWriter.routeName(w, clock: clock), RouteGPX.gpx(w, clock: clock))
+                    try z.add(
+                        "apple_health_export/workout-routes/" + ExportXMLWriter.routeName(w, clock: clock), RouteGPX.gpx(w, clock: clock))
                 }
             }
         } catch let e as ZipWriter.Failure {

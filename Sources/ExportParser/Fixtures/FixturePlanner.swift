@@ -10,7 +10,9 @@ struct FixtureData: Sendable {
 }
 
 enum FixturePlanner {
-    static func make(firstDay: Int, days: Int, seed: UInt64, clock: FixtureClock, profile: FixtureProfile, units: FixtureUnits) -> FixtureData {
+    static func make(firstDay: Int, days: Int, seed: UInt64, clock: FixtureClock, profile: FixtureProfile, units: FixtureUnits)
+        -> FixtureData
+    {
         var data = FixtureData()
         let lastDay = firstDay + days - 1
         /// Steps of the sample from 23:55 on `day` to 00:05 the next day (half to each), only
@@ -29,11 +31,14 @@ enum FixturePlanner {
             VitalsPlanner.plan(&c)
             FoodPlanner.plan(&c)
             let bpms = c.heartRates.map(\.bpm)
-            c.plan.heartRate = MinMaxAvgSummary(average: Double(bpms.reduce(0, +)) / Double(bpms.count), minimum: Double(bpms.min()!),
-                                                maximum: Double(bpms.max()!), count: bpms.count)
+            c.plan.heartRate = MinMaxAvgSummary(
+                average: Double(bpms.reduce(0, +)) / Double(bpms.count), minimum: Double(bpms.min()!),
+                maximum: Double(bpms.max()!), count: bpms.count)
             var r = c.random(6)
-            data.summaries.append(FixtureActivitySummary(day: day, activeKcal: c.plan["active_calories"] ?? 0,
-                                                         exerciseMinutes: Int(c.plan["exercise_min"] ?? 0), standHours: r.int(8...14)))
+            data.summaries.append(
+                FixtureActivitySummary(
+                    day: day, activeKcal: c.plan["active_calories"] ?? 0,
+                    exerciseMinutes: Int(c.plan["exercise_min"] ?? 0), standHours: r.int(8...14)))
             data.plans.append(c.plan)
             data.records += c.records
             data.correlations += c.correlations

@@ -27,8 +27,10 @@ struct FixtureProfile: Sendable {
     /// Changes zone (a flight west) in the middle of the range.
     var travels = false
     /// The four walking bouts outside workouts: start minute and length in minutes.
-    var bouts: [(start: ClosedRange<Int>, minutes: ClosedRange<Int>)] = [(465...480, 20...35), (725...740, 15...30), (900...915, 10...20),
-                                                                       (985...1_000, 10...25)]
+    var bouts: [(start: ClosedRange<Int>, minutes: ClosedRange<Int>)] = [
+        (465...480, 20...35), (725...740, 15...30), (900...915, 10...20),
+        (985...1_000, 10...25),
+    ]
 
     static let runner = FixtureProfile(
         name: "runner", steps: 9_000...16_000, runChance: 0.7, walkChance: 0.25, strengthChance: 0.2, watchSleepChance: 1,

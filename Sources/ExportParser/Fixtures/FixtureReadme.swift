@@ -3,33 +3,34 @@ enum FixtureReadme {
     static func text(_ request: FixtureRequest, days: [FinishedDay]) -> [UInt8] {
         let first = days.first?.date ?? request.start, last = days.last?.date ?? request.start
         let name = request.exportName
-        return Array("""
-        # Synthetic Apple Health fixture
+        return Array(
+            """
+            # Synthetic Apple Health fixture
 
-        Made by `health-import` (no real person's data):
+            Made by `health-import` (no real person's data):
 
-        ```sh
-        \(request.commandLine)
-        ```
+            ```sh
+            \(request.commandLine)
+            ```
 
-        The same command (with any `--out`) writes the same bytes on every machine.
-        \(days.count) dates, \(first) to \(last), profile `\(request.profile)`, \(request.units) units, zone `\(request.timeZoneName)`.
+            The same command (with any `--out`) writes the same bytes on every machine.
+            \(days.count) dates, \(first) to \(last), profile `\(request.profile)`, \(request.units) units, zone `\(request.timeZoneName)`.
 
-        | file | what it is |
-        |---|---|
-        | `\(name).xml` | the Health app's export of those dates: records from an iPhone, an Apple Watch and third-party apps, correlations, workouts, daily rings |
-        | `\(name).zip` | the same, zipped as the Health app shares it (`apple_health_export/\(name).xml`, `export_cda.xml`, `workout-routes/*.gpx`) |
-        | `hae.json` | what Health Auto Export (export version 2, summarised by day) would have written for the same dates |
-        | `expected/payloads/DATE.json`, `expected/payloads.json`, `expected/daily.csv` | what `health-import convert \(name).zip` must write: made from the plan, never by running the converter |
-        | `plan.json` | the plan: each date's values as decided before any sample was written |
+            | file | what it is |
+            |---|---|
+            | `\(name).xml` | the Health app's export of those dates: records from an iPhone, an Apple Watch and third-party apps, correlations, workouts, daily rings |
+            | `\(name).zip` | the same, zipped as the Health app shares it (`apple_health_export/\(name).xml`, `export_cda.xml`, `workout-routes/*.gpx`) |
+            | `hae.json` | what Health Auto Export (export version 2, summarised by day) would have written for the same dates |
+            | `expected/payloads/DATE.json`, `expected/payloads.json`, `expected/daily.csv` | what `health-import convert \(name).zip` must write: made from the plan, never by running the converter |
+            | `plan.json` | the plan: each date's values as decided before any sample was written |
 
-        Check the converter against it:
+            Check the converter against it:
 
-        ```sh
-        health-import convert \(name).zip --out out --no-store && diff -r out/payloads expected/payloads && cmp out/daily.csv expected/daily.csv
-        health-import compare --native \(name).zip --hae hae.json --days \(request.days) --from \(request.start)
-        ```
+            ```sh
+            health-import convert \(name).zip --out out --no-store && diff -r out/payloads expected/payloads && cmp out/daily.csv expected/daily.csv
+            health-import compare --native \(name).zip --hae hae.json --days \(request.days) --from \(request.start)
+            ```
 
-        """.utf8)
+            """.utf8)
     }
 }

@@ -20,8 +20,10 @@ public struct FixtureRequest: Sendable {
     public static let defaultStart = "2026-03-02"
     public static let defaultTimeZone = "Europe/Amsterdam"
 
-    public init(days: Int, start: String = FixtureRequest.defaultStart, seed: UInt64 = 1, timeZoneName: String = FixtureRequest.defaultTimeZone,
-                profile: String = "runner", units: String = "metric", outDir: String = "fixtures", variant: String? = nil, locale: String? = nil) {
+    public init(
+        days: Int, start: String = FixtureRequest.defaultStart, seed: UInt64 = 1, timeZoneName: String = FixtureRequest.defaultTimeZone,
+        profile: String = "runner", units: String = "metric", outDir: String = "fixtures", variant: String? = nil, locale: String? = nil
+    ) {
         self.days = days
         self.start = start
         self.seed = seed

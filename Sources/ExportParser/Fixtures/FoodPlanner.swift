@@ -53,16 +53,22 @@ enum FoodPlanner {
                 let metadata: [(key: String, value: String)] = [("HKFoodType", food.name), ("Meal", meal.name)]
                 var members: [FixtureRecord] = []
                 func member(_ type: String, _ unit: String, _ value: String) {
-                    members.append(FixtureRecord(type: q + type, source: .foodApp, unit: unit, value: value, start: t, end: t, created: t + 40,
-                                                 metadata: metadata))
+                    members.append(
+                        FixtureRecord(
+                            type: q + type, source: .foodApp, unit: unit, value: value, start: t, end: t, created: t + 40,
+                            metadata: metadata))
                 }
                 member("DietaryEnergyConsumed", c.units.energy.name, c.units.energy.text(Double(food.kcal)))
-                for (i, n) in nutrients.enumerated() { member(n.type, n.unit, FixtureNumber.text(Double(food.tenths[i]) / 10, decimals: 1)) }
+                for (i, n) in nutrients.enumerated() {
+                    member(n.type, n.unit, FixtureNumber.text(Double(food.tenths[i]) / 10, decimals: 1))
+                }
                 member("DietaryPotassium", "mg", String(food.potassium))
                 member("DietaryCholesterol", "mg", String(food.cholesterol))
                 c.records += members
-                c.correlations.append(FixtureCorrelation(type: "HKCorrelationTypeIdentifierFood", source: .foodApp, start: t, end: t,
-                                                         created: t + 40, metadata: metadata, members: members))
+                c.correlations.append(
+                    FixtureCorrelation(
+                        type: "HKCorrelationTypeIdentifierFood", source: .foodApp, start: t, end: t,
+                        created: t + 40, metadata: metadata, members: members))
             }
         }
         c.set("dietary_energy_kj", Double(kcal))
@@ -75,7 +81,9 @@ enum FoodPlanner {
             let drinks = r.int(1...2)
             for i in 0..<drinks {
                 let t = c.at(1_170 + 60 * i)
-                c.add(q + "NumberOfAlcoholicBeverages", .phone, unit: "count", value: "1", start: t, end: t, metadata: [("HKWasUserEntered", "1")])
+                c.add(
+                    q + "NumberOfAlcoholicBeverages", .phone, unit: "count", value: "1", start: t, end: t,
+                    metadata: [("HKWasUserEntered", "1")])
             }
             c.set("alcohol_drinks", Double(drinks))
         }

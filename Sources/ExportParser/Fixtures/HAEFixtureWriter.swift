@@ -36,8 +36,11 @@ struct HAEFixtureWriter {
                 let date = clock.exportText(clock.midnight(p.day))
                 if m.rule == .minMaxAvg {
                     guard let hr = p.heartRate else { continue }
-                    datums.append(.object([("date", .string(date)), ("Min", number(hr.minimum)), ("Avg", number(hr.average)),
-                                           ("Max", number(hr.maximum)), ("source", .string(watch))]))
+                    datums.append(
+                        .object([
+                            ("date", .string(date)), ("Min", number(hr.minimum)), ("Avg", number(hr.average)),
+                            ("Max", number(hr.maximum)), ("source", .string(watch)),
+                        ]))
                     continue
                 }
                 guard let v = p.values[m.index] else { continue }
@@ -49,8 +52,11 @@ struct HAEFixtureWriter {
             guard !datums.isEmpty else { continue }
             metrics.append(.object([("name", .string(m.haeNames[0])), ("units", .string(u.name)), ("data", .array(datums))]))
         }
-        metrics.append(.object([("name", .string("sleep_analysis")), ("units", .string("hr")),
-                                ("data", .array(data.plans.compactMap(sleep)))]))
+        metrics.append(
+            .object([
+                ("name", .string("sleep_analysis")), ("units", .string("hr")),
+                ("data", .array(data.plans.compactMap(sleep))),
+            ]))
         let workouts = data.plans.flatMap { $0.workouts.sorted { $0.start < $1.start }.map(workout) }
         let root = JSONValue.object([("data", .object([("metrics", .array(metrics)), ("workouts", .array(workouts))]))])
         return Array((root.render() + "\n").utf8)
@@ -80,11 +86,18 @@ struct HAEFixtureWriter {
             ("location", .string(w.kind == .strength ? "Indoor" : "Outdoor")), ("isIndoor", .bool(w.kind == .strength)),
             ("activeEnergyBurned", quantity(units.haeEnergy.written(Double(w.energyKcal)), units.haeEnergy.name)),
         ]
-        if let m = w.distanceMetres { members.append(("distance", quantity(units.distance.written(Double(m) / 1000), units.distance.name))) }
+        if let m = w.distanceMetres {
+            members.append(("distance", quantity(units.distance.written(Double(m) / 1000), units.distance.name)))
+        }
         members += [
             ("avgHeartRate", quantity(w.averageHeartRate, "count/min")), ("maxHeartRate", quantity(w.maximumHeartRate, "count/min")),
-            ("heartRate", .object([("min", quantity(w.minimumHeartRate, "count/min")), ("avg", quantity(w.averageHeartRate, "count/min")),
-                                   ("max", quantity(w.maximumHeartRate, "count/min"))])),
+            (
+                "heartRate",
+                .object([
+                    ("min", quantity(w.minimumHeartRate, "count/min")), ("avg", quantity(w.averageHeartRate, "count/min")),
+                    ("max", quantity(w.maximumHeartRate, "count/min")),
+                ])
+            ),
             ("metadata", .object([])),
         ]
         return .object(members)

@@ -4,16 +4,21 @@
 enum RouteGPX {
     static func gpx(_ w: WorkoutPlan, clock: FixtureClock) -> [UInt8] {
         var out = ByteBuffer()
-        out.put("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<gpx version=\"1.1\" creator=\"Apple Health Export\" xmlns=\"http://www.topografix.com/GPX/1/1\">\n")
-        out.put(" <metadata>\n  <time>" + utc(w.start) + "</time>\n </metadata>\n <trk>\n  <name>Route " + CivilDate.isoDate(clock.day(w.start))
+        out.put(
+            "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<gpx version=\"1.1\" creator=\"Apple Health Export\" xmlns=\"http://www.topografix.com/GPX/1/1\">\n"
+        )
+        out.put(
+            " <metadata>\n  <time>" + utc(w.start) + "</time>\n </metadata>\n <trk>\n  <name>Route " + CivilDate.isoDate(clock.day(w.start))
                 + "</name>\n  <trkseg>\n")
         let points = max(2, Int(w.end - w.start) / 5)
         for i in 0..<points {
             // A circle of about 1.2 km radius around the Vondelpark; precision as the Health app's.
             let angle = Double(i) / Double(points) * 2 * Double.pi
             let lat = 52.358 + 0.011 * sine(angle), lon = 4.868 + 0.018 * sine(angle + Double.pi / 2)
-            out.put("   <trkpt lon=\"" + FixtureNumber.text(lon, decimals: 6) + "\" lat=\"" + FixtureNumber.text(lat, decimals: 6) + "\"><ele>"
-                    + FixtureNumber.text(2 + Double(i % 7) * 0.3, decimals: 6) + "</ele><time>" + utc(w.start + Int64(i) * 5) + "</time></trkpt>\n")
+            out.put(
+                "   <trkpt lon=\"" + FixtureNumber.text(lon, decimals: 6) + "\" lat=\"" + FixtureNumber.text(lat, decimals: 6) + "\"><ele>"
+                    + FixtureNumber.text(2 + Double(i % 7) * 0.3, decimals: 6) + "</ele><time>" + utc(w.start + Int64(i) * 5)
+                    + "</time></trkpt>\n")
         }
         out.put("  </trkseg>\n </trk>\n</gpx>\n")
         return out.bytes

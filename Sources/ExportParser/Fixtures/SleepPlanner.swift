@@ -32,8 +32,10 @@ enum SleepPlanner {
             var t = sleepStart
             var cycle = 0
             while t < end {
-                var stages: [(SleepPlan.Stage, Int)] = [(.core, r.int(20...45)), (.deep, cycle < 2 ? r.int(20...45) : r.int(5...20)),
-                                                        (.core, r.int(15...30)), (.rem, r.int(10...20) + cycle * 5)]
+                var stages: [(SleepPlan.Stage, Int)] = [
+                    (.core, r.int(20...45)), (.deep, cycle < 2 ? r.int(20...45) : r.int(5...20)),
+                    (.core, r.int(15...30)), (.rem, r.int(10...20) + cycle * 5),
+                ]
                 if r.chance(0.5) { stages.append((.awake, r.int(2...8))) }
                 for (stage, minutes) in stages where t < end {
                     let e = min(t + Int64(minutes) * 60, end)
@@ -60,11 +62,13 @@ enum SleepPlanner {
     static func plan(_ c: inout DayContext) {
         let own = period(c, day: c.day)
         for s in own.segments {
-            c.add(type, .watch, unit: nil, value: "HKCategoryValueSleepAnalysis" + s.stage.rawValue, start: s.start, end: s.end,
-                  metadata: [c.zoneMetadata(at: s.start)])
+            c.add(
+                type, .watch, unit: nil, value: "HKCategoryValueSleepAnalysis" + s.stage.rawValue, start: s.start, end: s.end,
+                metadata: [c.zoneMetadata(at: s.start)])
         }
-        c.add(type, .phone, unit: nil, value: "HKCategoryValueSleepAnalysisInBed", start: own.inBed.start, end: own.inBed.end,
-              metadata: [c.zoneMetadata(at: own.inBed.start), ("HKMetadataKeySyncVersion", "1")])
+        c.add(
+            type, .phone, unit: nil, value: "HKCategoryValueSleepAnalysisInBed", start: own.inBed.start, end: own.inBed.end,
+            metadata: [c.zoneMetadata(at: own.inBed.start), ("HKMetadataKeySyncVersion", "1")])
         guard c.profile.sleepsByDay else {
             c.plan.sleep = SleepPlan(segments: own.segments, inBed: [own.inBed])
             return

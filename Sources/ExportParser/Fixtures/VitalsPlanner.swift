@@ -21,8 +21,9 @@ enum VitalsPlanner {
     /// One heart-rate sample, with the motion context the watch writes (1 still, 2 active).
     static func heartRate(_ c: inout DayContext, at t: Int64, bpm: Int, context: String) {
         c.heartRates.append((t, bpm))
-        c.add(q + "HeartRate", .watch, unit: "count/min", value: String(bpm), start: t, end: t,
-              metadata: [("HKMetadataKeyHeartRateMotionContext", context)])
+        c.add(
+            q + "HeartRate", .watch, unit: "count/min", value: String(bpm), start: t, end: t,
+            metadata: [("HKMetadataKeyHeartRateMotionContext", context)])
     }
 
     /// Every 12–20 minutes through the local day, outside workouts (their samples are the
@@ -60,8 +61,9 @@ enum VitalsPlanner {
                     beats.append((bpm, beatTime(hundredths, offset: c.clock.offset(start))))
                     hundredths += Int64(6_000 / bpm)
                 }
-                c.add(q + "HeartRateVariabilitySDNN", .watch, unit: "ms", value: FixtureNumber.text(v, decimals: 2), start: start,
-                      end: start + 60, beats: beats)
+                c.add(
+                    q + "HeartRateVariabilitySDNN", .watch, unit: "ms", value: FixtureNumber.text(v, decimals: 2), start: start,
+                    end: start + 60, beats: beats)
             }
         }
     }
@@ -83,12 +85,14 @@ enum VitalsPlanner {
         guard let sleep = c.plan.sleep, sleep.watchWorn else { return }
         let rate = Double(r.int(130...170)) / 10
         c.set("respiratory_rate", rate)
-        pairs(&c, &r, type: "RespiratoryRate", unit: FixtureUnits.Unit(name: "count/min", factor: 1, decimals: 1), value: rate,
-              spread: 15, grid: 0.1, minutes: [60, 100, 140, 180])
+        pairs(
+            &c, &r, type: "RespiratoryRate", unit: FixtureUnits.Unit(name: "count/min", factor: 1, decimals: 1), value: rate,
+            spread: 15, grid: 0.1, minutes: [60, 100, 140, 180])
         let temperature = Double(r.int(3_580...3_660)) / 100
         c.set("apple_sleeping_wrist_temperature", temperature)
-        c.add(q + "AppleSleepingWristTemperature", .watch, unit: c.units.temperature.name, value: c.units.temperature.text(temperature),
-              start: sleep.sleepStart, end: sleep.sleepEnd, metadata: [c.zoneMetadata(at: sleep.sleepStart)])
+        c.add(
+            q + "AppleSleepingWristTemperature", .watch, unit: c.units.temperature.name, value: c.units.temperature.text(temperature),
+            start: sleep.sleepStart, end: sleep.sleepEnd, metadata: [c.zoneMetadata(at: sleep.sleepStart)])
     }
 
     /// Blood oxygen in whole percentages (written as fractions, as exports do), with `HKTimeZone`.
@@ -102,15 +106,18 @@ enum VitalsPlanner {
             let d = Double(r.int(0...2))
             for (j, v) in [value + d, value - d].enumerated() {
                 let t = c.at(minute + 90 * j + 7 * i)
-                c.add(q + "OxygenSaturation", .watch, unit: "%", value: FixtureNumber.text(v / 100, decimals: 2), start: t, end: t,
-                      metadata: [c.zoneMetadata(at: t)])
+                c.add(
+                    q + "OxygenSaturation", .watch, unit: "%", value: FixtureNumber.text(v / 100, decimals: 2), start: t, end: t,
+                    metadata: [c.zoneMetadata(at: t)])
             }
         }
     }
 
     /// Pairs of samples `value ± d` at the given minutes (two a pair).
-    static func pairs(_ c: inout DayContext, _ r: inout FixtureRandom, type: String, unit: FixtureUnits.Unit, value: Double, spread: Int,
-                      grid: Double, minutes: [Int], metadata: [(key: String, value: String)] = []) {
+    static func pairs(
+        _ c: inout DayContext, _ r: inout FixtureRandom, type: String, unit: FixtureUnits.Unit, value: Double, spread: Int,
+        grid: Double, minutes: [Int], metadata: [(key: String, value: String)] = []
+    ) {
         var i = 0
         while i + 1 < minutes.count {
             let d = Double(r.int(0...spread)) * grid
@@ -145,12 +152,16 @@ enum VitalsPlanner {
             let systolic = String(r.int(112...132)), diastolic = String(r.int(70...85))
             let created = t + 30
             let members = [
-                FixtureRecord(type: q + "BloodPressureSystolic", source: .scale, unit: "mmHg", value: systolic, start: t, end: t, created: created),
-                FixtureRecord(type: q + "BloodPressureDiastolic", source: .scale, unit: "mmHg", value: diastolic, start: t, end: t, created: created),
+                FixtureRecord(
+                    type: q + "BloodPressureSystolic", source: .scale, unit: "mmHg", value: systolic, start: t, end: t, created: created),
+                FixtureRecord(
+                    type: q + "BloodPressureDiastolic", source: .scale, unit: "mmHg", value: diastolic, start: t, end: t, created: created),
             ]
             c.records += members
-            c.correlations.append(FixtureCorrelation(type: "HKCorrelationTypeIdentifierBloodPressure", source: .scale, start: t, end: t,
-                                                     created: created, metadata: [], members: members))
+            c.correlations.append(
+                FixtureCorrelation(
+                    type: "HKCorrelationTypeIdentifierBloodPressure", source: .scale, start: t, end: t,
+                    created: created, metadata: [], members: members))
         }
     }
 
@@ -159,13 +170,17 @@ enum VitalsPlanner {
     private static func outsideTheCatalog(_ c: inout DayContext, _ r: inout FixtureRandom) {
         for hour in 8...20 where r.chance(0.7) {
             let t = c.at(hour * 60)
-            c.add(FixtureRecord.category + "AppleStandHour", .watch, unit: nil, value: "HKCategoryValueAppleStandHourStood", start: t, end: t + 3_600)
+            c.add(
+                FixtureRecord.category + "AppleStandHour", .watch, unit: nil, value: "HKCategoryValueAppleStandHourStood", start: t,
+                end: t + 3_600)
             c.add(q + "AppleStandTime", .watch, unit: "min", value: String(r.int(1...9)), start: t + 600, end: t + 1_200)
         }
         for minute in [640, 1_130] {
             let t = c.at(minute)
-            c.add(q + "EnvironmentalAudioExposure", .watch, unit: "dBASPL", value: FixtureNumber.text(Double(r.int(550...820)) / 10, decimals: 1),
-                  start: t, end: t + 1_800)
+            c.add(
+                q + "EnvironmentalAudioExposure", .watch, unit: "dBASPL",
+                value: FixtureNumber.text(Double(r.int(550...820)) / 10, decimals: 1),
+                start: t, end: t + 1_800)
         }
     }
 }

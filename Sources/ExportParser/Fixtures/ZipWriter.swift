@@ -39,7 +39,10 @@ struct ZipWriter {
 
     static func deflated(_ data: [UInt8]) throws -> [UInt8] {
         var stream = z_stream()
-        guard deflateInit2_(&stream, 6, Z_DEFLATED, -MAX_WBITS, 8, Z_DEFAULT_STRATEGY, ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size)) == Z_OK else {
+        guard
+            deflateInit2_(&stream, 6, Z_DEFLATED, -MAX_WBITS, 8, Z_DEFAULT_STRATEGY, ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size))
+                == Z_OK
+        else {
             throw Failure(description: "zlib could not start deflating")
         }
         defer { deflateEnd(&stream) }
@@ -60,34 +63,36 @@ struct ZipWriter {
     }
 
     mutating func add(_ name: String, _ data: [UInt8]) throws {
-        guard data.count < Int(UInt32.max), bytes.count < Int(UInt32.max) else { throw Failure(description: "a fixture over 4 GiB needs ZIP64, which is not written") }
+        guard data.count < Int(UInt32.max), bytes.count < Int(UInt32.max) else {
+            throw Failure(description: "a fixture over 4 GiB needs ZIP64, which is not written")
+        }
         let packed = try Self.deflated(data)
         let crc = Self.crc(data)
         let nameBytes = Array(name.utf8)
         let offset = UInt32(bytes.count)
         func common(_ b: inout [UInt8]) {
-            Self.le16(20, into: &b) // version needed: 2.0 (deflate)
-            Self.le16(0x0800, into: &b) // names are UTF-8 (导出.xml)
-            Self.le16(8, into: &b) // deflate
+            Self.le16(20, into: &b)  // version needed: 2.0 (deflate)
+            Self.le16(0x0800, into: &b)  // names are UTF-8 (导出.xml)
+            Self.le16(8, into: &b)  // deflate
             Self.le16(dosTime, into: &b)
             Self.le16(dosDate, into: &b)
             Self.le32(crc, into: &b)
             Self.le32(UInt32(packed.count), into: &b)
             Self.le32(UInt32(data.count), into: &b)
             Self.le16(UInt16(nameBytes.count), into: &b)
-            Self.le16(0, into: &b) // extra
+            Self.le16(0, into: &b)  // extra
         }
         Self.le32(0x0403_4B50, into: &bytes)
         common(&bytes)
         bytes += nameBytes
         bytes += packed
         Self.le32(0x0201_4B50, into: &central)
-        Self.le16(0x031E, into: &central) // made by: Unix, 3.0
+        Self.le16(0x031E, into: &central)  // made by: Unix, 3.0
         common(&central)
-        Self.le16(0, into: &central) // comment
-        Self.le16(0, into: &central) // disk
-        Self.le16(0, into: &central) // internal attributes
-        Self.le32(UInt32(0o100600) << 16, into: &central) // a regular file, 0600
+        Self.le16(0, into: &central)  // comment
+        Self.le16(0, into: &central)  // disk
+        Self.le16(0, into: &central)  // internal attributes
+        Self.le32(UInt32(0o100600) << 16, into: &central)  // a regular file, 0600
         Self.le32(offset, into: &central)
         central += nameBytes
         count += 1

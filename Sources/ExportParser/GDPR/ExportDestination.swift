@@ -29,7 +29,9 @@ enum ExportPaths {
     /// `path` meanwhile (rename would silently replace a file or an empty folder).
     static func moveIntoPlace(_ temporary: String, _ path: String) throws {
         var st = stat()
-        guard lstat(path, &st) != 0 else { throw InputError(file: path, message: "appeared while the export was written; the export was not put there") }
+        guard lstat(path, &st) != 0 else {
+            throw InputError(file: path, message: "appeared while the export was written; the export was not put there")
+        }
         guard rename(temporary, path) == 0 else {
             throw InputError(file: path, message: "cannot put the export there: \(String(cString: strerror(errno)))")
         }

@@ -4,8 +4,10 @@
 /// workout's statistics); HRV beats, which can be hundreds a record, are a kind of their own.
 enum ExportKinds {
     static func all() -> [ExportKind] {
-        [imports, sources, devices, samples, hrvBeats, correlations, workouts, activitySummaries, me, extraItems, sleepSummaries,
-         dayValues, daily(), importDayValues, dayPayloads, pushes]
+        [
+            imports, sources, devices, samples, hrvBeats, correlations, workouts, activitySummaries, me, extraItems, sleepSummaries,
+            dayValues, daily(), importDayValues, dayPayloads, pushes,
+        ]
     }
 
     /// Stored JSON text as a column of its own: the text itself when it is JSON, else as a JSON
@@ -41,15 +43,23 @@ enum ExportKinds {
             .value("workouts_read", "i.workouts_read", "Workouts read."),
             .value("correlations_read", "i.correlations_read", "Correlations (blood pressure, food) read."),
             .value("activity_summaries_read", "i.activity_summaries_read", "Activity summaries (Apple's daily rings) read."),
-            .value("control_characters_dropped", "i.control_characters_dropped", "Invalid control characters removed from the file while reading."),
-            .json("record_counts", """
+            .value(
+                "control_characters_dropped", "i.control_characters_dropped",
+                "Invalid control characters removed from the file while reading."),
+            .json(
+                "record_counts",
+                """
                 (SELECT json_group_array(json_object('record_type', record_type, 'records_read', records_read, 'records_added', records_added)) \
                 FROM (SELECT * FROM import_record_counts c WHERE c.import_id = i.id ORDER BY record_type))
                 """, "JSON array, one entry per record type: record_type, records_read (in the file), records_added (new to the store)."),
-            .json("skips", """
+            .json(
+                "skips",
+                """
                 (SELECT json_group_array(json_object('reason', reason, 'skipped', skipped, 'first_locations', first_locations)) \
                 FROM (SELECT * FROM import_skips k WHERE k.import_id = i.id ORDER BY reason))
-                """, "JSON array, one entry per reason items were skipped: reason, skipped (how many), first_locations (where the first ones are in the file)."),
+                """,
+                "JSON array, one entry per reason items were skipped: reason, skipped (how many), first_locations (where the first ones are in the file)."
+            ),
         ],
         from: "FROM imports i WHERE i.person = ?1 ORDER BY i.id")
 
@@ -64,7 +74,8 @@ enum ExportKinds {
 
     static let devices = ExportKind(
         name: "devices",
-        about: "The devices that recorded your data, as the export describes them (name, manufacturer, model, hardware and software versions).",
+        about:
+            "The devices that recorded your data, as the export describes them (name, manufacturer, model, hardware and software versions).",
         columns: [
             .value("device_id", "id", "The device's number in the store."),
             .value("description", "description", "The device as written, with its per-record memory address removed."),
@@ -80,24 +91,35 @@ enum ExportKinds {
         columns: [
             .value("sample_id", "r.id", "The record's number in the store (hrv_beats.csv points to it)."),
             .value("import_id", "r.import_id", "The import that added it (imports.csv)."),
-            .value("type", "t.name", "The HealthKit type, e.g. HKQuantityTypeIdentifierStepCount (HAE metrics that have none: hae:<name>)."),
+            .value(
+                "type", "t.name", "The HealthKit type, e.g. HKQuantityTypeIdentifierStepCount (HAE metrics that have none: hae:<name>)."),
             .value("source_name", "s.name", "The app or device that recorded it."),
             .value("source_version", "r.source_version", "That source's software version."),
             .value("device", "d.description", "The device, as written (devices.csv)."),
             .value("unit", "r.unit", "The unit of value, as recorded (count, count/min, kcal, km, %, degC, ...)."),
             .value("value", "r.value", "The number as recorded, in unit."),
-            .value("value_text", "r.value_text", "The value of records that have no number (categories such as HKCategoryValueSleepAnalysisAsleepCore)."),
+            .value(
+                "value_text", "r.value_text",
+                "The value of records that have no number (categories such as HKCategoryValueSleepAnalysisAsleepCore)."),
             .value("payload_value", "r.payload_value", "The value converted to payload_unit, for the types the daily payload uses."),
             .value("payload_unit", "CASE WHEN r.payload_value IS NOT NULL THEN t.payload_unit END", "The unit of payload_value."),
-            .instant("created_at", epoch: "r.created_epoch", offset: "r.created_offset", "When it was saved (ISO 8601 with the recorded UTC offset)."),
-            .instant("start_at", epoch: "r.start_epoch", offset: "r.start_offset", "When it starts (ISO 8601 with the recorded UTC offset)."),
+            .instant(
+                "created_at", epoch: "r.created_epoch", offset: "r.created_offset",
+                "When it was saved (ISO 8601 with the recorded UTC offset)."),
+            .instant(
+                "start_at", epoch: "r.start_epoch", offset: "r.start_offset", "When it starts (ISO 8601 with the recorded UTC offset)."),
             .instant("end_at", epoch: "r.end_epoch", offset: "r.end_offset", "When it ends (ISO 8601 with the recorded UTC offset)."),
             .value("time_zone", "r.time_zone", "The time zone recorded with it (HKTimeZone metadata)."),
-            .value("bucket_minimum", "r.bucket_minimum", "For Health Auto Export buckets (is_bucket 1): the smallest value in the bucket, in unit."),
+            .value(
+                "bucket_minimum", "r.bucket_minimum",
+                "For Health Auto Export buckets (is_bucket 1): the smallest value in the bucket, in unit."),
             .value("bucket_maximum", "r.bucket_maximum", "For buckets: the largest value, in unit."),
-            .value("is_bucket", "r.is_bucket", "1 when the row is a Health Auto Export statistic over a period (minute, hour, day), else 0."),
-            .json("metadata", metadataObject("sample_metadata", "sample_id = r.id", order: "position"),
-                  "JSON object of the record's metadata entries (key: value as written, e.g. \"HKMetadataKeyHeartRateMotionContext\": \"1\"); {} for none."),
+            .value(
+                "is_bucket", "r.is_bucket", "1 when the row is a Health Auto Export statistic over a period (minute, hour, day), else 0."),
+            .json(
+                "metadata", metadataObject("sample_metadata", "sample_id = r.id", order: "position"),
+                "JSON object of the record's metadata entries (key: value as written, e.g. \"HKMetadataKeyHeartRateMotionContext\": \"1\"); {} for none."
+            ),
         ],
         from: """
             FROM sample_records r NOT INDEXED JOIN sample_types t ON t.id = r.type_id JOIN sources s ON s.id = r.source_id \
@@ -118,7 +140,8 @@ enum ExportKinds {
 
     static let correlations = ExportKind(
         name: "correlations",
-        about: "Records that belong together (a blood pressure reading, a meal), with their member records. The members are in samples.csv too.",
+        about:
+            "Records that belong together (a blood pressure reading, a meal), with their member records. The members are in samples.csv too.",
         columns: [
             .value("correlation_id", "c.id", "The correlation's number in the store."),
             .value("import_id", "c.import_id", "The import that added it."),
@@ -129,13 +152,19 @@ enum ExportKinds {
             .value("created_at", "c.created_at", "When it was saved (ISO 8601 with the recorded UTC offset)."),
             .value("start_at", "c.start_at", "When it starts."),
             .value("end_at", "c.end_at", "When it ends."),
-            .json("metadata", metadataObject("correlation_metadata", "correlation_id = c.id", order: "rowid"), "JSON object of its metadata entries; {} for none."),
-            .json("members", """
+            .json(
+                "metadata", metadataObject("correlation_metadata", "correlation_id = c.id", order: "rowid"),
+                "JSON object of its metadata entries; {} for none."),
+            .json(
+                "members",
+                """
                 (SELECT json_group_array(json_object('position', position, 'type', type, 'source_name', source_name, 'source_version', source_version, \
                 'device', (SELECT description FROM devices WHERE id = m.device_id), 'unit', unit, 'value', \(ExportNumberFunction.json("value")), 'value_text', value_text, \
                 'created_at', created_at, 'start_at', start_at, 'end_at', end_at, 'metadata', \(nestedJSON("m.metadata_json")))) \
                 FROM (SELECT * FROM correlation_members m WHERE m.correlation_id = c.id ORDER BY position) m)
-                """, "JSON array of its member records, each with position, type, source_name, source_version, device, unit, value (in unit), value_text, created_at, start_at, end_at and metadata."),
+                """,
+                "JSON array of its member records, each with position, type, source_name, source_version, device, unit, value (in unit), value_text, created_at, start_at, end_at and metadata."
+            ),
         ],
         from: "FROM correlations c LEFT JOIN devices d ON d.id = c.device_id WHERE c.person = ?1 ORDER BY c.id")
 
@@ -156,36 +185,56 @@ enum ExportKinds {
             .value("duration_unit", "w.duration_unit", "Usually min."),
             .value("total_distance", "w.total_distance", "Distance as the workout states it (older exports), in total_distance_unit."),
             .value("total_distance_unit", "w.total_distance_unit", "km, mi, m, ..."),
-            .value("total_energy_burned", "w.total_energy_burned", "Active energy as the workout states it (older exports), in total_energy_burned_unit."),
+            .value(
+                "total_energy_burned", "w.total_energy_burned",
+                "Active energy as the workout states it (older exports), in total_energy_burned_unit."),
             .value("total_energy_burned_unit", "w.total_energy_burned_unit", "kcal or kJ."),
-            .value("stated_average_heart_rate", "w.stated_average_heart_rate", "Average heart rate the input states (Health Auto Export), beats per minute."),
+            .value(
+                "stated_average_heart_rate", "w.stated_average_heart_rate",
+                "Average heart rate the input states (Health Auto Export), beats per minute."),
             .value("stated_maximum_heart_rate", "w.stated_maximum_heart_rate", "Maximum heart rate the input states, beats per minute."),
             .value("time_zone", "w.time_zone", "The time zone recorded with it."),
-            .json("metadata", metadataObject("workout_metadata", "workout_id = w.id AND activity_id IS NULL", order: "rowid"),
-                  "JSON object of the workout's own metadata entries (indoor, weather, elevation, ...); {} for none."),
-            .json("activities", """
+            .json(
+                "metadata", metadataObject("workout_metadata", "workout_id = w.id AND activity_id IS NULL", order: "rowid"),
+                "JSON object of the workout's own metadata entries (indoor, weather, elevation, ...); {} for none."),
+            .json(
+                "activities",
+                """
                 (SELECT json_group_array(json_object('position', position, 'uuid', uuid, 'start_at', start_at, 'end_at', end_at, \
                 'duration', \(ExportNumberFunction.json("duration")), 'duration_unit', duration_unit, 'metadata', \
                 \(metadataObject("workout_metadata", "activity_id = a.id", order: "rowid")))) \
                 FROM (SELECT * FROM workout_activities a WHERE a.workout_id = w.id ORDER BY position) a)
-                """, "JSON array of the parts of a multi-part workout: position, uuid, start_at, end_at, duration, duration_unit, metadata."),
-            .json("statistics", """
+                """, "JSON array of the parts of a multi-part workout: position, uuid, start_at, end_at, duration, duration_unit, metadata."
+            ),
+            .json(
+                "statistics",
+                """
                 (SELECT json_group_array(json_object('activity_position', (SELECT position FROM workout_activities WHERE id = s.activity_id), \
                 'type', type, 'start_at', start_at, 'end_at', end_at, 'average', \(ExportNumberFunction.json("average")), 'minimum', \(ExportNumberFunction.json("minimum")), \
                 'maximum', \(ExportNumberFunction.json("maximum")), 'sum', \(ExportNumberFunction.json("sum")), 'unit', unit)) \
                 FROM (SELECT * FROM workout_statistics s WHERE s.workout_id = w.id ORDER BY rowid) s)
-                """, "JSON array of its statistics (heart rate, energy, distance, ...): activity_position (null: the whole workout; else the part), type, start_at, end_at, average, minimum, maximum, sum, all in unit."),
-            .json("events", """
+                """,
+                "JSON array of its statistics (heart rate, energy, distance, ...): activity_position (null: the whole workout; else the part), type, start_at, end_at, average, minimum, maximum, sum, all in unit."
+            ),
+            .json(
+                "events",
+                """
                 (SELECT json_group_array(json_object('activity_position', (SELECT position FROM workout_activities WHERE id = e.activity_id), \
                 'type', type, 'date_at', date_at, 'duration', \(ExportNumberFunction.json("duration")), 'duration_unit', duration_unit, 'metadata', \(nestedJSON("e.metadata_json")))) \
                 FROM (SELECT * FROM workout_events e WHERE e.workout_id = w.id ORDER BY rowid) e)
-                """, "JSON array of its events (pause, resume, lap, segment, ...): activity_position, type, date_at, duration, duration_unit, metadata."),
-            .json("routes", """
+                """,
+                "JSON array of its events (pause, resume, lap, segment, ...): activity_position, type, date_at, duration, duration_unit, metadata."
+            ),
+            .json(
+                "routes",
+                """
                 (SELECT json_group_array(json_object('source_name', source_name, 'start_at', start_at, 'end_at', end_at, \
                 'inline_location_count', inline_location_count, 'files', \
                 (SELECT json_group_array(path) FROM (SELECT path FROM workout_route_files f WHERE f.route_id = o.id ORDER BY rowid)))) \
                 FROM (SELECT * FROM workout_routes o WHERE o.workout_id = w.id ORDER BY id) o)
-                """, "JSON array of its GPS routes: source_name, start_at, end_at, inline_location_count (points written inside export.xml, counted), files (the route files' paths in the export)."),
+                """,
+                "JSON array of its GPS routes: source_name, start_at, end_at, inline_location_count (points written inside export.xml, counted), files (the route files' paths in the export)."
+            ),
         ],
         from: "FROM workouts w LEFT JOIN devices d ON d.id = w.device_id WHERE w.person = ?1 ORDER BY w.id")
 
@@ -325,7 +374,8 @@ enum ExportKinds {
             case .date: meaning = "The date (YYYY-MM-DD)."
             case .sleepTime: meaning = "Time of the night that ends on the date (ISO 8601 with its UTC offset)."
             case .text where column == "timezone": meaning = "The UTC offset or zone the date was read in."
-            case .text where column == "hae_filled": meaning = "On a date export.xml covers: the fields whose value came from Health Auto Export, ;-separated."
+            case .text where column == "hae_filled":
+                meaning = "On a date export.xml covers: the fields whose value came from Health Auto Export, ;-separated."
             case .text: meaning = "Text."
             case .workoutsCount: meaning = "How many workouts the date has."
             default: meaning = f.unit.map { "\(f.kind.rawValue), \($0)." } ?? "\(f.kind.rawValue)."

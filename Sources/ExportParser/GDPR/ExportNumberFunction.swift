@@ -9,21 +9,23 @@ enum ExportNumberFunction {
     static let name = "export_number"
 
     static func register(_ db: SQLiteConnection) throws {
-        let rc = sqlite3_create_function_v2(db.handle, name, 1, SQLITE_UTF8 | SQLITE_DETERMINISTIC, nil, { context, _, arguments in
-            guard let context, let value = arguments?[0] else { return }
-            guard sqlite3_value_type(value) == SQLITE_FLOAT else {
-                sqlite3_result_value(context, value)
-                return
-            }
-            let bytes = ExportBytes(capacity: 32)
-            if bytes.appendDouble(sqlite3_value_double(value)) {
-                bytes.base.withMemoryRebound(to: CChar.self, capacity: bytes.count) {
-                    sqlite3_result_text(context, $0, Int32(bytes.count), sqliteTransient)
+        let rc = sqlite3_create_function_v2(
+            db.handle, name, 1, SQLITE_UTF8 | SQLITE_DETERMINISTIC, nil,
+            { context, _, arguments in
+                guard let context, let value = arguments?[0] else { return }
+                guard sqlite3_value_type(value) == SQLITE_FLOAT else {
+                    sqlite3_result_value(context, value)
+                    return
                 }
-            } else {
-                sqlite3_result_null(context)
-            }
-        }, nil, nil, nil)
+                let bytes = ExportBytes(capacity: 32)
+                if bytes.appendDouble(sqlite3_value_double(value)) {
+                    bytes.base.withMemoryRebound(to: CChar.self, capacity: bytes.count) {
+                        sqlite3_result_text(context, $0, Int32(bytes.count), sqliteTransient)
+                    }
+                } else {
+                    sqlite3_result_null(context)
+                }
+            }, nil, nil, nil)
         guard rc == SQLITE_OK else { throw db.error("cannot register \(name)", rc) }
     }
 

@@ -19,6 +19,7 @@ enum StoreAccess {
 
     /// The sentence for a person the store does not hold.
     static func missing(_ person: String, in path: String) -> InputError {
-        InputError(file: path, message: "holds no data of the person \"\(person)\" (health-import people --store \(path) lists who it holds)")
+        InputError(
+            file: path, message: "holds no data of the person \"\(person)\" (health-import people --store \(path) lists who it holds)")
     }
 }

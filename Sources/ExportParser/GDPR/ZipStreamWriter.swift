@@ -79,7 +79,10 @@ final class ZipStreamWriter: ExportDestination, ExportFileSink {
         crc = crc32(0, nil, 0)
         uncompressed = 0
         compressed = 0
-        guard deflateInit2_(stream, Self.level, Z_DEFLATED, -MAX_WBITS, 8, Z_DEFAULT_STRATEGY, ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size)) == Z_OK else {
+        guard
+            deflateInit2_(
+                stream, Self.level, Z_DEFLATED, -MAX_WBITS, 8, Z_DEFAULT_STRATEGY, ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size)) == Z_OK
+        else {
             throw InputError(file: path, message: "cannot start compressing \(name) (zlib)")
         }
         streamOpen = true

@@ -67,8 +67,10 @@ struct WorkoutActivity: Hashable, Sendable {
     var statistics: [WorkoutStatistic]
     var events: [WorkoutEvent]
     var metadata: [MetadataEntry]
-    init(uuid: String? = nil, start: Timestamp? = nil, end: Timestamp? = nil, duration: Double? = nil, durationUnit: String? = nil,
-                statistics: [WorkoutStatistic] = [], events: [WorkoutEvent] = [], metadata: [MetadataEntry] = []) {
+    init(
+        uuid: String? = nil, start: Timestamp? = nil, end: Timestamp? = nil, duration: Double? = nil, durationUnit: String? = nil,
+        statistics: [WorkoutStatistic] = [], events: [WorkoutEvent] = [], metadata: [MetadataEntry] = []
+    ) {
         self.uuid = uuid
         self.start = start
         self.end = end

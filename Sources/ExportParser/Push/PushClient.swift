@@ -1,6 +1,7 @@
 import Foundation
+
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// What one HTTP request gave: a response, or the transport's error (time-out, refused or
@@ -104,14 +105,18 @@ final class PushClient: NSObject, URLSessionTaskDelegate, @unchecked Sendable {
     }
 
     static func isTLSFailure(_ code: URLError.Code) -> Bool {
-        [.secureConnectionFailed, .serverCertificateHasBadDate, .serverCertificateUntrusted, .serverCertificateHasUnknownRoot,
-         .serverCertificateNotYetValid, .clientCertificateRejected, .clientCertificateRequired].contains(code)
+        [
+            .secureConnectionFailed, .serverCertificateHasBadDate, .serverCertificateUntrusted, .serverCertificateHasUnknownRoot,
+            .serverCertificateNotYetValid, .clientCertificateRejected, .clientCertificateRequired,
+        ].contains(code)
     }
 
     // MARK: URLSessionTaskDelegate
 
-    func urlSession(_ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
-                    newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void) {
-        completionHandler(nil) // the 3xx itself is the response
+    func urlSession(
+        _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
+        newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void
+    ) {
+        completionHandler(nil)  // the 3xx itself is the response
     }
 }

@@ -22,11 +22,17 @@ struct PushDay: Sendable {
 /// Where the days come from: the payloads `convert` stored (`day_payloads`), or a folder of
 /// `YYYY-MM-DD.json` files.
 enum PushDays {
-    static func fromStore(_ store: HealthStore, path: String, person: String, from: String?, to: String?,
-                          body: PushRequest.Body) throws -> [PushDay] {
+    static func fromStore(
+        _ store: HealthStore, path: String, person: String, from: String?, to: String?,
+        body: PushRequest.Body
+    ) throws -> [PushDay] {
         let rows = try store.payloads(person: person, from: nil, to: nil)
         guard !rows.isEmpty else {
-            throw InputError(file: path, message: "the store holds no payloads for the person \"\(person)\": convert stores them (from schema version 3 on; run convert again), or give --payloads DIR")
+            throw InputError(
+                file: path,
+                message:
+                    "the store holds no payloads for the person \"\(person)\": convert stores them (from schema version 3 on; run convert again), or give --payloads DIR"
+            )
         }
         return rows.filter { inWindow($0.date, from, to) }.map { PushDay(date: $0.date, payload: $0.json, body: body) }
     }

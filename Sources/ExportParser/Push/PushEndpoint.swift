@@ -14,7 +14,8 @@ struct PushEndpoint: Sendable, Equatable {
             throw UsageError("--url", "--url \"\(text)\" is not a URL such as https://api.example.com")
         }
         guard c.user == nil, c.password == nil else {
-            throw UsageError("--url", "--url must not hold a user name or password; the API key goes in --api-key-file or \(APIKey.environmentName)")
+            throw UsageError(
+                "--url", "--url must not hold a user name or password; the API key goes in --api-key-file or \(APIKey.environmentName)")
         }
         guard c.query == nil, c.fragment == nil else {
             throw UsageError("--url", "--url must be the backend's base URL, without a query or fragment")
@@ -24,7 +25,10 @@ struct PushEndpoint: Sendable, Equatable {
         case "https": break
         case "http":
             guard Self.isLoopback(host) else {
-                throw UsageError("--url", "--url \(scheme)://\(host) is plain HTTP to another machine: health data and the API key would cross the network unencrypted; use https:// (plain http:// is allowed only to a loopback address such as 127.0.0.1)")
+                throw UsageError(
+                    "--url",
+                    "--url \(scheme)://\(host) is plain HTTP to another machine: health data and the API key would cross the network unencrypted; use https:// (plain http:// is allowed only to a loopback address such as 127.0.0.1)"
+                )
             }
         default:
             throw UsageError("--url", "--url must start with https:// (or http:// to a loopback address)")
@@ -48,7 +52,7 @@ struct PushEndpoint: Sendable, Equatable {
         var v6 = in6_addr()
         if inet_pton(AF_INET6, h, &v6) == 1 {
             let bytes = withUnsafeBytes(of: v6) { Array($0) }
-            if bytes[0..<15].allSatisfy({ $0 == 0 }) && bytes[15] == 1 { return true } // ::1
+            if bytes[0..<15].allSatisfy({ $0 == 0 }) && bytes[15] == 1 { return true }  // ::1
             let mapped = bytes[0..<10].allSatisfy { $0 == 0 } && bytes[10] == 0xFF && bytes[11] == 0xFF
             return mapped && bytes[12] == 127
         }

@@ -52,7 +52,8 @@ final class PushLog: @unchecked Sendable {
     /// health value: the callers pass a status line or a redacted server message.
     func record(_ day: PushDay, status: Int?, result: Result, detail: String?, attempts: Int, at now: Date = Date()) throws {
         try locked {
-            let s = try store.db.prepare("""
+            let s = try store.db.prepare(
+                """
                 INSERT OR REPLACE INTO pushes (person, endpoint, date, body_sha256, http_status, result, detail, attempts, pushed_at)
                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)
                 """)

@@ -37,8 +37,10 @@ final class PushSender: @unchecked Sendable {
     private var results: [DayResult] = []
     private(set) var stopReason: String?
 
-    init(days: [PushDay], client: PushClient, url: URL, host: String, key: APIKey?, log: PushLog?, policy: RetryPolicy, maxAttempts: Int,
-         sleeper: (@Sendable (Double, PushSender) -> Void)?, progress: (@Sendable (Int) -> Void)?) {
+    init(
+        days: [PushDay], client: PushClient, url: URL, host: String, key: APIKey?, log: PushLog?, policy: RetryPolicy, maxAttempts: Int,
+        sleeper: (@Sendable (Double, PushSender) -> Void)?, progress: (@Sendable (Int) -> Void)?
+    ) {
         self.days = days
         self.client = client
         self.url = url

@@ -19,7 +19,9 @@ enum PushStatus {
             return .unavailable(text)
         case .response(let status, _, let body):
             if status == 401 || status == 403 {
-                return .stop("the backend refused the API key (HTTP \(status)\(RetryPolicy.message(body, key: key))); check --api-key-file or \(APIKey.environmentName). Nothing was sent")
+                return .stop(
+                    "the backend refused the API key (HTTP \(status)\(RetryPolicy.message(body, key: key))); check --api-key-file or \(APIKey.environmentName). Nothing was sent"
+                )
             }
             guard (200..<300).contains(status) else { return .unavailable("HTTP \(status)") }
             guard let object = try? JSONSerialization.jsonObject(with: body) as? [String: Any] else {

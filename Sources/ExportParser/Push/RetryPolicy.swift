@@ -44,8 +44,9 @@ struct RetryPolicy: Sendable {
                 if Self.isAccepted(body) { return .accepted(status: status) }
                 return .rejected(status: status, reason: "HTTP \(status) without {\"status\": \"accepted\"}" + Self.message(body, key: key))
             case 401, 403:
-                return .stopRun(reason: "the backend refused the API key (HTTP \(status)" + Self.message(body, key: key)
-                    + "); check --api-key-file or \(APIKey.environmentName). Nothing more is sent")
+                return .stopRun(
+                    reason: "the backend refused the API key (HTTP \(status)" + Self.message(body, key: key)
+                        + "); check --api-key-file or \(APIKey.environmentName). Nothing more is sent")
             case 429, 503:
                 let wait = retryAfter.flatMap { Self.seconds($0) }.map { min($0, maxRetryAfter) } ?? backoff(after: failures)
                 return .retry(status: status, after: wait, reason: "HTTP \(status)")

@@ -11,13 +11,15 @@ final class CorrelationRows {
         self.rows = rows
         self.names = names
         let db = rows.db
-        insertCorrelation = try db.prepare("""
+        insertCorrelation = try db.prepare(
+            """
             INSERT OR IGNORE INTO correlations (person, import_id, type, source_name, source_version, device_id,
               created_at, created_epoch, start_at, start_epoch, end_at, end_epoch)
             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)
             """)
         insertCorrelationMetadata = try db.prepare("INSERT INTO correlation_metadata (correlation_id, key, value) VALUES (?1, ?2, ?3)")
-        insertCorrelationMember = try db.prepare("""
+        insertCorrelationMember = try db.prepare(
+            """
             INSERT INTO correlation_members (correlation_id, position, type, source_name, source_version, device_id, unit, value,
               value_text, created_at, created_epoch, start_at, start_epoch, end_at, end_epoch, metadata_json)
             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16)

@@ -7,10 +7,11 @@ extension HealthStore {
     /// Replaces the person's stored payloads of these dates, in one transaction. Called by
     /// `convert` once its imports have committed, with the payloads it is about to put in place.
     func savePayloads(person: String, _ payloads: [(date: String, json: String)], at now: Date = Date()) throws {
-        db.confinement.claim() // the caller waited for the last import's commit thread
+        db.confinement.claim()  // the caller waited for the last import's commit thread
         try db.execute("BEGIN IMMEDIATE")
         do {
-            let s = try db.prepare("""
+            let s = try db.prepare(
+                """
                 INSERT OR REPLACE INTO day_payloads (person, date, payload_json, tool_version, written_at)
                 VALUES (?1, ?2, ?3, ?4, ?5)
                 """)
@@ -31,7 +32,8 @@ extension HealthStore {
 
     /// The person's stored payloads in date order, within the dates given (inclusive, ISO text).
     func payloads(person: String, from: String?, to: String?) throws -> [(date: String, json: String)] {
-        let s = try db.prepare("""
+        let s = try db.prepare(
+            """
             SELECT date, payload_json FROM day_payloads
             WHERE person = ?1 AND date >= ?2 AND date <= ?3 ORDER BY date
             """)

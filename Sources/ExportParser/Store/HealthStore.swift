@@ -156,7 +156,9 @@ final class HealthStore: @unchecked Sendable {
     static func creationPath(for path: String) -> String {
         let url = URL(fileURLWithPath: path)
         let unique = UInt32.random(in: 0...UInt32.max)
-        return url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).creating-\(getpid())-\(unique)-\(hostName)").path
+        return url.deletingLastPathComponent().appendingPathComponent(
+            ".\(url.lastPathComponent).creating-\(getpid())-\(unique)-\(hostName)"
+        ).path
     }
 
     static let hostName: String = {
@@ -204,14 +206,18 @@ final class HealthStore: @unchecked Sendable {
         if link(temporary, path) == 0 {
             unlink(temporary)
         } else if errno == EEXIST {
-            throw StoreError(path: path, message: "was created by another process while this import ran; this import was not stored (run it again to add it)")
+            throw StoreError(
+                path: path,
+                message: "was created by another process while this import ran; this import was not stored (run it again to add it)")
         } else if [EPERM, ENOTSUP, EOPNOTSUPP, ENOSYS, EINVAL, EXDEV].contains(errno) {
             // No hard links on this file system (exFAT, some network shares): rename, having
             // checked that nothing is at `path` (a store created in the instant between the
             // check and the rename would be replaced; link() closes that gap where it exists).
             var st = stat()
             guard lstat(path, &st) != 0 else {
-                throw StoreError(path: path, message: "was created by another process while this import ran; this import was not stored (run it again to add it)")
+                throw StoreError(
+                    path: path,
+                    message: "was created by another process while this import ran; this import was not stored (run it again to add it)")
             }
             guard rename(temporary, path) == 0 else {
                 throw StoreError(path: path, message: "cannot be created: \(String(cString: strerror(errno)))")
@@ -243,20 +249,27 @@ final class HealthStore: @unchecked Sendable {
         } catch let e as StoreError {
             let rc = (e.code ?? 0) & 0xFF
             if rc == SQLITE_NOTADB || rc == SQLITE_CORRUPT {
-                throw StoreError(path: path, message: "is not a SQLite database (or is damaged); it was left untouched. Choose another --store file.", code: e.code)
+                throw StoreError(
+                    path: path, message: "is not a SQLite database (or is damaged); it was left untouched. Choose another --store file.",
+                    code: e.code)
             }
             throw e
         }
         if version > Int64(StoreSchema.currentVersion) {
             throw StoreError(
                 path: path,
-                message: "was written by a newer health-import (schema version \(version); this build knows up to \(StoreSchema.currentVersion)); it was left untouched. Use a newer health-import.")
+                message:
+                    "was written by a newer health-import (schema version \(version); this build knows up to \(StoreSchema.currentVersion)); it was left untouched. Use a newer health-import."
+            )
         }
         if version == 0 {
             // A database with tables but no version is someone else's file.
             let tables = try db.scalarInt("SELECT count(*) FROM sqlite_master WHERE name NOT LIKE 'sqlite_%'") ?? 0
             if tables > 0 {
-                throw StoreError(path: path, message: "is a SQLite database but not a health-import store (it has tables and no schema version); it was left untouched.")
+                throw StoreError(
+                    path: path,
+                    message:
+                        "is a SQLite database but not a health-import store (it has tables and no schema version); it was left untouched.")
             }
         }
     }
@@ -273,13 +286,17 @@ final class HealthStore: @unchecked Sendable {
         do {
             try db.execute("BEGIN IMMEDIATE")
         } catch let e as StoreError where (e.code ?? 0) & 0xFF == SQLITE_BUSY {
-            throw StoreError(path: path, message: "is being written by another process (waited \(Self.busyTimeoutMilliseconds / 1000) s); try again when it is done", code: e.code)
+            throw StoreError(
+                path: path,
+                message: "is being written by another process (waited \(Self.busyTimeoutMilliseconds / 1000) s); try again when it is done",
+                code: e.code)
         }
         do {
             // Read again inside the write lock: another process may have migrated meanwhile.
             let version = Int(try db.scalarInt("PRAGMA user_version") ?? 0)
             if version > StoreSchema.currentVersion {
-                throw StoreError(path: path, message: "was written by a newer health-import (schema version \(version)); it was left untouched.")
+                throw StoreError(
+                    path: path, message: "was written by a newer health-import (schema version \(version)); it was left untouched.")
             }
             for v in version..<StoreSchema.currentVersion {
                 try db.execute(StoreSchema.migrations[v])
@@ -307,7 +324,8 @@ final class HealthStore: @unchecked Sendable {
 
     /// The finished import of this exact file for this person, if any.
     func existingImport(person: String, sha256: String) throws -> StoredImport? {
-        let s = try db.prepare("""
+        let s = try db.prepare(
+            """
             SELECT id, person, file_name, file_sha256, format, tool_version, started_at, finished_at
             FROM imports WHERE person = ? AND file_sha256 = ? AND finished_at IS NOT NULL
             """)
@@ -321,16 +339,18 @@ final class HealthStore: @unchecked Sendable {
 
     /// Every finished import of a person, oldest first.
     func imports(person: String) throws -> [StoredImport] {
-        let s = try db.prepare("""
+        let s = try db.prepare(
+            """
             SELECT id, person, file_name, file_sha256, format, tool_version, started_at, finished_at
             FROM imports WHERE person = ? ORDER BY id
             """)
         s.bind(1, person)
         var out: [StoredImport] = []
         while try s.step() {
-            out.append(StoredImport(
-                id: s.int(0), person: s.text(1) ?? "", fileName: s.text(2) ?? "", sha256: s.text(3) ?? "",
-                format: s.text(4) ?? "", toolVersion: s.text(5) ?? "", startedAt: s.text(6) ?? "", finishedAt: s.text(7)))
+            out.append(
+                StoredImport(
+                    id: s.int(0), person: s.text(1) ?? "", fileName: s.text(2) ?? "", sha256: s.text(3) ?? "",
+                    format: s.text(4) ?? "", toolVersion: s.text(5) ?? "", startedAt: s.text(6) ?? "", finishedAt: s.text(7)))
         }
         return out
     }
@@ -346,15 +366,22 @@ final class HealthStore: @unchecked Sendable {
         // place until `complete(days:report:sha256:)` writes the real one, inside the transaction.
         let digest = meta.sha256.isEmpty ? "pending-\(UUID().uuidString)" : meta.sha256.lowercased()
         if !meta.sha256.isEmpty, let done = try existingImport(person: meta.person, sha256: meta.sha256) {
-            throw StoreError(path: path, message: "\(meta.fileName) was already imported for \(meta.person) (import \(done.id), \(done.finishedAt ?? done.startedAt))")
+            throw StoreError(
+                path: path,
+                message:
+                    "\(meta.fileName) was already imported for \(meta.person) (import \(done.id), \(done.finishedAt ?? done.startedAt))")
         }
         do {
             try db.execute("BEGIN IMMEDIATE")
         } catch let e as StoreError where (e.code ?? 0) & 0xFF == SQLITE_BUSY {
-            throw StoreError(path: path, message: "is being written by another process (waited \(Self.busyTimeoutMilliseconds / 1000) s); try again when it is done", code: e.code)
+            throw StoreError(
+                path: path,
+                message: "is being written by another process (waited \(Self.busyTimeoutMilliseconds / 1000) s); try again when it is done",
+                code: e.code)
         }
         do {
-            let s = try db.prepare("""
+            let s = try db.prepare(
+                """
                 INSERT INTO imports (person, file_name, file_sha256, format, tool_version, started_at)
                 VALUES (?, ?, ?, ?, ?, ?)
                 """)

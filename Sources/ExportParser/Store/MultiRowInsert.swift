@@ -23,7 +23,10 @@ final class MultiRowInsert {
     private let bindShared: (Statement) -> Void
     private var statements: [Int: Statement] = [:]
 
-    init(db: SQLiteConnection, head: String, rowTemplate: String, rowsPerStatement: Int = 64, bindShared: @escaping (Statement) -> Void = { _ in }) {
+    init(
+        db: SQLiteConnection, head: String, rowTemplate: String, rowsPerStatement: Int = 64,
+        bindShared: @escaping (Statement) -> Void = { _ in }
+    ) {
         self.db = db
         self.head = head
         self.rowTemplate = rowTemplate

@@ -13,7 +13,8 @@ final class PersonItemRows {
         let db = rows.db
         // Apple's daily summary of a date is replaced by a later export's, but only when it differs,
         // so the import that last changed it stays recorded.
-        upsertActivitySummary = try db.prepare("""
+        upsertActivitySummary = try db.prepare(
+            """
             INSERT INTO activity_summaries (person, date, import_id, active_energy_burned, active_energy_burned_goal,
               active_energy_burned_unit, apple_move_time, apple_move_time_goal, apple_exercise_time, apple_exercise_time_goal,
               apple_stand_hours, apple_stand_hours_goal, attributes_json)
@@ -26,13 +27,15 @@ final class PersonItemRows {
               apple_stand_hours_goal = excluded.apple_stand_hours_goal, attributes_json = excluded.attributes_json
             WHERE attributes_json IS NOT excluded.attributes_json
             """)
-        upsertMe = try db.prepare("""
+        upsertMe = try db.prepare(
+            """
             INSERT INTO me (person, attribute, value, import_id) VALUES (?1, ?2, ?3, ?4)
             ON CONFLICT (person, attribute) DO UPDATE SET value = excluded.value, import_id = excluded.import_id
             WHERE value IS NOT excluded.value
             """)
         insertExtra = try db.prepare("INSERT OR IGNORE INTO extra_items (person, import_id, kind, json) VALUES (?1, ?2, ?3, ?4)")
-        insertSleepSummary = try db.prepare("""
+        insertSleepSummary = try db.prepare(
+            """
             INSERT OR IGNORE INTO sleep_summaries (person, import_id, source_name, sleep_start_at, sleep_start_epoch,
               sleep_end_at, sleep_end_epoch, total_hours, core_hours, deep_hours, rem_hours, awake_hours, asleep_hours,
               in_bed_hours, in_bed_start_at, in_bed_start_epoch, in_bed_end_at, in_bed_end_epoch)

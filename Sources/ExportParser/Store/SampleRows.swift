@@ -49,8 +49,10 @@ final class SampleRows {
             s.bind(1, person)
             s.bind(2, importID)
         }
-        insertSampleMetadata = MultiRowInsert(db: db, head: "INSERT INTO sample_metadata (sample_id, position, key, value) VALUES ", rowTemplate: "(#, #, #, #)")
-        insertBeats = MultiRowInsert(db: db, head: "INSERT INTO hrv_beats (sample_id, position, bpm, time) VALUES ", rowTemplate: "(#, #, #, #)")
+        insertSampleMetadata = MultiRowInsert(
+            db: db, head: "INSERT INTO sample_metadata (sample_id, position, key, value) VALUES ", rowTemplate: "(#, #, #, #)")
+        insertBeats = MultiRowInsert(
+            db: db, head: "INSERT INTO hrv_beats (sample_id, position, bpm, time) VALUES ", rowTemplate: "(#, #, #, #)")
         nextSampleID = (try db.scalarInt("SELECT ifnull(max(id), 0) + 1 FROM sample_records")) ?? 1
         insertedSampleIDs = try db.prepare("SELECT id FROM sample_records WHERE id BETWEEN ?1 AND ?2")
     }
@@ -58,8 +60,10 @@ final class SampleRows {
     func write(_ s: consuming Sample) throws {
         samplesRead += 1
         let typeID = try names.typeID(s)
-        pendingSamples.append(PendingSample(
-            id: nextSampleID, typeID: typeID, sourceID: try names.sourceID(s.source), deviceID: try names.deviceID(s.device), entry: names.current, sample: s))
+        pendingSamples.append(
+            PendingSample(
+                id: nextSampleID, typeID: typeID, sourceID: try names.sourceID(s.source), deviceID: try names.deviceID(s.device),
+                entry: names.current, sample: s))
         nextSampleID += 1
         if pendingSamples.count >= insertSamples.rowsPerStatement { try flushSamples() }
     }
@@ -140,8 +144,10 @@ final class SampleRows {
     /// Writes held child rows (metadata entries or beats of samples already written), bound in
     /// place through pointers into the buffer. With `wholeStatementsOnly`, only full statements'
     /// worth go and the rest waits for the next samples (one statement size, cursors kept open).
-    private func flush<Row>(_ rows: inout [Row], with insert: MultiRowInsert, table: String, wholeStatementsOnly: Bool,
-                            bind: (Statement, UnsafePointer<Row>, Int32) -> Void) throws {
+    private func flush<Row>(
+        _ rows: inout [Row], with insert: MultiRowInsert, table: String, wholeStatementsOnly: Bool,
+        bind: (Statement, UnsafePointer<Row>, Int32) -> Void
+    ) throws {
         let n = wholeStatementsOnly ? rows.count - rows.count % insert.rowsPerStatement : rows.count
         guard n > 0 else { return }
         _ = try rows.withUnsafeBufferPointer { pending in

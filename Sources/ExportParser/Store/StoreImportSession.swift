@@ -113,7 +113,7 @@ final class StoreImportSession: SampleSink, @unchecked Sendable {
         flush()
         queue.close()
         done.wait()
-        store.db.confinement.claim() // the writer thread has ended: the caller's again
+        store.db.confinement.claim()  // the writer thread has ended: the caller's again
         if let error = status.error { throw error }
     }
 
@@ -140,7 +140,8 @@ final class StoreImportSession: SampleSink, @unchecked Sendable {
             let (added, replaced) = try writeDays(days)
             rows["day_values", default: 0] += added
             try writeCounts(report)
-            let s = try db.prepare("""
+            let s = try db.prepare(
+                """
                 UPDATE imports SET finished_at = ?1, export_date = ?2, bytes_read = ?3, records_read = ?4, workouts_read = ?5,
                   correlations_read = ?6, activity_summaries_read = ?7, control_characters_dropped = ?8
                 WHERE id = ?9
@@ -166,7 +167,8 @@ final class StoreImportSession: SampleSink, @unchecked Sendable {
                 sqlite3_wal_checkpoint_v2(db.handle, nil, SQLITE_CHECKPOINT_PASSIVE, nil, nil)
             }
             return StoreImportResult(
-                importID: importID, rowsAdded: rows, dayValuesReplaced: replaced, samplesRead: writer.samplesRead, samplesAdded: writer.samplesAdded,
+                importID: importID, rowsAdded: rows, dayValuesReplaced: replaced, samplesRead: writer.samplesRead,
+                samplesAdded: writer.samplesAdded,
                 writerSeconds: Double(status.nanoseconds) / 1e9, writerCPUSeconds: Double(status.cpuNanoseconds) / 1e9,
                 finishSeconds: Double(DispatchTime.now().uptimeNanoseconds - finishStarted) / 1e9)
         } catch {
@@ -204,13 +206,16 @@ final class StoreImportSession: SampleSink, @unchecked Sendable {
     /// inserted and deleted in `day_values`.
     private func writeDays(_ days: [FinishedDay]) throws -> (Int, Int) {
         let db = store.db
-        let own = try db.prepare("INSERT INTO import_day_values (import_id, date, field, value, text, unit) VALUES (?1, ?2, ?3, ?4, ?5, ?6)")
+        let own = try db.prepare(
+            "INSERT INTO import_day_values (import_id, date, field, value, text, unit) VALUES (?1, ?2, ?3, ?4, ?5, ?6)")
         own.bind(1, importID)
         for day in days {
             own.bind(2, day.date)
             var fields = day.fields
             if !day.workouts.isEmpty {
-                fields.append(FinishedDay.Field(name: Self.workoutsField, text: JSONValue.array(day.workouts.map(PayloadEncoder.workout)).render(indent: nil)))
+                fields.append(
+                    FinishedDay.Field(
+                        name: Self.workoutsField, text: JSONValue.array(day.workouts.map(PayloadEncoder.workout)).render(indent: nil)))
             }
             for f in fields {
                 own.bind(3, f.name)
@@ -226,7 +231,8 @@ final class StoreImportSession: SampleSink, @unchecked Sendable {
         delete.bind(2, importID)
         try delete.run()
         let deleted = db.changes
-        let merge = try db.prepare("""
+        let merge = try db.prepare(
+            """
             WITH newest AS (
                 SELECT v.date, i.format = 'hae' AS is_hae, max(v.import_id) AS import_id
                 FROM import_day_values v JOIN imports i ON i.id = v.import_id
@@ -257,7 +263,8 @@ final class StoreImportSession: SampleSink, @unchecked Sendable {
 
     private func writeCounts(_ report: ReadReport) throws {
         let db = store.db
-        let counts = try db.prepare("INSERT INTO import_record_counts (import_id, record_type, records_read, records_added) VALUES (?1, ?2, ?3, ?4)")
+        let counts = try db.prepare(
+            "INSERT INTO import_record_counts (import_id, record_type, records_read, records_added) VALUES (?1, ?2, ?3, ?4)")
         counts.bind(1, importID)
         let byType = writer.countsByType
         let types = Set(report.recordsByType.keys).union(byType.keys)

@@ -34,7 +34,6 @@ final class StoreNames {
     private let insertDevice: Statement
     private var deviceIDs: [String: Int64] = [:]
 
-
     init(rows: StoreRows) throws {
         self.rows = rows
         let db = rows.db
@@ -139,7 +138,8 @@ final class StoreNames {
         guard let base = buf.baseAddress, buf.count > 0 else { return nil }
         let n = buf.count
         if n > devicePrefix.count, devicePrefix.withUnsafeBytes({ memcmp(base, $0.baseAddress!, $0.count) == 0 }),
-           let close = memchr(base, 0x3E, n) {
+            let close = memchr(base, 0x3E, n)
+        {
             let start = UnsafePointer<UInt8>(close.assumingMemoryBound(to: UInt8.self)) - base
             return (true, UnsafeBufferPointer(rebasing: buf[start...]))
         }

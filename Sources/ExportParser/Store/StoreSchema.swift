@@ -27,298 +27,298 @@ enum StoreSchema {
     /// its natural-key index about a third of the size with text columns, which is what decides
     /// the import's speed.
     static let v1 = """
-    CREATE TABLE imports (
-        id INTEGER PRIMARY KEY,
-        person TEXT NOT NULL,
-        file_name TEXT NOT NULL,
-        file_sha256 TEXT NOT NULL,
-        format TEXT NOT NULL,
-        tool_version TEXT NOT NULL,
-        started_at TEXT NOT NULL,
-        finished_at TEXT,
-        export_date TEXT,
-        bytes_read INTEGER,
-        records_read INTEGER,
-        workouts_read INTEGER,
-        correlations_read INTEGER,
-        activity_summaries_read INTEGER,
-        control_characters_dropped INTEGER,
-        UNIQUE (person, file_sha256)
-    );
-    CREATE TABLE import_record_counts (
-        import_id INTEGER NOT NULL REFERENCES imports(id),
-        record_type TEXT NOT NULL,
-        records_read INTEGER NOT NULL,
-        records_added INTEGER NOT NULL,
-        PRIMARY KEY (import_id, record_type)
-    ) WITHOUT ROWID;
-    CREATE TABLE import_skips (
-        import_id INTEGER NOT NULL REFERENCES imports(id),
-        reason TEXT NOT NULL,
-        skipped INTEGER NOT NULL,
-        first_locations TEXT,
-        PRIMARY KEY (import_id, reason)
-    ) WITHOUT ROWID;
+        CREATE TABLE imports (
+            id INTEGER PRIMARY KEY,
+            person TEXT NOT NULL,
+            file_name TEXT NOT NULL,
+            file_sha256 TEXT NOT NULL,
+            format TEXT NOT NULL,
+            tool_version TEXT NOT NULL,
+            started_at TEXT NOT NULL,
+            finished_at TEXT,
+            export_date TEXT,
+            bytes_read INTEGER,
+            records_read INTEGER,
+            workouts_read INTEGER,
+            correlations_read INTEGER,
+            activity_summaries_read INTEGER,
+            control_characters_dropped INTEGER,
+            UNIQUE (person, file_sha256)
+        );
+        CREATE TABLE import_record_counts (
+            import_id INTEGER NOT NULL REFERENCES imports(id),
+            record_type TEXT NOT NULL,
+            records_read INTEGER NOT NULL,
+            records_added INTEGER NOT NULL,
+            PRIMARY KEY (import_id, record_type)
+        ) WITHOUT ROWID;
+        CREATE TABLE import_skips (
+            import_id INTEGER NOT NULL REFERENCES imports(id),
+            reason TEXT NOT NULL,
+            skipped INTEGER NOT NULL,
+            first_locations TEXT,
+            PRIMARY KEY (import_id, reason)
+        ) WITHOUT ROWID;
 
-    CREATE TABLE devices (
-        id INTEGER PRIMARY KEY,
-        person TEXT NOT NULL,
-        description TEXT NOT NULL,
-        UNIQUE (person, description)
-    );
-    CREATE TABLE sample_types (
-        id INTEGER PRIMARY KEY,
-        name TEXT NOT NULL UNIQUE,
-        payload_unit TEXT
-    );
-    CREATE TABLE sources (
-        id INTEGER PRIMARY KEY,
-        person TEXT NOT NULL,
-        name TEXT NOT NULL,
-        UNIQUE (person, name)
-    );
-    CREATE TABLE sample_records (
-        id INTEGER PRIMARY KEY,
-        person TEXT NOT NULL,
-        import_id INTEGER NOT NULL REFERENCES imports(id),
-        type_id INTEGER NOT NULL REFERENCES sample_types(id),
-        source_id INTEGER NOT NULL REFERENCES sources(id),
-        source_version TEXT,
-        device_id INTEGER REFERENCES devices(id),
-        unit TEXT,
-        value REAL,
-        value_text TEXT,
-        payload_value REAL,
-        created_epoch INTEGER,
-        created_offset INTEGER,
-        start_epoch INTEGER NOT NULL,
-        start_offset INTEGER NOT NULL,
-        end_epoch INTEGER NOT NULL,
-        end_offset INTEGER NOT NULL,
-        time_zone TEXT,
-        bucket_minimum REAL,
-        bucket_maximum REAL,
-        is_bucket INTEGER NOT NULL DEFAULT 0
-    );
-    CREATE UNIQUE INDEX sample_records_natural_key ON sample_records (
-        person, type_id, start_epoch, end_epoch, source_id, ifnull(value, ''), ifnull(value_text, ''), ifnull(unit, '')
-    );
-    CREATE VIEW samples AS
-    SELECT r.id, r.person, r.import_id, t.name AS type, s.name AS source_name, r.source_version, d.description AS device,
-        r.unit, r.value, r.value_text, r.payload_value, CASE WHEN r.payload_value IS NOT NULL THEN t.payload_unit END AS payload_unit,
-        \(iso("r.created_epoch", "r.created_offset")) AS created_at, r.created_epoch,
-        \(iso("r.start_epoch", "r.start_offset")) AS start_at, r.start_epoch,
-        \(iso("r.end_epoch", "r.end_offset")) AS end_at, r.end_epoch,
-        r.time_zone, r.bucket_minimum, r.bucket_maximum, r.is_bucket, r.type_id, r.source_id, r.device_id
-    FROM sample_records r
-    JOIN sample_types t ON t.id = r.type_id
-    JOIN sources s ON s.id = r.source_id
-    LEFT JOIN devices d ON d.id = r.device_id;
-    CREATE TABLE sample_metadata (
-        sample_id INTEGER NOT NULL REFERENCES sample_records(id),
-        position INTEGER NOT NULL,
-        key TEXT NOT NULL,
-        value TEXT NOT NULL,
-        PRIMARY KEY (sample_id, position)
-    ) WITHOUT ROWID;
-    CREATE TABLE hrv_beats (
-        sample_id INTEGER NOT NULL REFERENCES sample_records(id),
-        position INTEGER NOT NULL,
-        bpm REAL,
-        time TEXT NOT NULL,
-        PRIMARY KEY (sample_id, position)
-    ) WITHOUT ROWID;
+        CREATE TABLE devices (
+            id INTEGER PRIMARY KEY,
+            person TEXT NOT NULL,
+            description TEXT NOT NULL,
+            UNIQUE (person, description)
+        );
+        CREATE TABLE sample_types (
+            id INTEGER PRIMARY KEY,
+            name TEXT NOT NULL UNIQUE,
+            payload_unit TEXT
+        );
+        CREATE TABLE sources (
+            id INTEGER PRIMARY KEY,
+            person TEXT NOT NULL,
+            name TEXT NOT NULL,
+            UNIQUE (person, name)
+        );
+        CREATE TABLE sample_records (
+            id INTEGER PRIMARY KEY,
+            person TEXT NOT NULL,
+            import_id INTEGER NOT NULL REFERENCES imports(id),
+            type_id INTEGER NOT NULL REFERENCES sample_types(id),
+            source_id INTEGER NOT NULL REFERENCES sources(id),
+            source_version TEXT,
+            device_id INTEGER REFERENCES devices(id),
+            unit TEXT,
+            value REAL,
+            value_text TEXT,
+            payload_value REAL,
+            created_epoch INTEGER,
+            created_offset INTEGER,
+            start_epoch INTEGER NOT NULL,
+            start_offset INTEGER NOT NULL,
+            end_epoch INTEGER NOT NULL,
+            end_offset INTEGER NOT NULL,
+            time_zone TEXT,
+            bucket_minimum REAL,
+            bucket_maximum REAL,
+            is_bucket INTEGER NOT NULL DEFAULT 0
+        );
+        CREATE UNIQUE INDEX sample_records_natural_key ON sample_records (
+            person, type_id, start_epoch, end_epoch, source_id, ifnull(value, ''), ifnull(value_text, ''), ifnull(unit, '')
+        );
+        CREATE VIEW samples AS
+        SELECT r.id, r.person, r.import_id, t.name AS type, s.name AS source_name, r.source_version, d.description AS device,
+            r.unit, r.value, r.value_text, r.payload_value, CASE WHEN r.payload_value IS NOT NULL THEN t.payload_unit END AS payload_unit,
+            \(iso("r.created_epoch", "r.created_offset")) AS created_at, r.created_epoch,
+            \(iso("r.start_epoch", "r.start_offset")) AS start_at, r.start_epoch,
+            \(iso("r.end_epoch", "r.end_offset")) AS end_at, r.end_epoch,
+            r.time_zone, r.bucket_minimum, r.bucket_maximum, r.is_bucket, r.type_id, r.source_id, r.device_id
+        FROM sample_records r
+        JOIN sample_types t ON t.id = r.type_id
+        JOIN sources s ON s.id = r.source_id
+        LEFT JOIN devices d ON d.id = r.device_id;
+        CREATE TABLE sample_metadata (
+            sample_id INTEGER NOT NULL REFERENCES sample_records(id),
+            position INTEGER NOT NULL,
+            key TEXT NOT NULL,
+            value TEXT NOT NULL,
+            PRIMARY KEY (sample_id, position)
+        ) WITHOUT ROWID;
+        CREATE TABLE hrv_beats (
+            sample_id INTEGER NOT NULL REFERENCES sample_records(id),
+            position INTEGER NOT NULL,
+            bpm REAL,
+            time TEXT NOT NULL,
+            PRIMARY KEY (sample_id, position)
+        ) WITHOUT ROWID;
 
-    CREATE TABLE correlations (
-        id INTEGER PRIMARY KEY,
-        person TEXT NOT NULL,
-        import_id INTEGER NOT NULL REFERENCES imports(id),
-        type TEXT NOT NULL,
-        source_name TEXT NOT NULL,
-        source_version TEXT,
-        device_id INTEGER REFERENCES devices(id),
-        created_at TEXT,
-        created_epoch INTEGER,
-        start_at TEXT NOT NULL,
-        start_epoch INTEGER NOT NULL,
-        end_at TEXT NOT NULL,
-        end_epoch INTEGER NOT NULL
-    );
-    CREATE UNIQUE INDEX correlations_natural_key ON correlations (person, type, start_epoch, end_epoch, source_name);
-    CREATE TABLE correlation_metadata (
-        correlation_id INTEGER NOT NULL REFERENCES correlations(id),
-        key TEXT NOT NULL,
-        value TEXT NOT NULL
-    );
-    CREATE TABLE correlation_members (
-        correlation_id INTEGER NOT NULL REFERENCES correlations(id),
-        position INTEGER NOT NULL,
-        type TEXT NOT NULL,
-        source_name TEXT NOT NULL,
-        source_version TEXT,
-        device_id INTEGER REFERENCES devices(id),
-        unit TEXT,
-        value REAL,
-        value_text TEXT,
-        created_at TEXT,
-        created_epoch INTEGER,
-        start_at TEXT NOT NULL,
-        start_epoch INTEGER NOT NULL,
-        end_at TEXT NOT NULL,
-        end_epoch INTEGER NOT NULL,
-        metadata_json TEXT,
-        PRIMARY KEY (correlation_id, position)
-    ) WITHOUT ROWID;
+        CREATE TABLE correlations (
+            id INTEGER PRIMARY KEY,
+            person TEXT NOT NULL,
+            import_id INTEGER NOT NULL REFERENCES imports(id),
+            type TEXT NOT NULL,
+            source_name TEXT NOT NULL,
+            source_version TEXT,
+            device_id INTEGER REFERENCES devices(id),
+            created_at TEXT,
+            created_epoch INTEGER,
+            start_at TEXT NOT NULL,
+            start_epoch INTEGER NOT NULL,
+            end_at TEXT NOT NULL,
+            end_epoch INTEGER NOT NULL
+        );
+        CREATE UNIQUE INDEX correlations_natural_key ON correlations (person, type, start_epoch, end_epoch, source_name);
+        CREATE TABLE correlation_metadata (
+            correlation_id INTEGER NOT NULL REFERENCES correlations(id),
+            key TEXT NOT NULL,
+            value TEXT NOT NULL
+        );
+        CREATE TABLE correlation_members (
+            correlation_id INTEGER NOT NULL REFERENCES correlations(id),
+            position INTEGER NOT NULL,
+            type TEXT NOT NULL,
+            source_name TEXT NOT NULL,
+            source_version TEXT,
+            device_id INTEGER REFERENCES devices(id),
+            unit TEXT,
+            value REAL,
+            value_text TEXT,
+            created_at TEXT,
+            created_epoch INTEGER,
+            start_at TEXT NOT NULL,
+            start_epoch INTEGER NOT NULL,
+            end_at TEXT NOT NULL,
+            end_epoch INTEGER NOT NULL,
+            metadata_json TEXT,
+            PRIMARY KEY (correlation_id, position)
+        ) WITHOUT ROWID;
 
-    CREATE TABLE workouts (
-        id INTEGER PRIMARY KEY,
-        person TEXT NOT NULL,
-        import_id INTEGER NOT NULL REFERENCES imports(id),
-        activity_type TEXT NOT NULL,
-        source_name TEXT NOT NULL,
-        source_version TEXT,
-        device_id INTEGER REFERENCES devices(id),
-        created_at TEXT,
-        created_epoch INTEGER,
-        start_at TEXT NOT NULL,
-        start_epoch INTEGER NOT NULL,
-        end_at TEXT NOT NULL,
-        end_epoch INTEGER NOT NULL,
-        duration REAL,
-        duration_unit TEXT,
-        total_distance REAL,
-        total_distance_unit TEXT,
-        total_energy_burned REAL,
-        total_energy_burned_unit TEXT,
-        stated_average_heart_rate REAL,
-        stated_maximum_heart_rate REAL,
-        time_zone TEXT
-    );
-    CREATE UNIQUE INDEX workouts_natural_key ON workouts (person, activity_type, start_epoch, end_epoch, source_name);
-    CREATE TABLE workout_activities (
-        id INTEGER PRIMARY KEY,
-        workout_id INTEGER NOT NULL REFERENCES workouts(id),
-        position INTEGER NOT NULL,
-        uuid TEXT,
-        start_at TEXT,
-        start_epoch INTEGER,
-        end_at TEXT,
-        end_epoch INTEGER,
-        duration REAL,
-        duration_unit TEXT
-    );
-    CREATE TABLE workout_metadata (
-        workout_id INTEGER NOT NULL REFERENCES workouts(id),
-        activity_id INTEGER REFERENCES workout_activities(id),
-        key TEXT NOT NULL,
-        value TEXT NOT NULL
-    );
-    CREATE TABLE workout_statistics (
-        workout_id INTEGER NOT NULL REFERENCES workouts(id),
-        activity_id INTEGER REFERENCES workout_activities(id),
-        type TEXT NOT NULL,
-        start_at TEXT,
-        start_epoch INTEGER,
-        end_at TEXT,
-        end_epoch INTEGER,
-        average REAL,
-        minimum REAL,
-        maximum REAL,
-        sum REAL,
-        unit TEXT
-    );
-    CREATE TABLE workout_events (
-        workout_id INTEGER NOT NULL REFERENCES workouts(id),
-        activity_id INTEGER REFERENCES workout_activities(id),
-        type TEXT NOT NULL,
-        date_at TEXT,
-        date_epoch INTEGER,
-        duration REAL,
-        duration_unit TEXT,
-        metadata_json TEXT
-    );
-    CREATE TABLE workout_routes (
-        id INTEGER PRIMARY KEY,
-        workout_id INTEGER NOT NULL REFERENCES workouts(id),
-        source_name TEXT,
-        start_at TEXT,
-        start_epoch INTEGER,
-        end_at TEXT,
-        end_epoch INTEGER,
-        inline_location_count INTEGER NOT NULL
-    );
-    CREATE TABLE workout_route_files (
-        route_id INTEGER NOT NULL REFERENCES workout_routes(id),
-        path TEXT NOT NULL
-    );
+        CREATE TABLE workouts (
+            id INTEGER PRIMARY KEY,
+            person TEXT NOT NULL,
+            import_id INTEGER NOT NULL REFERENCES imports(id),
+            activity_type TEXT NOT NULL,
+            source_name TEXT NOT NULL,
+            source_version TEXT,
+            device_id INTEGER REFERENCES devices(id),
+            created_at TEXT,
+            created_epoch INTEGER,
+            start_at TEXT NOT NULL,
+            start_epoch INTEGER NOT NULL,
+            end_at TEXT NOT NULL,
+            end_epoch INTEGER NOT NULL,
+            duration REAL,
+            duration_unit TEXT,
+            total_distance REAL,
+            total_distance_unit TEXT,
+            total_energy_burned REAL,
+            total_energy_burned_unit TEXT,
+            stated_average_heart_rate REAL,
+            stated_maximum_heart_rate REAL,
+            time_zone TEXT
+        );
+        CREATE UNIQUE INDEX workouts_natural_key ON workouts (person, activity_type, start_epoch, end_epoch, source_name);
+        CREATE TABLE workout_activities (
+            id INTEGER PRIMARY KEY,
+            workout_id INTEGER NOT NULL REFERENCES workouts(id),
+            position INTEGER NOT NULL,
+            uuid TEXT,
+            start_at TEXT,
+            start_epoch INTEGER,
+            end_at TEXT,
+            end_epoch INTEGER,
+            duration REAL,
+            duration_unit TEXT
+        );
+        CREATE TABLE workout_metadata (
+            workout_id INTEGER NOT NULL REFERENCES workouts(id),
+            activity_id INTEGER REFERENCES workout_activities(id),
+            key TEXT NOT NULL,
+            value TEXT NOT NULL
+        );
+        CREATE TABLE workout_statistics (
+            workout_id INTEGER NOT NULL REFERENCES workouts(id),
+            activity_id INTEGER REFERENCES workout_activities(id),
+            type TEXT NOT NULL,
+            start_at TEXT,
+            start_epoch INTEGER,
+            end_at TEXT,
+            end_epoch INTEGER,
+            average REAL,
+            minimum REAL,
+            maximum REAL,
+            sum REAL,
+            unit TEXT
+        );
+        CREATE TABLE workout_events (
+            workout_id INTEGER NOT NULL REFERENCES workouts(id),
+            activity_id INTEGER REFERENCES workout_activities(id),
+            type TEXT NOT NULL,
+            date_at TEXT,
+            date_epoch INTEGER,
+            duration REAL,
+            duration_unit TEXT,
+            metadata_json TEXT
+        );
+        CREATE TABLE workout_routes (
+            id INTEGER PRIMARY KEY,
+            workout_id INTEGER NOT NULL REFERENCES workouts(id),
+            source_name TEXT,
+            start_at TEXT,
+            start_epoch INTEGER,
+            end_at TEXT,
+            end_epoch INTEGER,
+            inline_location_count INTEGER NOT NULL
+        );
+        CREATE TABLE workout_route_files (
+            route_id INTEGER NOT NULL REFERENCES workout_routes(id),
+            path TEXT NOT NULL
+        );
 
-    CREATE TABLE activity_summaries (
-        person TEXT NOT NULL,
-        date TEXT NOT NULL,
-        import_id INTEGER NOT NULL REFERENCES imports(id),
-        active_energy_burned REAL,
-        active_energy_burned_goal REAL,
-        active_energy_burned_unit TEXT,
-        apple_move_time REAL,
-        apple_move_time_goal REAL,
-        apple_exercise_time REAL,
-        apple_exercise_time_goal REAL,
-        apple_stand_hours REAL,
-        apple_stand_hours_goal REAL,
-        attributes_json TEXT NOT NULL,
-        PRIMARY KEY (person, date)
-    ) WITHOUT ROWID;
+        CREATE TABLE activity_summaries (
+            person TEXT NOT NULL,
+            date TEXT NOT NULL,
+            import_id INTEGER NOT NULL REFERENCES imports(id),
+            active_energy_burned REAL,
+            active_energy_burned_goal REAL,
+            active_energy_burned_unit TEXT,
+            apple_move_time REAL,
+            apple_move_time_goal REAL,
+            apple_exercise_time REAL,
+            apple_exercise_time_goal REAL,
+            apple_stand_hours REAL,
+            apple_stand_hours_goal REAL,
+            attributes_json TEXT NOT NULL,
+            PRIMARY KEY (person, date)
+        ) WITHOUT ROWID;
 
-    CREATE TABLE me (
-        person TEXT NOT NULL,
-        attribute TEXT NOT NULL,
-        value TEXT NOT NULL,
-        import_id INTEGER NOT NULL REFERENCES imports(id),
-        PRIMARY KEY (person, attribute)
-    ) WITHOUT ROWID;
+        CREATE TABLE me (
+            person TEXT NOT NULL,
+            attribute TEXT NOT NULL,
+            value TEXT NOT NULL,
+            import_id INTEGER NOT NULL REFERENCES imports(id),
+            PRIMARY KEY (person, attribute)
+        ) WITHOUT ROWID;
 
-    CREATE TABLE extra_items (
-        id INTEGER PRIMARY KEY,
-        person TEXT NOT NULL,
-        import_id INTEGER NOT NULL REFERENCES imports(id),
-        kind TEXT NOT NULL,
-        json TEXT NOT NULL
-    );
-    CREATE UNIQUE INDEX extra_items_natural_key ON extra_items (person, kind, json);
+        CREATE TABLE extra_items (
+            id INTEGER PRIMARY KEY,
+            person TEXT NOT NULL,
+            import_id INTEGER NOT NULL REFERENCES imports(id),
+            kind TEXT NOT NULL,
+            json TEXT NOT NULL
+        );
+        CREATE UNIQUE INDEX extra_items_natural_key ON extra_items (person, kind, json);
 
-    CREATE TABLE sleep_summaries (
-        person TEXT NOT NULL,
-        import_id INTEGER NOT NULL REFERENCES imports(id),
-        source_name TEXT,
-        sleep_start_at TEXT,
-        sleep_start_epoch INTEGER,
-        sleep_end_at TEXT NOT NULL,
-        sleep_end_epoch INTEGER NOT NULL,
-        total_hours REAL NOT NULL,
-        core_hours REAL,
-        deep_hours REAL,
-        rem_hours REAL,
-        awake_hours REAL,
-        asleep_hours REAL,
-        in_bed_hours REAL,
-        in_bed_start_at TEXT,
-        in_bed_start_epoch INTEGER,
-        in_bed_end_at TEXT,
-        in_bed_end_epoch INTEGER
-    );
-    CREATE UNIQUE INDEX sleep_summaries_natural_key ON sleep_summaries (person, sleep_end_epoch, ifnull(source_name, ''));
+        CREATE TABLE sleep_summaries (
+            person TEXT NOT NULL,
+            import_id INTEGER NOT NULL REFERENCES imports(id),
+            source_name TEXT,
+            sleep_start_at TEXT,
+            sleep_start_epoch INTEGER,
+            sleep_end_at TEXT NOT NULL,
+            sleep_end_epoch INTEGER NOT NULL,
+            total_hours REAL NOT NULL,
+            core_hours REAL,
+            deep_hours REAL,
+            rem_hours REAL,
+            awake_hours REAL,
+            asleep_hours REAL,
+            in_bed_hours REAL,
+            in_bed_start_at TEXT,
+            in_bed_start_epoch INTEGER,
+            in_bed_end_at TEXT,
+            in_bed_end_epoch INTEGER
+        );
+        CREATE UNIQUE INDEX sleep_summaries_natural_key ON sleep_summaries (person, sleep_end_epoch, ifnull(source_name, ''));
 
-    CREATE TABLE day_values (
-        person TEXT NOT NULL,
-        date TEXT NOT NULL,
-        field TEXT NOT NULL,
-        value REAL,
-        text TEXT,
-        unit TEXT,
-        import_id INTEGER NOT NULL REFERENCES imports(id),
-        PRIMARY KEY (person, date, field)
-    ) WITHOUT ROWID;
-    """
+        CREATE TABLE day_values (
+            person TEXT NOT NULL,
+            date TEXT NOT NULL,
+            field TEXT NOT NULL,
+            value REAL,
+            text TEXT,
+            unit TEXT,
+            import_id INTEGER NOT NULL REFERENCES imports(id),
+            PRIMARY KEY (person, date, field)
+        ) WITHOUT ROWID;
+        """
 
     /// Version 2: records that differ only in their metadata are different records (two foods
     /// logged at one instant with the same protein), so the samples' natural key gains
@@ -334,33 +334,33 @@ enum StoreSchema {
     /// `apple_daily_totals` sets Apple's own daily totals (ActivitySummary) beside the tool's
     /// `active_calories` and `exercise_min` (docs/store.md).
     static let v2 = """
-    ALTER TABLE sample_records ADD COLUMN metadata_digest INTEGER NOT NULL DEFAULT 0;
-    DROP INDEX sample_records_natural_key;
-    CREATE UNIQUE INDEX sample_records_natural_key ON sample_records (
-        person, type_id, start_epoch, end_epoch, source_id, ifnull(value, ''), ifnull(value_text, ''), ifnull(unit, ''), metadata_digest
-    );
-    CREATE TABLE import_day_values (
-        import_id INTEGER NOT NULL REFERENCES imports(id),
-        date TEXT NOT NULL,
-        field TEXT NOT NULL,
-        value REAL,
-        text TEXT,
-        unit TEXT,
-        PRIMARY KEY (import_id, date, field)
-    ) WITHOUT ROWID;
-    INSERT INTO import_day_values (import_id, date, field, value, text, unit)
-        SELECT import_id, date, field, value, text, unit FROM day_values;
-    ALTER TABLE workouts ADD COLUMN identity_digest INTEGER NOT NULL DEFAULT 0;
-    DROP INDEX workouts_natural_key;
-    CREATE UNIQUE INDEX workouts_natural_key ON workouts (person, activity_type, start_epoch, end_epoch, source_name, identity_digest);
-    CREATE VIEW apple_daily_totals AS
-    SELECT a.person, a.date,
-        (SELECT value FROM day_values v WHERE v.person = a.person AND v.date = a.date AND v.field = 'active_calories') AS active_calories,
-        CASE WHEN a.active_energy_burned_unit = 'kJ' THEN a.active_energy_burned / 4.184 ELSE a.active_energy_burned END AS apple_active_calories,
-        (SELECT value FROM day_values v WHERE v.person = a.person AND v.date = a.date AND v.field = 'exercise_min') AS exercise_min,
-        a.apple_exercise_time AS apple_exercise_min
-    FROM activity_summaries a;
-    """
+        ALTER TABLE sample_records ADD COLUMN metadata_digest INTEGER NOT NULL DEFAULT 0;
+        DROP INDEX sample_records_natural_key;
+        CREATE UNIQUE INDEX sample_records_natural_key ON sample_records (
+            person, type_id, start_epoch, end_epoch, source_id, ifnull(value, ''), ifnull(value_text, ''), ifnull(unit, ''), metadata_digest
+        );
+        CREATE TABLE import_day_values (
+            import_id INTEGER NOT NULL REFERENCES imports(id),
+            date TEXT NOT NULL,
+            field TEXT NOT NULL,
+            value REAL,
+            text TEXT,
+            unit TEXT,
+            PRIMARY KEY (import_id, date, field)
+        ) WITHOUT ROWID;
+        INSERT INTO import_day_values (import_id, date, field, value, text, unit)
+            SELECT import_id, date, field, value, text, unit FROM day_values;
+        ALTER TABLE workouts ADD COLUMN identity_digest INTEGER NOT NULL DEFAULT 0;
+        DROP INDEX workouts_natural_key;
+        CREATE UNIQUE INDEX workouts_natural_key ON workouts (person, activity_type, start_epoch, end_epoch, source_name, identity_digest);
+        CREATE VIEW apple_daily_totals AS
+        SELECT a.person, a.date,
+            (SELECT value FROM day_values v WHERE v.person = a.person AND v.date = a.date AND v.field = 'active_calories') AS active_calories,
+            CASE WHEN a.active_energy_burned_unit = 'kJ' THEN a.active_energy_burned / 4.184 ELSE a.active_energy_burned END AS apple_active_calories,
+            (SELECT value FROM day_values v WHERE v.person = a.person AND v.date = a.date AND v.field = 'exercise_min') AS exercise_min,
+            a.apple_exercise_time AS apple_exercise_min
+        FROM activity_summaries a;
+        """
 
     /// Version 3: what `push` needs. `day_payloads` keeps, per person and date, the payload JSON
     /// the last `convert` run that wrote the date put in `payloads/DATE.json` (exactly those
@@ -370,44 +370,44 @@ enum StoreSchema {
     /// that date: the body's sha256, the HTTP status, the result and when, so a rerun sends only
     /// days not accepted or whose body changed (docs/push.md).
     static let v3 = """
-    CREATE TABLE day_payloads (
-        person TEXT NOT NULL,
-        date TEXT NOT NULL,
-        payload_json TEXT NOT NULL,
-        tool_version TEXT NOT NULL,
-        written_at TEXT NOT NULL,
-        PRIMARY KEY (person, date)
-    ) WITHOUT ROWID;
-    CREATE TABLE pushes (
-        person TEXT NOT NULL,
-        endpoint TEXT NOT NULL,
-        date TEXT NOT NULL,
-        body_sha256 TEXT NOT NULL,
-        http_status INTEGER,
-        result TEXT NOT NULL,
-        detail TEXT,
-        attempts INTEGER NOT NULL,
-        pushed_at TEXT NOT NULL,
-        PRIMARY KEY (person, endpoint, date)
-    ) WITHOUT ROWID;
-    """
+        CREATE TABLE day_payloads (
+            person TEXT NOT NULL,
+            date TEXT NOT NULL,
+            payload_json TEXT NOT NULL,
+            tool_version TEXT NOT NULL,
+            written_at TEXT NOT NULL,
+            PRIMARY KEY (person, date)
+        ) WITHOUT ROWID;
+        CREATE TABLE pushes (
+            person TEXT NOT NULL,
+            endpoint TEXT NOT NULL,
+            date TEXT NOT NULL,
+            body_sha256 TEXT NOT NULL,
+            http_status INTEGER,
+            result TEXT NOT NULL,
+            detail TEXT,
+            attempts INTEGER NOT NULL,
+            pushed_at TEXT NOT NULL,
+            PRIMARY KEY (person, endpoint, date)
+        ) WITHOUT ROWID;
+        """
 
     /// The samples' natural key (person, type, start, end, source, value, unit, metadata digest) is their unique
     /// index, in that column order, so it also serves range queries by person, type and time.
     /// Non-unique indexes for reading, created (if missing) at the end of every import, after
     /// the load, so bulk inserts do not maintain them row by row on a first import.
     static let secondaryIndexes = """
-    CREATE INDEX IF NOT EXISTS correlations_by_person_start ON correlations (person, start_epoch);
-    CREATE INDEX IF NOT EXISTS correlation_metadata_by_correlation ON correlation_metadata (correlation_id);
-    CREATE INDEX IF NOT EXISTS workouts_by_person_start ON workouts (person, start_epoch);
-    CREATE INDEX IF NOT EXISTS workout_activities_by_workout ON workout_activities (workout_id);
-    CREATE INDEX IF NOT EXISTS workout_metadata_by_workout ON workout_metadata (workout_id);
-    CREATE INDEX IF NOT EXISTS workout_statistics_by_workout ON workout_statistics (workout_id);
-    CREATE INDEX IF NOT EXISTS workout_events_by_workout ON workout_events (workout_id);
-    CREATE INDEX IF NOT EXISTS workout_routes_by_workout ON workout_routes (workout_id);
-    CREATE INDEX IF NOT EXISTS workout_route_files_by_route ON workout_route_files (route_id);
-    CREATE INDEX IF NOT EXISTS day_values_by_import ON day_values (import_id);
-    """
+        CREATE INDEX IF NOT EXISTS correlations_by_person_start ON correlations (person, start_epoch);
+        CREATE INDEX IF NOT EXISTS correlation_metadata_by_correlation ON correlation_metadata (correlation_id);
+        CREATE INDEX IF NOT EXISTS workouts_by_person_start ON workouts (person, start_epoch);
+        CREATE INDEX IF NOT EXISTS workout_activities_by_workout ON workout_activities (workout_id);
+        CREATE INDEX IF NOT EXISTS workout_metadata_by_workout ON workout_metadata (workout_id);
+        CREATE INDEX IF NOT EXISTS workout_statistics_by_workout ON workout_statistics (workout_id);
+        CREATE INDEX IF NOT EXISTS workout_events_by_workout ON workout_events (workout_id);
+        CREATE INDEX IF NOT EXISTS workout_routes_by_workout ON workout_routes (workout_id);
+        CREATE INDEX IF NOT EXISTS workout_route_files_by_route ON workout_route_files (route_id);
+        CREATE INDEX IF NOT EXISTS day_values_by_import ON day_values (import_id);
+        """
 
     /// The `daily` view: one row a date per person, columns `person` then the CSV's columns
     /// (`OutputFields.columns`) in order, pivoted from `day_values`. Generated from the field
@@ -419,10 +419,14 @@ enum StoreSchema {
             if f.column == "hae_filled" {
                 // Not a stored value: the provenance of the others. On a date that native imports
                 // cover, the fields whose value came from an HAE import, by field name.
-                cols.append("CASE WHEN max(i.format <> 'hae') = 1 THEN group_concat(CASE WHEN i.format = 'hae' THEN d.field END, ';') END AS hae_filled")
+                cols.append(
+                    "CASE WHEN max(i.format <> 'hae') = 1 THEN group_concat(CASE WHEN i.format = 'hae' THEN d.field END, ';') END AS hae_filled"
+                )
                 continue
             }
-            guard let name = f.storeName, let column = f.column else { preconditionFailure("CSV column \(f.name) that the store does not keep") }
+            guard let name = f.storeName, let column = f.column else {
+                preconditionFailure("CSV column \(f.name) that the store does not keep")
+            }
             if f.kind == .date {
                 // The date is the key of every `day_values` row, not one of its fields.
                 cols.append("d.\(name) AS \(name)")

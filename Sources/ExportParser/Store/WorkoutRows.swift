@@ -15,28 +15,33 @@ final class WorkoutRows {
         self.rows = rows
         self.names = names
         let db = rows.db
-        insertWorkout = try db.prepare("""
+        insertWorkout = try db.prepare(
+            """
             INSERT OR IGNORE INTO workouts (person, import_id, activity_type, source_name, source_version, device_id,
               created_at, created_epoch, start_at, start_epoch, end_at, end_epoch, duration, duration_unit,
               total_distance, total_distance_unit, total_energy_burned, total_energy_burned_unit,
               stated_average_heart_rate, stated_maximum_heart_rate, time_zone, identity_digest)
             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22)
             """)
-        insertWorkoutActivity = try db.prepare("""
+        insertWorkoutActivity = try db.prepare(
+            """
             INSERT INTO workout_activities (workout_id, position, uuid, start_at, start_epoch, end_at, end_epoch, duration, duration_unit)
             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)
             """)
         insertWorkoutMetadata = try db.prepare("INSERT INTO workout_metadata (workout_id, activity_id, key, value) VALUES (?1, ?2, ?3, ?4)")
-        insertWorkoutStatistic = try db.prepare("""
+        insertWorkoutStatistic = try db.prepare(
+            """
             INSERT INTO workout_statistics (workout_id, activity_id, type, start_at, start_epoch, end_at, end_epoch,
               average, minimum, maximum, sum, unit)
             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)
             """)
-        insertWorkoutEvent = try db.prepare("""
+        insertWorkoutEvent = try db.prepare(
+            """
             INSERT INTO workout_events (workout_id, activity_id, type, date_at, date_epoch, duration, duration_unit, metadata_json)
             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)
             """)
-        insertWorkoutRoute = try db.prepare("""
+        insertWorkoutRoute = try db.prepare(
+            """
             INSERT INTO workout_routes (workout_id, source_name, start_at, start_epoch, end_at, end_epoch, inline_location_count)
             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)
             """)
@@ -101,7 +106,9 @@ final class WorkoutRows {
         }
     }
 
-    private func writeParts(workout: Int64, activity: Int64?, metadata: [MetadataEntry], statistics: [WorkoutStatistic], events: [WorkoutEvent]) throws {
+    private func writeParts(
+        workout: Int64, activity: Int64?, metadata: [MetadataEntry], statistics: [WorkoutStatistic], events: [WorkoutEvent]
+    ) throws {
         let md = insertWorkoutMetadata
         md.bind(1, workout)
         md.bind(2, activity)

@@ -43,8 +43,8 @@ enum CivilDate {
     static func parseISODate(_ s: String) -> Int? {
         let u = Array(s.utf8)
         guard u.count == 10, u[4] == 0x2D, u[7] == 0x2D,
-              let y = digits(u, 0, 4), let m = digits(u, 5, 2), let d = digits(u, 8, 2),
-              (1...12).contains(m), d >= 1, d <= daysInMonth(year: y, month: m)
+            let y = digits(u, 0, 4), let m = digits(u, 5, 2), let d = digits(u, 8, 2),
+            (1...12).contains(m), d >= 1, d <= daysInMonth(year: y, month: m)
         else { return nil }
         return dayNumber(year: y, month: m, day: d)
     }

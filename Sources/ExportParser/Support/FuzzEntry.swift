@@ -35,7 +35,8 @@ public enum FuzzEntry {
             let counter = CountingSink()
             let book = DayBook()
             let sink = SinkFanout([book, counter])
-            var session = ParseSession(file: "fuzz.xml", sink: sink, input: InputDescription(path: "fuzz.xml", format: .appleXML, byteCount: Int64(bytes.count)))
+            var session = ParseSession(
+                file: "fuzz.xml", sink: sink, input: InputDescription(path: "fuzz.xml", format: .appleXML, byteCount: Int64(bytes.count)))
             do {
                 var from = 0
                 for to in cuts + [bytes.count] where to > from && to <= bytes.count {
@@ -51,7 +52,9 @@ public enum FuzzEntry {
             return counter.outcome(days: book.finish().count)
         }
         let split = read(splitAt), whole = read([])
-        precondition(split == whole, "the export reader's result depends on where its input is cut: \(split) in chunks cut at \(splitAt), \(whole) in one piece")
+        precondition(
+            split == whole,
+            "the export reader's result depends on where its input is cut: \(split) in chunks cut at \(splitAt), \(whole) in one piece")
     }
 
     /// Health Auto Export JSON in `bytes`, read by `HAEReader` with its chunks cut at `splitAt`,
@@ -61,7 +64,7 @@ public enum FuzzEntry {
         func read(_ cuts: [Int]) -> Outcome {
             let counter = CountingSink()
             let book = DayBook()
-            var reader = HAEReader(path: path, pendingLimit: 4) // small: the re-read path runs too
+            var reader = HAEReader(path: path, pendingLimit: 4)  // small: the re-read path runs too
             reader.splits = cuts.map(Int64.init)
             do {
                 _ = try reader.read(into: SinkFanout([book, counter]))
@@ -76,7 +79,9 @@ public enum FuzzEntry {
         // short read), so no cut falls inside one.
         let cuts = splitAt.filter { $0 >= 3 }
         let split = read(cuts), whole = read([])
-        precondition(split == whole, "the HAE reader's result depends on where its input is cut: \(split) in chunks cut at \(cuts), \(whole) in one piece")
+        precondition(
+            split == whole,
+            "the HAE reader's result depends on where its input is cut: \(split) in chunks cut at \(cuts), \(whole) in one piece")
     }
 
     /// An export.zip in `bytes`: the archive's directory, the export entry found by content,
@@ -104,7 +109,8 @@ public enum FuzzEntry {
         }
         let iso = CivilDate.isoTimestamp(seconds: t.seconds, offset: t.offset)
         let again = TimestampParser.parse(iso)
-        precondition(again == t || (again == nil && iso.hasPrefix("10000")), "\(t) printed as \(iso) parses back as \(String(describing: again))")
+        precondition(
+            again == t || (again == nil && iso.hasPrefix("10000")), "\(t) printed as \(iso) parses back as \(String(describing: again))")
     }
 
     /// A number from `bytes` through `NumberParser`; when the bytes are a JSON number, also
@@ -116,8 +122,10 @@ public enum FuzzEntry {
         guard isJSONNumber(bytes) else { return }
         let fast = HAEDecimalParser.parse(base, bytes.count)
         let reference = Double(String(decoding: bytes, as: UTF8.self)).flatMap { $0.isFinite ? $0 : nil }
-        precondition(fast?.bitPattern == reference?.bitPattern,
-                     "HAEDecimalParser gives \(String(describing: fast)), strtod \(String(describing: reference)) for \(String(decoding: bytes, as: UTF8.self))")
+        precondition(
+            fast?.bitPattern == reference?.bitPattern,
+            "HAEDecimalParser gives \(String(describing: fast)), strtod \(String(describing: reference)) for \(String(decoding: bytes, as: UTF8.self))"
+        )
     }
 
     // MARK: - Support
@@ -128,7 +136,9 @@ public enum FuzzEntry {
         var samples = 0, correlations = 0, workouts = 0, summaries = 0, extras = 0, nights = 0, days = 0
         var skipped = 0
         var description: String {
-            failed ? "an InputError" : "\(samples) samples, \(workouts) workouts, \(nights) nights, \(extras) extras, \(skipped) skipped, \(days) days"
+            failed
+                ? "an InputError"
+                : "\(samples) samples, \(workouts) workouts, \(nights) nights, \(extras) extras, \(skipped) skipped, \(days) days"
         }
     }
 

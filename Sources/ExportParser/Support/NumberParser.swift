@@ -6,7 +6,7 @@ enum NumberParser {
     @inline(__always)
     static func parse(_ p: UnsafePointer<UInt8>, _ count: Int) -> Double? {
         guard count > 0, count < 64 else { return count >= 64 ? parseLong(p, count) : nil }
-        let first = p[0] // strtod would skip leading white space; a value has none
+        let first = p[0]  // strtod would skip leading white space; a value has none
         guard (first >= 0x30 && first <= 0x39) || first == 0x2D || first == 0x2B || first == 0x2E else { return nil }
         return withUnsafeTemporaryAllocation(of: CChar.self, capacity: count + 1) { buf -> Double? in
             for i in 0..<count { buf[i] = CChar(bitPattern: p[i]) }

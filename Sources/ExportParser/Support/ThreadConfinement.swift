@@ -10,7 +10,7 @@ final class ThreadConfinement: @unchecked Sendable {
     // @unchecked Sendable: `owner` is written by the thread taking the object over, after the
     // synchronisation of the hand-over point; in debug builds only.
     #if DEBUG
-    private var owner: pthread_t?
+        private var owner: pthread_t?
     #endif
 
     init() {}
@@ -19,7 +19,7 @@ final class ThreadConfinement: @unchecked Sendable {
     @inline(__always)
     func claim() {
         #if DEBUG
-        owner = pthread_self()
+            owner = pthread_self()
         #endif
     }
 
@@ -27,9 +27,9 @@ final class ThreadConfinement: @unchecked Sendable {
     /// has claimed it yet).
     var isOwnedByCurrentThread: Bool {
         #if DEBUG
-        return owner.map { pthread_equal($0, pthread_self()) != 0 } ?? true
+            return owner.map { pthread_equal($0, pthread_self()) != 0 } ?? true
         #else
-        return true
+            return true
         #endif
     }
 
@@ -38,8 +38,8 @@ final class ThreadConfinement: @unchecked Sendable {
     @inline(__always)
     func check(_ what: StaticString, file: StaticString = #fileID, line: UInt = #line) {
         #if DEBUG
-        if owner == nil { claim() }
-        precondition(isOwnedByCurrentThread, "\(what) used from a thread that does not own it", file: file, line: line)
+            if owner == nil { claim() }
+            precondition(isOwnedByCurrentThread, "\(what) used from a thread that does not own it", file: file, line: line)
         #endif
     }
 }

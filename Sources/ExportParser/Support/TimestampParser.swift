@@ -28,7 +28,7 @@ enum TimestampParser {
         }
         let yh = d2(0), yl = d2(2), mo = d2(5), da = d2(8), hh = d2(11), mi = d2(14), ss = d2(17), oh = d2(21), om = d2(23)
         guard yh >= 0, yl >= 0, mo >= 1, mo <= 12, da >= 1, hh >= 0, hh <= 23, mi >= 0, mi <= 59, ss >= 0, ss <= 60,
-              oh >= 0, oh <= 18, om >= 0, om <= 59
+            oh >= 0, oh <= 18, om >= 0, om <= 59
         else { return nil }
         let year = yh * 100 + yl
         guard da <= CivilDate.daysInMonth(year: year, month: mo) else { return nil }
@@ -67,20 +67,20 @@ enum TimestampParser {
             return true
         }
         guard let year = number(maxDigits: 4), i == 4, expect(0x2D), let mo = number(maxDigits: 2), expect(0x2D),
-              let da = number(maxDigits: 2), (1...12).contains(mo), da >= 1, da <= CivilDate.daysInMonth(year: year, month: mo)
+            let da = number(maxDigits: 2), (1...12).contains(mo), da >= 1, da <= CivilDate.daysInMonth(year: year, month: mo)
         else { return nil }
         let days = CivilDate.dayNumber(year: year, month: mo, day: da)
-        if i == count { return nil } // a date alone is not an instant
+        if i == count { return nil }  // a date alone is not an instant
         skipSpaces()
         guard var hh = number(maxDigits: 2), expect(0x3A), let mi = number(maxDigits: 2), expect(0x3A), let ss = number(maxDigits: 2),
-              mi <= 59, ss <= 60
+            mi <= 59, ss <= 60
         else { return nil }
-        if i < count, p[i] == 0x2E { // fractional seconds are dropped (seconds precision)
+        if i < count, p[i] == 0x2E {  // fractional seconds are dropped (seconds precision)
             i += 1
             while i < count, p[i] >= 0x30, p[i] <= 0x39 { i += 1 }
         }
         skipSpaces()
-        if i + 1 < count, (p[i] | 0x20) == 0x61 || (p[i] | 0x20) == 0x70, (p[i + 1] | 0x20) == 0x6D { // am / pm
+        if i + 1 < count, (p[i] | 0x20) == 0x61 || (p[i] | 0x20) == 0x70, (p[i + 1] | 0x20) == 0x6D {  // am / pm
             guard hh >= 1, hh <= 12 else { return nil }
             let pm = (p[i] | 0x20) == 0x70
             hh = hh % 12 + (pm ? 12 : 0)
@@ -89,7 +89,7 @@ enum TimestampParser {
         }
         guard hh <= 23 else { return nil }
         var offset = 0
-        if i < count, p[i] == 0x5A { // Z
+        if i < count, p[i] == 0x5A {  // Z
             i += 1
         } else {
             guard i < count, p[i] == 0x2B || p[i] == 0x2D else { return nil }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// `daily.csv`: RFC 4180 (CRLF line ends, fields quoted when they hold a comma, quote or line
 /// end), one row a date, a column for every field of `OutputFields.columns`, values rounded as
 /// in the payload, an empty cell where there is no value.
@@ -25,5 +27,3 @@ enum CSVWriter {
         return "\"" + s.replacingOccurrences(of: "\"", with: "\"\"") + "\""
     }
 }
-
-import Foundation

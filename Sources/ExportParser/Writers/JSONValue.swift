@@ -59,7 +59,7 @@ indirect enum JSONValue: Equatable, Sendable {
     static func round(_ v: Double, decimals: Int) -> Double {
         let p = pow10(decimals)
         let r = (v * p).rounded(.toNearestOrAwayFromZero) / p
-        return r == 0 ? 0 : r // no "-0"
+        return r == 0 ? 0 : r  // no "-0"
     }
 
     private static func pow10(_ d: Int) -> Double {

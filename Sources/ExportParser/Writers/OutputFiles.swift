@@ -63,7 +63,11 @@ enum OutputFiles {
         }
         let old = path + ".old-\(getpid())"
         let hadOld = FileManager.default.fileExists(atPath: path)
-        if hadOld { guard rename(path, old) == 0 else { throw OutputError(file: path, message: "cannot replace: \(String(cString: strerror(errno)))") } }
+        if hadOld {
+            guard rename(path, old) == 0 else {
+                throw OutputError(file: path, message: "cannot replace: \(String(cString: strerror(errno)))")
+            }
+        }
         guard rename(tmp, path) == 0 else {
             if hadOld { rename(old, path) }
             throw OutputError(file: path, message: "cannot replace: \(String(cString: strerror(errno)))")

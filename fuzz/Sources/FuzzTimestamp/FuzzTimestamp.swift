@@ -10,16 +10,16 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
 }
 
 #if !FUZZING
-/// Replay: runs each file given as an argument through `fuzz`, as the fuzzer would (a crash
-/// reproduces under a debugger, or on a toolchain without libFuzzer).
-@main
-enum Replay {
-    static func main() throws {
-        for path in CommandLine.arguments.dropFirst() {
-            let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))
-            _ = bytes.withUnsafeBufferPointer { fuzz($0.baseAddress ?? UnsafePointer(bitPattern: 1)!, $0.count) }
-            print("\(path): ok")
+    /// Replay: runs each file given as an argument through `fuzz`, as the fuzzer would (a crash
+    /// reproduces under a debugger, or on a toolchain without libFuzzer).
+    @main
+    enum Replay {
+        static func main() throws {
+            for path in CommandLine.arguments.dropFirst() {
+                let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))
+                _ = bytes.withUnsafeBufferPointer { fuzz($0.baseAddress ?? UnsafePointer(bitPattern: 1)!, $0.count) }
+                print("\(path): ok")
+            }
         }
     }
-}
 #endif

@@ -30,7 +30,8 @@ struct AppleExportReader {
     /// Parses an export held in memory (tests, fixtures).
     @discardableResult
     static func read(data: Data, name: String, into sink: SampleSink) throws -> ReadReport {
-        var session = ParseSession(file: name, sink: sink, input: InputDescription(path: name, format: .appleXML, byteCount: Int64(data.count)))
+        var session = ParseSession(
+            file: name, sink: sink, input: InputDescription(path: name, format: .appleXML, byteCount: Int64(data.count)))
         try data.withUnsafeBytes { try session.feed($0) }
         return try session.finish()
     }
@@ -49,7 +50,8 @@ struct AppleExportReader {
             let n = Foundation.read(fd, buffer.baseAddress, chunkSize)
             if n < 0 {
                 if errno == EINTR { continue }
-                throw InputError(file: path, location: InputLocation(byteOffset: done), message: "read failed: \(String(cString: strerror(errno)))")
+                throw InputError(
+                    file: path, location: InputLocation(byteOffset: done), message: "read failed: \(String(cString: strerror(errno)))")
             }
             if n == 0 { break }
             try session.feed(UnsafeRawBufferPointer(rebasing: buffer[0..<n]))
@@ -74,8 +76,9 @@ struct AppleExportReader {
         }
         let total = Int64(found.entry.uncompressedSize)
         let entryName = found.entry.printableName
-        var session = ParseSession(file: "\(path) (\(entryName))", sink: sink,
-                                   input: InputDescription(path: path, format: .appleZip, entry: found.entry.name, byteCount: total))
+        var session = ParseSession(
+            file: "\(path) (\(entryName))", sink: sink,
+            input: InputDescription(path: path, format: .appleZip, entry: found.entry.name, byteCount: total))
         // Inflate on a second thread; parse here.
         let pipe = BoundedBatchQueue<Data>(capacity: 8)
         var stream = ZipEntryStream(fd: found.fd, entry: found.entry, fileSize: found.fileSize)
@@ -88,7 +91,8 @@ struct AppleExportReader {
                 }
                 pipe.close()
             } catch let f as ZipDirectory.Failure {
-                pipe.close(error: InputError(file: file, location: f.offset.map { InputLocation(byteOffset: Int64($0)) }, message: f.message))
+                pipe.close(
+                    error: InputError(file: file, location: f.offset.map { InputLocation(byteOffset: Int64($0)) }, message: f.message))
             } catch {
                 pipe.close(error: error)
             }
@@ -168,18 +172,27 @@ struct ParseSession {
     private func prologError(_ f: PrologFilter.Failure) -> InputError {
         switch f {
         case .unterminatedDoctype:
-            return InputError(file: file, location: InputLocation(line: 2), message: "the <!DOCTYPE HealthData [ … ]> block never ends (no \"]>\"): the file is truncated or not an export")
+            return InputError(
+                file: file, location: InputLocation(line: 2),
+                message: "the <!DOCTYPE HealthData [ … ]> block never ends (no \"]>\"): the file is truncated or not an export")
         case .prologTooLong:
             return InputError(file: file, message: "no root element in the first 16 MiB: not an Apple Health export")
         case .externalDTD(let line):
-            return InputError(file: file, location: InputLocation(line: line),
-                              message: "the DOCTYPE refers to an external DTD (SYSTEM or PUBLIC); Apple Health exports carry their DTD inline, and health-import never fetches one: not an export")
+            return InputError(
+                file: file, location: InputLocation(line: line),
+                message:
+                    "the DOCTYPE refers to an external DTD (SYSTEM or PUBLIC); Apple Health exports carry their DTD inline, and health-import never fetches one: not an export"
+            )
         case .entityDeclared(let line):
-            return InputError(file: file, location: InputLocation(line: line),
-                              message: "the DOCTYPE declares an entity (<!ENTITY); Apple Health exports declare none, and health-import never expands one: not an export")
+            return InputError(
+                file: file, location: InputLocation(line: line),
+                message:
+                    "the DOCTYPE declares an entity (<!ENTITY); Apple Health exports declare none, and health-import never expands one: not an export"
+            )
         case .nulByte(let offset):
-            return InputError(file: file, location: InputLocation(byteOffset: offset),
-                              message: "a NUL byte: XML text never holds one, so the file is damaged (zero-filled by a failed copy?) or not an export")
+            return InputError(
+                file: file, location: InputLocation(byteOffset: offset),
+                message: "a NUL byte: XML text never holds one, so the file is damaged (zero-filled by a failed copy?) or not an export")
         }
     }
 }

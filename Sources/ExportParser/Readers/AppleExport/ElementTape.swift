@@ -90,8 +90,10 @@ final class ElementTape: @unchecked Sendable {
 
     /// Records a start tag from libxml2's attribute array (five pointers an attribute).
     @inline(__always)
-    func recordStart(name: UnsafePointer<UInt8>, line: Int32, column: Int32, count attributeCount: Int,
-                     attributes: UnsafeMutablePointer<UnsafePointer<UInt8>?>?) {
+    func recordStart(
+        name: UnsafePointer<UInt8>, line: Int32, column: Int32, count attributeCount: Int,
+        attributes: UnsafeMutablePointer<UnsafePointer<UInt8>?>?
+    ) {
         let first = attributeTotal
         let n = attributes == nil ? 0 : attributeCount
         events[count] = Event(name: name, line: line, column: column, attributeFirst: Int32(first), attributeCount: Int32(n), kind: .start)

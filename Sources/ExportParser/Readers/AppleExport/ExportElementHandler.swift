@@ -129,8 +129,11 @@ final class ExportElementHandler: @unchecked Sendable {
                 var bpm: Double?
                 var time = ""
                 for i in 0..<attrs.count {
-                    if attrs.nameIs(i, "bpm") { bpm = NumberParser.parse(attrs.valueStart(i), attrs.valueCount(i)) }
-                    else if attrs.nameIs(i, "time") { time = attrs.string(i) }
+                    if attrs.nameIs(i, "bpm") {
+                        bpm = NumberParser.parse(attrs.valueStart(i), attrs.valueCount(i))
+                    } else if attrs.nameIs(i, "time") {
+                        time = attrs.string(i)
+                    }
                 }
                 rec.beats.append(InstantaneousBeat(bpm: bpm, time: time))
             }
@@ -138,22 +141,28 @@ final class ExportElementHandler: @unchecked Sendable {
             beginWorkout(attrs)
         case .workoutStatistics:
             if let s = statistic(attrs) {
-                if parent == .workoutActivity, activity != nil { activity!.statistics.append(s) }
-                else if parent == .workout, workout != nil { workout!.statistics.append(s) }
+                if parent == .workoutActivity, activity != nil {
+                    activity!.statistics.append(s)
+                } else if parent == .workout, workout != nil {
+                    workout!.statistics.append(s)
+                }
             }
         case .workoutActivity where parent == .workout:
             let d = attrs.dictionary()
-            activity = WorkoutActivity(uuid: d["uuid"], start: d["startDate"].flatMap(TimestampParser.parse),
-                                       end: d["endDate"].flatMap(TimestampParser.parse), duration: d["duration"].flatMap(NumberParser.parse),
-                                       durationUnit: d["durationUnit"])
+            activity = WorkoutActivity(
+                uuid: d["uuid"], start: d["startDate"].flatMap(TimestampParser.parse),
+                end: d["endDate"].flatMap(TimestampParser.parse), duration: d["duration"].flatMap(NumberParser.parse),
+                durationUnit: d["durationUnit"])
         case .workoutEvent where parent == .workout || parent == .workoutActivity:
             let d = attrs.dictionary()
-            event = WorkoutEvent(type: d["type"] ?? "", date: d["date"].flatMap(TimestampParser.parse),
-                                 duration: d["duration"].flatMap(NumberParser.parse), durationUnit: d["durationUnit"])
+            event = WorkoutEvent(
+                type: d["type"] ?? "", date: d["date"].flatMap(TimestampParser.parse),
+                duration: d["duration"].flatMap(NumberParser.parse), durationUnit: d["durationUnit"])
         case .workoutRoute where parent == .workout || parent == .workoutActivity:
             let d = attrs.dictionary()
-            route = WorkoutRoute(source: d["sourceName"], start: d["startDate"].flatMap(TimestampParser.parse),
-                                 end: d["endDate"].flatMap(TimestampParser.parse))
+            route = WorkoutRoute(
+                source: d["sourceName"], start: d["startDate"].flatMap(TimestampParser.parse),
+                end: d["endDate"].flatMap(TimestampParser.parse))
         case .fileReference where parent == .workoutRoute:
             if let p = attrs.value(named: "path") { route?.filePaths.append(p) }
         case .location where parent == .workoutRoute:
@@ -348,7 +357,7 @@ final class ExportElementHandler: @unchecked Sendable {
         let prefix = Self.devicePrefix
         let n = prefix.utf8CodeUnitCount
         guard count > n, memcmp(p, prefix.utf8Start, n) == 0,
-              let found = memchr(p + n, Int32(UInt8(ascii: ">")), count - n)
+            let found = memchr(p + n, Int32(UInt8(ascii: ">")), count - n)
         else { return XMLText.string(p, count) }
         let close = UnsafePointer(found.assumingMemoryBound(to: UInt8.self)) - p
         deviceScratch.removeAll(keepingCapacity: true)
@@ -422,7 +431,8 @@ final class ExportElementHandler: @unchecked Sendable {
                     if unitID >= 0 {
                         report.skip("unknown unit \"\(interner[unitID])\" for \(shortType(metric.healthKitType))", at: rec.location)
                     } else {
-                        report.skip("no unit given for \(shortType(metric.healthKitType)), so its value cannot be converted", at: rec.location)
+                        report.skip(
+                            "no unit given for \(shortType(metric.healthKitType)), so its value cannot be converted", at: rec.location)
                     }
                 }
             } else if rec.valueWasText {
@@ -454,11 +464,13 @@ final class ExportElementHandler: @unchecked Sendable {
     private func finishMemberRecord() {
         rec.active = false
         guard correlation != nil, let typeID = Optional(rec.typeID), typeID >= 0,
-              let start = rec.start, let end = rec.end else { return }
-        let s = Sample(type: interner[typeID], source: rec.sourceID >= 0 ? interner[rec.sourceID] : "",
-                       sourceVersion: rec.versionID >= 0 ? interner[rec.versionID] : nil, device: rec.device,
-                       unit: rec.unitID >= 0 ? interner[rec.unitID] : nil, valueText: rec.valueText, value: rec.value,
-                       start: start, end: end, created: rec.created, timeZoneName: rec.timeZoneName, metadata: rec.metadata, beats: rec.beats)
+            let start = rec.start, let end = rec.end
+        else { return }
+        let s = Sample(
+            type: interner[typeID], source: rec.sourceID >= 0 ? interner[rec.sourceID] : "",
+            sourceVersion: rec.versionID >= 0 ? interner[rec.versionID] : nil, device: rec.device,
+            unit: rec.unitID >= 0 ? interner[rec.unitID] : nil, valueText: rec.valueText, value: rec.value,
+            start: start, end: end, created: rec.created, timeZoneName: rec.timeZoneName, metadata: rec.metadata, beats: rec.beats)
         correlation?.members.append(s)
     }
 
@@ -480,7 +492,8 @@ final class ExportElementHandler: @unchecked Sendable {
             workout = nil
             return
         }
-        var w = Workout(activityType: d["workoutActivityType"] ?? "HKWorkoutActivityTypeOther", source: d["sourceName"] ?? "", start: start, end: end)
+        var w = Workout(
+            activityType: d["workoutActivityType"] ?? "HKWorkoutActivityTypeOther", source: d["sourceName"] ?? "", start: start, end: end)
         w.sourceVersion = d["sourceVersion"]
         w.device = d["device"]
         w.created = d["creationDate"].flatMap(TimestampParser.parse)
@@ -496,11 +509,12 @@ final class ExportElementHandler: @unchecked Sendable {
     private func statistic(_ attrs: AttributeList) -> WorkoutStatistic? {
         let d = attrs.dictionary()
         guard let type = d["type"] else { return nil }
-        return WorkoutStatistic(type: type, start: d["startDate"].flatMap(TimestampParser.parse), end: d["endDate"].flatMap(TimestampParser.parse),
-                                average: workoutFigure(d["average"], "WorkoutStatistics average"),
-                                minimum: workoutFigure(d["minimum"], "WorkoutStatistics minimum"),
-                                maximum: workoutFigure(d["maximum"], "WorkoutStatistics maximum"),
-                                sum: workoutFigure(d["sum"], "WorkoutStatistics sum"), unit: d["unit"])
+        return WorkoutStatistic(
+            type: type, start: d["startDate"].flatMap(TimestampParser.parse), end: d["endDate"].flatMap(TimestampParser.parse),
+            average: workoutFigure(d["average"], "WorkoutStatistics average"),
+            minimum: workoutFigure(d["minimum"], "WorkoutStatistics minimum"),
+            maximum: workoutFigure(d["maximum"], "WorkoutStatistics maximum"),
+            sum: workoutFigure(d["sum"], "WorkoutStatistics sum"), unit: d["unit"])
     }
 
     /// A workout's number: nil, with a counted skip, when it is negative (no workout has a

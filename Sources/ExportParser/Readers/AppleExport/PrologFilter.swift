@@ -79,15 +79,15 @@ struct PrologFilter {
                 i += (i == 0 && c == 0xEF) ? 3 : 1
                 continue
             }
-            guard c == UInt8(ascii: "<") else { return Ready(bytes: b) } // not markup: let the parser report it
+            guard c == UInt8(ascii: "<") else { return Ready(bytes: b) }  // not markup: let the parser report it
             guard i + 1 < n else { return atEnd ? Ready(bytes: b) : nil }
             let next = b[i + 1]
-            if next == UInt8(ascii: "?") { // <? … ?>
+            if next == UInt8(ascii: "?") {  // <? … ?>
                 guard let e = find(b, [0x3F, 0x3E], from: i + 2) else { return atEnd ? Ready(bytes: b) : nil }
                 i = e + 2
             } else if next == UInt8(ascii: "!") {
                 guard i + 9 <= n else { return atEnd ? Ready(bytes: b) : nil }
-                if b[i + 2] == 0x2D, b[i + 3] == 0x2D { // <!-- … -->
+                if b[i + 2] == 0x2D, b[i + 3] == 0x2D {  // <!-- … -->
                     guard let e = find(b, [0x2D, 0x2D, 0x3E], from: i + 4) else { return atEnd ? Ready(bytes: b) : nil }
                     i = e + 3
                 } else if Array(b[(i + 2)..<(i + 9)]) == Array("DOCTYPE".utf8) {
@@ -115,7 +115,7 @@ struct PrologFilter {
                     return Ready(bytes: b)
                 }
             } else {
-                return Ready(bytes: b) // the root element: the prolog is complete and had no DOCTYPE
+                return Ready(bytes: b)  // the root element: the prolog is complete and had no DOCTYPE
             }
         }
         return atEnd ? Ready(bytes: b) : nil
@@ -152,8 +152,10 @@ struct PrologFilter {
 
     /// Passes the chunk on, without the forbidden control bytes. Scans eight bytes at a time for a
     /// byte below 0x20 (only line ends, normally) and copies only when one must go.
-    private mutating func dropControls(_ chunk: UnsafeRawBufferPointer, emit: (UnsafeRawBufferPointer) throws -> Void,
-                                       origin: (Int) -> Int64) throws {
+    private mutating func dropControls(
+        _ chunk: UnsafeRawBufferPointer, emit: (UnsafeRawBufferPointer) throws -> Void,
+        origin: (Int) -> Int64
+    ) throws {
         let n = chunk.count
         guard n > 0, let base = chunk.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return }
         var firstBad = -1

@@ -53,7 +53,7 @@ final class SAXDriver: @unchecked Sendable {
         }
         sax.endElementNs = { ctx, localname, _, _ in
             let d = Unmanaged<SAXDriver>.fromOpaque(ctx!).takeUnretainedValue()
-            if d.failure != nil { return } // stopped: nothing more is recorded
+            if d.failure != nil { return }  // stopped: nothing more is recorded
             d.depth -= 1
             d.tape.recordEnd(name: localname!)
             if d.tape.isFull { d.handOver() }
@@ -116,22 +116,25 @@ final class SAXDriver: @unchecked Sendable {
         if depth == 0 {
             sawRoot = true
             if !ExportElementHandler.equals(name, "HealthData"), failure == nil {
-                failure = InputError(file: file, location: location(),
-                                     message: "not an Apple Health export: the root element is <\(String(cString: name))>, expected <HealthData>")
+                failure = InputError(
+                    file: file, location: location(),
+                    message: "not an Apple Health export: the root element is <\(String(cString: name))>, expected <HealthData>")
                 xmlStopParser(ctxt)
                 return
             }
         }
         if depth >= Self.depthLimit, failure == nil {
-            failure = InputError(file: file, location: location(),
-                                 message: "elements nested more than \(Self.depthLimit) levels deep (an export nests four): not an Apple Health export")
+            failure = InputError(
+                file: file, location: location(),
+                message: "elements nested more than \(Self.depthLimit) levels deep (an export nests four): not an Apple Health export")
             xmlStopParser(ctxt)
             return
         }
-        if failure != nil { return } // stopped: libxml2 may still report a tag it had parsed
+        if failure != nil { return }  // stopped: libxml2 may still report a tag it had parsed
         depth += 1
-        tape.recordStart(name: name, line: Int32(truncatingIfNeeded: xmlSAX2GetLineNumber(ctxt)),
-                         column: Int32(truncatingIfNeeded: xmlSAX2GetColumnNumber(ctxt)), count: count, attributes: attributes)
+        tape.recordStart(
+            name: name, line: Int32(truncatingIfNeeded: xmlSAX2GetLineNumber(ctxt)),
+            column: Int32(truncatingIfNeeded: xmlSAX2GetColumnNumber(ctxt)), count: count, attributes: attributes)
         if tape.isFull { handOver() }
     }
 
@@ -194,7 +197,8 @@ final class SAXDriver: @unchecked Sendable {
         try check(rc)
         stopPlayer()
         if !sawRoot {
-            throw InputError(file: file, location: location(), message: "no root element: the file ends before <HealthData> (empty or not an export)")
+            throw InputError(
+                file: file, location: location(), message: "no root element: the file ends before <HealthData> (empty or not an export)")
         }
     }
 
@@ -228,6 +232,7 @@ final class SAXDriver: @unchecked Sendable {
             // Only the end of input is left to parse: the document stops in the middle.
             message += " (the file ends before the document does: is it truncated?)"
         }
-        failure = InputError(file: file, location: InputLocation(line: Int(e.line), column: Int(e.int2)), message: "malformed XML: " + message)
+        failure = InputError(
+            file: file, location: InputLocation(line: Int(e.line), column: Int(e.int2)), message: "malformed XML: " + message)
     }
 }

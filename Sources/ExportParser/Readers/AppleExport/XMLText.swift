@@ -1,3 +1,5 @@
+import Foundation
+
 /// Text of an attribute value as the file meant it.
 ///
 /// Without entity substitution (which the reader never turns on: it is how XML entity attacks
@@ -13,5 +15,3 @@ enum XMLText {
         return hasAmp ? raw.replacingOccurrences(of: "&#38;", with: "&") : raw
     }
 }
-
-import Foundation

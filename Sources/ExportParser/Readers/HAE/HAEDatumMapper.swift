@@ -40,7 +40,9 @@ final class HAEDatumMapper {
         case .uncataloged: unaggregatedReason = "HAE metric not in catalog (kept as hae:\(shape.name))"
         case .sleep: unaggregatedReason = nil
         default:
-            unaggregatedReason = shape.unitConverts ? nil
+            unaggregatedReason =
+                shape.unitConverts
+                ? nil
                 : "unknown unit \(shape.units.map { "'\($0)'" } ?? "(none)") for HAE metric \(shape.name)"
         }
     }
@@ -111,7 +113,7 @@ final class HAEDatumMapper {
                 // the day book leave the count out.
                 bucket = !(d.min == avg && d.max == avg)
             } else {
-                bucket = false // one heart-rate sample, even when dated by `date`
+                bucket = false  // one heart-rate sample, even when dated by `date`
             }
         } else if value == nil, shape.kind == .uncataloged {
             value = d.avg
@@ -171,7 +173,10 @@ final class HAEDatumMapper {
     private func movedToItsNight(_ s: Sample) -> Sample {
         guard let shifted = Self.wristTemperatureInstant(s.start) else { return s }
         var moved = s
-        if wantsDetails { moved.metadata.append(MetadataEntry(key: "HAEDate", value: CivilDate.isoTimestamp(seconds: s.start.seconds, offset: s.start.offset))) }
+        if wantsDetails {
+            moved.metadata.append(
+                MetadataEntry(key: "HAEDate", value: CivilDate.isoTimestamp(seconds: s.start.seconds, offset: s.start.offset)))
+        }
         moved.start = shifted
         moved.end = shifted
         return moved
@@ -231,11 +236,15 @@ final class HAEDatumMapper {
         // added, as export.xml takes the watch's stages alone. Generation 1 has only `asleep`; a
         // night with only in-bed hours falls back to them, as export.xml does.
         let total: Double
-        if staged > 0 { total = staged }
-        else if let asleep { total = asleep }
-        else if let stated { total = stated }
-        else if let inBed { total = inBed }
-        else {
+        if staged > 0 {
+            total = staged
+        } else if let asleep {
+            total = asleep
+        } else if let stated {
+            total = stated
+        } else if let inBed {
+            total = inBed
+        } else {
             report.skip("HAE sleep record with no sleep or in-bed hours", at: location(d))
             return
         }

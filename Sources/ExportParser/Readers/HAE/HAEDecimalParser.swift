@@ -41,11 +41,11 @@ enum HAEDecimalParser {
     }
 
     #if arch(x86_64)
-    /// 10^e for e ≤ 27, exact in Float80 (5^27 < 2^64).
-    @inline(__always)
-    private static func extendedPower(_ e: Int) -> Float80 {
-        e <= 22 ? Float80(power(e)) : Float80(power(e - 5)) * 100_000
-    }
+        /// 10^e for e ≤ 27, exact in Float80 (5^27 < 2^64).
+        @inline(__always)
+        private static func extendedPower(_ e: Int) -> Float80 {
+            e <= 22 ? Float80(power(e)) : Float80(power(e - 5)) * 100_000
+        }
     #endif
 
     @inline(__always)
@@ -57,31 +57,39 @@ enum HAEDecimalParser {
         var digits = 0
         var exponent = 0
         while i < n, p[i] &- 0x30 < 10 {
-            if digits < 19 { mantissa = mantissa &* 10 &+ UInt64(p[i] &- 0x30); if mantissa != 0 { digits += 1 } } else { exponent += 1; digits += 1 }
+            if digits < 19 {
+                mantissa = mantissa &* 10 &+ UInt64(p[i] &- 0x30); if mantissa != 0 { digits += 1 }
+            } else {
+                exponent += 1; digits += 1
+            }
             i += 1
         }
         if i < n, p[i] == 0x2E {
             i += 1
             while i < n, p[i] &- 0x30 < 10 {
-                if digits < 19 { mantissa = mantissa &* 10 &+ UInt64(p[i] &- 0x30); if mantissa != 0 { digits += 1 }; exponent -= 1 } else { digits += 1 }
+                if digits < 19 {
+                    mantissa = mantissa &* 10 &+ UInt64(p[i] &- 0x30); if mantissa != 0 { digits += 1 }; exponent -= 1
+                } else {
+                    digits += 1
+                }
                 i += 1
             }
         }
-        guard i == n, digits <= 19 else { return NumberParser.parse(p, n) } // exponent form or > 19 digits
+        guard i == n, digits <= 19 else { return NumberParser.parse(p, n) }  // exponent form or > 19 digits
         if mantissa <= 1 << 53, exponent >= -22, exponent <= 22 {
             let m = Double(mantissa)
             let v = exponent >= 0 ? m * power(exponent) : m / power(-exponent)
             return negative ? -v : v
         }
         #if arch(x86_64)
-        if exponent >= -27, exponent <= 27 {
-            let m = Float80(mantissa)
-            let r = exponent >= 0 ? m * extendedPower(exponent) : m / extendedPower(-exponent)
-            if r.significandBitPattern & 0x7FF != 0x400 {
-                let v = Double(r)
-                return negative ? -v : v
+            if exponent >= -27, exponent <= 27 {
+                let m = Float80(mantissa)
+                let r = exponent >= 0 ? m * extendedPower(exponent) : m / extendedPower(-exponent)
+                if r.significandBitPattern & 0x7FF != 0x400 {
+                    let v = Double(r)
+                    return negative ? -v : v
+                }
             }
-        }
         #endif
         return NumberParser.parse(p, n)
     }

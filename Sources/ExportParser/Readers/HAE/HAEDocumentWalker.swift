@@ -101,7 +101,9 @@ final class HAEDocumentWalker: @unchecked Sendable {
     func currentPath(includingKey: Bool = true) -> String {
         var s = ""
         for f in frames + (depth > 0 ? [top] : []) {
-            if let i = f.indexInParent { s += "[\(i)]" } else if !f.keyInParent.isEmpty {
+            if let i = f.indexInParent {
+                s += "[\(i)]"
+            } else if !f.keyInParent.isEmpty {
                 if !s.isEmpty { s += "." }
                 s += String(decoding: f.keyInParent, as: UTF8.self)
             }
@@ -170,7 +172,8 @@ final class HAEDocumentWalker: @unchecked Sendable {
     static let depthLimit = 64
 
     private func tooDeep() -> Bool {
-        fatalMessage = "JSON nested more than \(Self.depthLimit) levels deep (Health Auto Export nests fewer than ten): not a Health Auto Export file"
+        fatalMessage =
+            "JSON nested more than \(Self.depthLimit) levels deep (Health Auto Export nests fewer than ten): not a Health Auto Export file"
         return false
     }
 
@@ -305,7 +308,9 @@ final class HAEDocumentWalker: @unchecked Sendable {
         case .metric:
             return finishMetric()
         case .workout:
-            if let w = HAEWorkoutMapper.workout(from: workout, path: workoutPath, wantsDetails: wantsDetails, report: &report) { sink.workout(w) }
+            if let w = HAEWorkoutMapper.workout(from: workout, path: workoutPath, wantsDetails: wantsDetails, report: &report) {
+                sink.workout(w)
+            }
         case .quantity(let target):
             endQuantity(target, key: closed.keyInParent)
         case .workoutElevation:
@@ -317,7 +322,9 @@ final class HAEDocumentWalker: @unchecked Sendable {
                 workout.heartRateDataSum += v
                 workout.heartRateDataCount += 1
             }
-            if let m = heartRateSample.max ?? heartRateSample.value { workout.heartRateDataMax = Swift.max(workout.heartRateDataMax ?? m, m) }
+            if let m = heartRateSample.max ?? heartRateSample.value {
+                workout.heartRateDataMax = Swift.max(workout.heartRateDataMax ?? m, m)
+            }
         case .capture:
             writer.close(UInt8(ascii: "}"))
             emitCapturedIfComplete()
@@ -377,7 +384,8 @@ final class HAEDocumentWalker: @unchecked Sendable {
         guard let name = metricName else {
             if force, !pending.isEmpty {
                 for d in pending {
-                    report.skip("HAE metric without a name", at: InputLocation(byteOffset: d.byteOffset, path: metricPath + ".data[\(d.index)]"))
+                    report.skip(
+                        "HAE metric without a name", at: InputLocation(byteOffset: d.byteOffset, path: metricPath + ".data[\(d.index)]"))
                 }
                 pending.removeAll(keepingCapacity: true)
             }
@@ -407,7 +415,8 @@ final class HAEDocumentWalker: @unchecked Sendable {
         if metricOverflow {
             metricOverflow = false
             if let name = metricName, replayMetric == nil {
-                metricsToReread.append(MetricToReread(start: metricStart, end: currentOffset, name: name, units: metricUnits, path: metricPath))
+                metricsToReread.append(
+                    MetricToReread(start: metricStart, end: currentOffset, name: name, units: metricUnits, path: metricPath))
             } else {
                 let reason = "HAE metric without a name"
                 report.skips[reason, default: 0] += metricDroppedDatums
@@ -416,7 +425,7 @@ final class HAEDocumentWalker: @unchecked Sendable {
                 }
             }
         }
-        if pending.capacity > 4096 { pending = [] } // give back a large buffer
+        if pending.capacity > 4096 { pending = [] }  // give back a large buffer
         return true
     }
 
@@ -430,7 +439,8 @@ final class HAEDocumentWalker: @unchecked Sendable {
         case .datum: datumString(top.key, p, n)
         case .metric:
             switch top.key {
-            case .name: metricName = String(decoding: UnsafeBufferPointer(start: p, count: n), as: UTF8.self); resolveMetricIfReady(force: false)
+            case .name:
+                metricName = String(decoding: UnsafeBufferPointer(start: p, count: n), as: UTF8.self); resolveMetricIfReady(force: false)
             case .units: metricUnits = intern(p, n); resolveMetricIfReady(force: false)
             default: break
             }

@@ -1,8 +1,9 @@
 import CYajl
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Reads a Health Auto Export JSON file (docs/hae.md) into a `SampleSink`.
@@ -52,7 +53,9 @@ struct HAEReader {
         var st = stat()
         guard fstat(fd, &st) == 0 else { throw InputError(file: path, message: "cannot stat: \(String(cString: strerror(errno)))") }
         let size = Int64(st.st_size)
-        guard size > 0 else { throw InputError(file: path, location: InputLocation(byteOffset: 0), message: "empty file: no JSON document") }
+        guard size > 0 else {
+            throw InputError(file: path, location: InputLocation(byteOffset: 0), message: "empty file: no JSON document")
+        }
 
         let input = InputDescription(path: path, format: .hae, byteCount: size)
         sink.begin(input)
@@ -82,8 +85,10 @@ struct HAEReader {
     /// handle, in `chunkSize` pieces read with `pread`: into `walker` directly, or, with a
     /// `player`, recorded onto tapes that the player's thread plays into the walker. Returns when
     /// the walker has seen every event.
-    private func parse(fd: Int32, from: Int64, to: Int64?, walker: HAEDocumentWalker, player: HAETapePlayer? = nil,
-                       buffer: UnsafeMutablePointer<UInt8>, progress: ((Int64) -> Void)? = nil) throws {
+    private func parse(
+        fd: Int32, from: Int64, to: Int64?, walker: HAEDocumentWalker, player: HAETapePlayer? = nil,
+        buffer: UnsafeMutablePointer<UInt8>, progress: ((Int64) -> Void)? = nil
+    ) throws {
         var callbacks = player == nil ? Self.callbacks : HAETapePlayer.callbacks
         let context = player.map { Unmanaged.passUnretained($0).toOpaque() } ?? Unmanaged.passUnretained(walker).toOpaque()
         try withUnsafePointer(to: &callbacks) { cb in
@@ -110,7 +115,8 @@ struct HAEReader {
                     let err = errno
                     if err == EINTR { continue }
                     try drain()
-                    throw InputError(file: path, location: InputLocation(byteOffset: offset), message: "read failed: \(String(cString: strerror(err)))")
+                    throw InputError(
+                        file: path, location: InputLocation(byteOffset: offset), message: "read failed: \(String(cString: strerror(err)))")
                 }
                 if n == 0 { break }
                 var start = buffer
@@ -132,8 +138,11 @@ struct HAEReader {
                 // (The main pass only: a replay re-reads bytes the main pass already accepted.)
                 if let player, offset - player.lastEventOffset > Self.tokenLimit {
                     try drain()
-                    throw InputError(file: path, location: InputLocation(byteOffset: player.lastEventOffset, path: walker.currentPath()),
-                                     message: "no JSON value ends within 16 MiB after this point: a string or number longer than 16 MiB (the limit; Health Auto Export writes none) or a damaged file")
+                    throw InputError(
+                        file: path, location: InputLocation(byteOffset: player.lastEventOffset, path: walker.currentPath()),
+                        message:
+                            "no JSON value ends within 16 MiB after this point: a string or number longer than 16 MiB (the limit; Health Auto Export writes none) or a damaged file"
+                    )
                 }
                 if let progress, offset >= nextProgress {
                     progress(offset)
@@ -145,7 +154,8 @@ struct HAEReader {
             try drain()
             if status != yajl_status_ok {
                 if !(player?.recordedAny ?? walker.sawValue) {
-                    throw InputError(file: path, location: InputLocation(byteOffset: 0), message: "empty file: no JSON document (only whitespace)")
+                    throw InputError(
+                        file: path, location: InputLocation(byteOffset: 0), message: "empty file: no JSON document (only whitespace)")
                 }
                 throw error(handle, walker, status, chunkBase: offset, chunk: nil, count: 0)
             }
@@ -155,8 +165,10 @@ struct HAEReader {
     /// An `InputError` for a failed `yajl_parse`/`yajl_complete_parse`: where (byte offset of
     /// the offending byte, JSON path of the last good position) and what (yajl's message, plus
     /// the text just before the error).
-    private func error(_ handle: yajl_handle, _ walker: HAEDocumentWalker, _ status: yajl_status, chunkBase: Int64,
-                       chunk: UnsafeMutablePointer<UInt8>?, count: Int) -> InputError {
+    private func error(
+        _ handle: yajl_handle, _ walker: HAEDocumentWalker, _ status: yajl_status, chunkBase: Int64,
+        chunk: UnsafeMutablePointer<UInt8>?, count: Int
+    ) -> InputError {
         let consumed = chunk == nil ? 0 : Int(yajl_get_bytes_consumed(handle))
         let location = InputLocation(byteOffset: chunkBase + Int64(consumed), path: walker.currentPath())
         if status == yajl_status_client_canceled {

@@ -60,7 +60,7 @@ final class HAETapePlayer: @unchecked Sendable {
         events = tape.events
         bytes = tape.bytes
         byteCapacity = tape.byteCapacity
-        walker.handle = nil // offsets come from the tape
+        walker.handle = nil  // offsets come from the tape
         // The thread reaches the walker (and so the sinks and the store) through a box it empties
         // before signalling: once `finish` returns, nothing of this thread holds them, even if
         // the process exits before the thread itself has ended (an open store connection at exit

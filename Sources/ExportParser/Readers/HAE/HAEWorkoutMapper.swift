@@ -22,9 +22,10 @@ enum HAEWorkoutMapper {
         }
         let displayName = f.name ?? ""
         let mapped = HAEWorkoutActivityTypes.healthKitName(forDisplayName: displayName)
-        var w = Workout(activityType: "HKWorkoutActivityType" + (mapped ?? "Other"), source: f.source ?? defaultSource, start: start, end: end)
+        var w = Workout(
+            activityType: "HKWorkoutActivityType" + (mapped ?? "Other"), source: f.source ?? defaultSource, start: start, end: end)
         w.metadata = f.metadata
-        if wantsDetails { // say which schema the workout had (decided per workout, §6)
+        if wantsDetails {  // say which schema the workout had (decided per workout, §6)
             w.metadata.append(MetadataEntry(key: "HAEExportVersion", value: f.isVersion2 ? "2" : "1"))
         }
         if mapped == nil, !displayName.isEmpty { w.metadata.append(MetadataEntry(key: "HAEName", value: displayName)) }
@@ -47,8 +48,10 @@ enum HAEWorkoutMapper {
             w.totalDistance = qty
             w.totalDistanceUnit = d.units
         }
-        w.statedAverageHeartRate = bpm(f.avgHeartRate ?? f.heartRateAvg)
-            ?? (f.heartRateDataCount > 0 ? bpm(.init(qty: f.heartRateDataSum / Double(f.heartRateDataCount), units: f.heartRateDataUnits)) : nil)
+        w.statedAverageHeartRate =
+            bpm(f.avgHeartRate ?? f.heartRateAvg)
+            ?? (f.heartRateDataCount > 0
+                ? bpm(.init(qty: f.heartRateDataSum / Double(f.heartRateDataCount), units: f.heartRateDataUnits)) : nil)
         w.statedMaximumHeartRate = bpm(f.maxHeartRate ?? f.heartRateMax) ?? bpm(.init(qty: f.heartRateDataMax, units: f.heartRateDataUnits))
         if f.routePoints > 0 { w.routes = [WorkoutRoute(start: start, end: end, inlineLocationCount: f.routePoints)] }
         report.workouts += 1

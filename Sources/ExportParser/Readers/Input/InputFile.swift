@@ -41,7 +41,9 @@ enum InputFile {
                 let n = read(fd, buf.baseAddress! + done, count - done)
                 if n < 0 {
                     if errno == EINTR { continue }
-                    throw InputError(file: path, location: InputLocation(byteOffset: Int64(done)), message: "read failed: \(String(cString: strerror(errno)))")
+                    throw InputError(
+                        file: path, location: InputLocation(byteOffset: Int64(done)),
+                        message: "read failed: \(String(cString: strerror(errno)))")
                 }
                 if n == 0 { break }
                 done += n
@@ -53,7 +55,8 @@ enum InputFile {
     private static func describe(mode: mode_t) -> String {
         switch mode & S_IFMT {
         case S_IFDIR: return "is a directory, not an export file (give the export.zip, export.xml or .json inside it)"
-        case S_IFIFO: return "is a FIFO (named pipe), not a regular file: health-import reads files only, so that it can never wait forever on a pipe"
+        case S_IFIFO:
+            return "is a FIFO (named pipe), not a regular file: health-import reads files only, so that it can never wait forever on a pipe"
         case S_IFSOCK: return "is a socket, not a regular file"
         case S_IFCHR, S_IFBLK: return "is a device, not a regular file"
         default: return "is not a regular file"

@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// The central directory of a ZIP archive, read with `pread` and checked against the file's size:
@@ -57,10 +57,14 @@ struct ZipDirectory {
         fileSize = UInt64(st.st_size)
         let (cdOffset, cdSize, count) = try Self.endRecord(fd: fd, fileSize: fileSize)
         guard cdSize <= Self.directoryLimit, count <= UInt64(Self.entryLimit) else {
-            throw Failure(offset: cdOffset, message: "the ZIP central directory claims \(count) entries in \(cdSize) bytes, more than an export can have")
+            throw Failure(
+                offset: cdOffset,
+                message: "the ZIP central directory claims \(count) entries in \(cdSize) bytes, more than an export can have")
         }
         guard cdOffset <= fileSize, cdSize <= fileSize - cdOffset else {
-            throw Failure(offset: cdOffset, message: "the ZIP central directory lies outside the file (the archive is truncated or damaged; is the download complete?)")
+            throw Failure(
+                offset: cdOffset,
+                message: "the ZIP central directory lies outside the file (the archive is truncated or damaged; is the download complete?)")
         }
         let cd = try Self.read(fd: fd, at: cdOffset, count: Int(cdSize))
         var entries: [Entry] = []
@@ -69,7 +73,9 @@ struct ZipDirectory {
         while entries.count < Int(count) {
             let at = cdOffset + UInt64(p)
             guard p + 46 <= cd.count, cd.u32(p) == 0x0201_4B50 else {
-                throw Failure(offset: at, message: "the ZIP central directory is damaged (entry \(entries.count + 1) of \(count) has no valid header)")
+                throw Failure(
+                    offset: at, message: "the ZIP central directory is damaged (entry \(entries.count + 1) of \(count) has no valid header)"
+                )
             }
             let nameLength = Int(cd.u16(p + 28)), extraLength = Int(cd.u16(p + 30)), commentLength = Int(cd.u16(p + 32))
             guard p + 46 + nameLength + extraLength + commentLength <= cd.count else {
@@ -98,10 +104,12 @@ struct ZipDirectory {
                 e += 4 + size
             }
             let unixMode = cd.u32(p + 38) >> 16
-            entries.append(Entry(name: name, flags: cd.u16(p + 8), method: cd.u16(p + 10), crc32: cd.u32(p + 16),
-                                 compressedSize: compressed, uncompressedSize: uncompressed, localHeaderOffset: local,
-                                 isDirectory: name.hasSuffix("/") || unixMode & 0xF000 == 0x4000,
-                                 isSymlink: unixMode & 0xF000 == 0xA000))
+            entries.append(
+                Entry(
+                    name: name, flags: cd.u16(p + 8), method: cd.u16(p + 10), crc32: cd.u32(p + 16),
+                    compressedSize: compressed, uncompressedSize: uncompressed, localHeaderOffset: local,
+                    isDirectory: name.hasSuffix("/") || unixMode & 0xF000 == 0x4000,
+                    isSymlink: unixMode & 0xF000 == 0xA000))
             p += 46 + nameLength + extraLength + commentLength
         }
         self.entries = entries
@@ -117,7 +125,10 @@ struct ZipDirectory {
         var i = tail.count - 22
         while i >= 0, tail.u32(i) != 0x0605_4B50 { i -= 1 }
         guard i >= 0 else {
-            throw Failure(offset: nil, message: "not a complete ZIP archive: no end-of-central-directory record (the download is truncated or the file is damaged)")
+            throw Failure(
+                offset: nil,
+                message: "not a complete ZIP archive: no end-of-central-directory record (the download is truncated or the file is damaged)"
+            )
         }
         var count = UInt64(tail.u16(i + 10)), size = UInt64(tail.u32(i + 12)), offset = UInt64(tail.u32(i + 16))
         guard count == 0xFFFF || size == 0xFFFF_FFFF || offset == 0xFFFF_FFFF else { return (offset, size, count) }
@@ -128,7 +139,8 @@ struct ZipDirectory {
         guard locator.u32(0) == 0x0706_4B50 else { return (offset, size, count) }
         let recordAt = locator.u64(8)
         guard recordAt <= fileSize, fileSize - recordAt >= 56 else {
-            throw Failure(offset: locatorAt - 20, message: "the ZIP64 end record lies outside the file (the archive is truncated or damaged)")
+            throw Failure(
+                offset: locatorAt - 20, message: "the ZIP64 end record lies outside the file (the archive is truncated or damaged)")
         }
         let record = try read(fd: fd, at: recordAt, count: 56)
         guard record.u32(0) == 0x0606_4B50 else {
@@ -152,7 +164,9 @@ struct ZipDirectory {
                     throw Failure(offset: offset + UInt64(done), message: "read failed: \(String(cString: strerror(errno)))")
                 }
                 if n == 0 {
-                    throw Failure(offset: offset + UInt64(done), message: "the file ends in the middle of the ZIP structures (truncated archive; is the download complete?)")
+                    throw Failure(
+                        offset: offset + UInt64(done),
+                        message: "the file ends in the middle of the ZIP structures (truncated archive; is the download complete?)")
                 }
                 done += n
             }

@@ -1,8 +1,9 @@
 import CZlibSystem
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Streams one entry of a ZIP archive (stored or deflated) in chunks, trusting nothing the archive
@@ -22,18 +23,29 @@ struct ZipEntryStream {
     func read(checkCRC: Bool = true, _ consume: (UnsafeRawBufferPointer) throws -> Void) throws {
         let name = entry.printableName
         if entry.isEncrypted {
-            throw Failure(offset: entry.localHeaderOffset, message: "the ZIP entry \(name) is encrypted; health-import reads unencrypted exports only (export again without a password)")
+            throw Failure(
+                offset: entry.localHeaderOffset,
+                message:
+                    "the ZIP entry \(name) is encrypted; health-import reads unencrypted exports only (export again without a password)")
         }
         guard entry.method == 0 || entry.method == 8 else {
-            throw Failure(offset: entry.localHeaderOffset, message: "the ZIP entry \(name) uses compression method \(entry.method); only stored (0) and deflate (8) are read")
+            throw Failure(
+                offset: entry.localHeaderOffset,
+                message: "the ZIP entry \(name) uses compression method \(entry.method); only stored (0) and deflate (8) are read")
         }
         let header = try ZipDirectory.read(fd: fd, at: entry.localHeaderOffset, count: 30)
         guard header.u32(0) == 0x0403_4B50 else {
-            throw Failure(offset: entry.localHeaderOffset, message: "the ZIP entry \(name) has no local header where the directory says (damaged archive)")
+            throw Failure(
+                offset: entry.localHeaderOffset,
+                message: "the ZIP entry \(name) has no local header where the directory says (damaged archive)")
         }
         let dataStart = entry.localHeaderOffset + 30 + UInt64(header.u16(26)) + UInt64(header.u16(28))
         guard dataStart <= fileSize, entry.compressedSize <= fileSize - dataStart else {
-            throw Failure(offset: dataStart, message: "the ZIP entry \(name) needs \(entry.compressedSize) bytes from byte \(dataStart), past the end of the file (truncated archive; is the download complete?)")
+            throw Failure(
+                offset: dataStart,
+                message:
+                    "the ZIP entry \(name) needs \(entry.compressedSize) bytes from byte \(dataStart), past the end of the file (truncated archive; is the download complete?)"
+            )
         }
         var crc = crc32(0, nil, 0)
         let output: (UnsafeRawBufferPointer) throws -> Void = { chunk in
@@ -42,7 +54,9 @@ struct ZipEntryStream {
         }
         if entry.method == 0 {
             guard entry.compressedSize == entry.uncompressedSize else {
-                throw Failure(offset: entry.localHeaderOffset, message: "the ZIP entry \(name) is stored uncompressed but its two sizes differ (damaged archive)")
+                throw Failure(
+                    offset: entry.localHeaderOffset,
+                    message: "the ZIP entry \(name) is stored uncompressed but its two sizes differ (damaged archive)")
             }
             try copyStored(from: dataStart, output)
         } else {
@@ -82,7 +96,11 @@ struct ZipEntryStream {
         while !ended {
             if stream.avail_in == 0 {
                 guard consumed < entry.compressedSize else {
-                    throw Failure(offset: start + consumed, message: "the compressed data of the ZIP entry \(name) ends before its deflate stream does (truncated or damaged archive)")
+                    throw Failure(
+                        offset: start + consumed,
+                        message:
+                            "the compressed data of the ZIP entry \(name) ends before its deflate stream does (truncated or damaged archive)"
+                    )
                 }
                 let n = try readSome(into: input, at: start + consumed, limit: entry.compressedSize - consumed)
                 consumed += UInt64(n)
@@ -102,21 +120,30 @@ struct ZipEntryStream {
             case Z_OK, Z_BUF_ERROR: break
             default:
                 let detail = stream.msg.map { String(cString: $0) } ?? "zlib error \(rc)"
-                throw Failure(offset: start + consumed - UInt64(stream.avail_in), message: "the ZIP entry \(name) cannot be inflated (\(detail)): damaged archive")
+                throw Failure(
+                    offset: start + consumed - UInt64(stream.avail_in),
+                    message: "the ZIP entry \(name) cannot be inflated (\(detail)): damaged archive")
             }
             let n = chunkSize - Int(stream.avail_out)
             if UInt64(n) > entry.uncompressedSize - produced {
                 // Never more than declared: pass what fits, then stop.
                 let fits = Int(entry.uncompressedSize - produced)
                 if fits > 0 { try output(UnsafeRawBufferPointer(start: out.baseAddress, count: fits)) }
-                throw Failure(offset: start + consumed - UInt64(stream.avail_in),
-                              message: "the ZIP entry \(name) inflates to more than the \(entry.uncompressedSize) bytes its header declares; stopped there (damaged or hostile archive)")
+                throw Failure(
+                    offset: start + consumed - UInt64(stream.avail_in),
+                    message:
+                        "the ZIP entry \(name) inflates to more than the \(entry.uncompressedSize) bytes its header declares; stopped there (damaged or hostile archive)"
+                )
             }
             if n > 0 { try output(UnsafeRawBufferPointer(start: out.baseAddress, count: n)) }
             produced += UInt64(n)
         }
         if produced != entry.uncompressedSize {
-            throw Failure(offset: start + consumed, message: "the ZIP entry \(name) inflates to \(produced) bytes, not the \(entry.uncompressedSize) its header declares (damaged archive)")
+            throw Failure(
+                offset: start + consumed,
+                message:
+                    "the ZIP entry \(name) inflates to \(produced) bytes, not the \(entry.uncompressedSize) its header declares (damaged archive)"
+            )
         }
     }
 
@@ -130,7 +157,9 @@ struct ZipEntryStream {
                 throw Failure(offset: offset, message: "read failed: \(String(cString: strerror(errno)))")
             }
             if n == 0 {
-                throw Failure(offset: offset, message: "the file ends inside the ZIP entry \(entry.printableName) (truncated archive; is the download complete?)")
+                throw Failure(
+                    offset: offset,
+                    message: "the file ends inside the ZIP entry \(entry.printableName) (truncated archive; is the download complete?)")
             }
             return n
         }

@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Finds the main export XML inside an `export.zip` by content, not by name: the name is
@@ -70,7 +70,11 @@ enum ZipExportLocator {
             throw InputError(file: path, location: refusal.offset.map { InputLocation(byteOffset: Int64($0)) }, message: refusal.message)
         }
         let listing = names.prefix(8).joined(separator: ", ") + (names.count > 8 ? ", …" : "")
-        throw InputError(file: path, message: "the ZIP archive holds no Apple Health export XML (no entry whose content starts a <HealthData> document); entries: \(listing.isEmpty ? "none" : listing)")
+        throw InputError(
+            file: path,
+            message:
+                "the ZIP archive holds no Apple Health export XML (no entry whose content starts a <HealthData> document); entries: \(listing.isEmpty ? "none" : listing)"
+        )
     }
 
     /// True when the first 4 KiB of the entry have `<!DOCTYPE HealthData` or `<HealthData`.

@@ -69,7 +69,8 @@ enum PayloadReader {
             for (i, item) in list.enumerated() { try collect(item, at: path + "[\(i)]", file: file, into: &result) }
         } else if let object = value as? [String: Any], let data = object["data"] {
             guard let list = data as? [Any] else {
-                throw InputError(file: file, location: InputLocation(path: join(path, "data")), message: "\"data\" is not a list of payloads")
+                throw InputError(
+                    file: file, location: InputLocation(path: join(path, "data")), message: "\"data\" is not a list of payloads")
             }
             for (i, item) in list.enumerated() { try collect(item, at: join(path, "data") + "[\(i)]", file: file, into: &result) }
         } else if let object = value as? [String: Any] {
@@ -86,7 +87,8 @@ enum PayloadReader {
     /// One payload object as a comparable day.
     static func day(_ object: [String: Any], at path: String, file: String, unknown: inout [String: Int]) throws -> ComparableDay {
         func fail(_ message: String, _ key: String? = nil) -> InputError {
-            InputError(file: file, location: InputLocation(path: key.map { join(path, $0) } ?? (path.isEmpty ? nil : path)), message: message)
+            InputError(
+                file: file, location: InputLocation(path: key.map { join(path, $0) } ?? (path.isEmpty ? nil : path)), message: message)
         }
         guard let date = object["date"] as? String, CivilDate.parseISODate(date) != nil else {
             throw fail("payload without a \"date\" in the form YYYY-MM-DD", "date")
@@ -145,7 +147,7 @@ enum PayloadReader {
 
     static func workout(_ w: [String: Any]) -> ComparableWorkout? {
         guard let type = w["type"] as? String, let start = w["start"] as? String, let end = w["end"] as? String,
-              let startTime = ISOTimestamp.parse(start), let duration = w["duration_seconds"].flatMap(number)
+            let startTime = ISOTimestamp.parse(start), let duration = w["duration_seconds"].flatMap(number)
         else { return nil }
         var out = ComparableWorkout(type: type, start: start, end: end, startSeconds: startTime.seconds, durationSeconds: duration)
         out.energyKcal = w["energy_kcal"].flatMap(number)

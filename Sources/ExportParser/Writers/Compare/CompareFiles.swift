@@ -102,16 +102,25 @@ enum CompareJSON {
         let s = CompareSummary(report)
         return .object([
             ("mode", .string(report.mode.rawValue)),
-            ("window", .object([("from", .string(CivilDate.isoDate(report.window.from))), ("to", .string(CivilDate.isoDate(report.window.to))),
-                                ("days", .number(Double(report.window.count), decimals: 0))])),
-            ("summary", .object([
-                ("dates", .number(Double(s.dates), decimals: 0)), ("fields", .number(Double(s.fields), decimals: 0)),
-                ("rows", .number(Double(report.rows.count), decimals: 0)),
-                ("match", .number(Double(s.matches), decimals: 0)), ("mismatch", .number(Double(s.mismatches), decimals: 0)),
-                ("only_native", .number(Double(s.onlyNative), decimals: 0)), ("only_hae", .number(Double(s.onlyHAE), decimals: 0)),
-                ("not_comparable", .number(Double(s.notComparable), decimals: 0)), ("gaps", .number(Double(report.gaps.count), decimals: 0)),
-                ("passed", .bool(!report.failed)),
-            ])),
+            (
+                "window",
+                .object([
+                    ("from", .string(CivilDate.isoDate(report.window.from))), ("to", .string(CivilDate.isoDate(report.window.to))),
+                    ("days", .number(Double(report.window.count), decimals: 0)),
+                ])
+            ),
+            (
+                "summary",
+                .object([
+                    ("dates", .number(Double(s.dates), decimals: 0)), ("fields", .number(Double(s.fields), decimals: 0)),
+                    ("rows", .number(Double(report.rows.count), decimals: 0)),
+                    ("match", .number(Double(s.matches), decimals: 0)), ("mismatch", .number(Double(s.mismatches), decimals: 0)),
+                    ("only_native", .number(Double(s.onlyNative), decimals: 0)), ("only_hae", .number(Double(s.onlyHAE), decimals: 0)),
+                    ("not_comparable", .number(Double(s.notComparable), decimals: 0)),
+                    ("gaps", .number(Double(report.gaps.count), decimals: 0)),
+                    ("passed", .bool(!report.failed)),
+                ])
+            ),
             ("rows", .array(rows)),
             ("gaps", .array(gaps)),
         ])

@@ -21,9 +21,11 @@ enum CompareHTML {
         let verdict = report.failed ? "Not ready to switch HAE off" : "Native data matches HAE"
         h += "<section class=\"verdict \(report.failed ? "fail" : "pass")\"><h2>\(verdict)</h2><ul class=\"counts\">"
         if report.mode == .validate {
-            for (label, n, cls) in [("match", s.matches, "match"), ("mismatch", s.mismatches, "mismatch"), ("only native", s.onlyNative, "only"),
-                                    ("only HAE", s.onlyHAE, "only"), ("not comparable", s.notComparable, "nc"),
-                                    ("workouts matched", s.workoutsMatched, "match"), ("workouts on one side", s.workoutsUnmatched, "mismatch")] {
+            for (label, n, cls) in [
+                ("match", s.matches, "match"), ("mismatch", s.mismatches, "mismatch"), ("only native", s.onlyNative, "only"),
+                ("only HAE", s.onlyHAE, "only"), ("not comparable", s.notComparable, "nc"),
+                ("workouts matched", s.workoutsMatched, "match"), ("workouts on one side", s.workoutsUnmatched, "mismatch"),
+            ] {
                 h += "<li class=\"\(cls)\"><b>\(n)</b> \(label)</li>"
             }
         }
@@ -37,32 +39,38 @@ enum CompareHTML {
         }
         let odd = report.rows.filter { $0.status != .match }
         if !odd.isEmpty {
-            h += "<section><h2>Not matching</h2><table><thead><tr><th>date</th><th>field</th><th>native</th><th>HAE</th><th>difference</th><th>tolerance</th><th>status</th></tr></thead><tbody>"
+            h +=
+                "<section><h2>Not matching</h2><table><thead><tr><th>date</th><th>field</th><th>native</th><th>HAE</th><th>difference</th><th>tolerance</th><th>status</th></tr></thead><tbody>"
             for r in odd {
                 let field = r.workout.map { r.field + " (" + $0 + ")" } ?? r.field
                 let diff = CompareText.difference(r)
-                h += "<tr class=\"\(r.status.rawValue)\"><td>\(r.date)</td><td>\(escape(field))</td><td class=\"n\">\(escape(CompareText.shown(r.native, decimals: r.decimals)))</td>"
+                h +=
+                    "<tr class=\"\(r.status.rawValue)\"><td>\(r.date)</td><td>\(escape(field))</td><td class=\"n\">\(escape(CompareText.shown(r.native, decimals: r.decimals)))</td>"
                     + "<td class=\"n\">\(escape(CompareText.shown(r.hae, decimals: r.decimals)))</td><td class=\"n\">\(escape(diff))</td>"
                     + "<td>\(escape(r.tolerance?.description ?? ""))</td><td>\(r.status.rawValue)</td></tr>"
             }
             h += "</tbody></table></section>\n"
         }
         if !report.series.isEmpty {
-            h += "<section><h2>Field by field</h2><p class=\"legend\"><span class=\"key native\"></span> native <span class=\"key hae\"></span> HAE <span class=\"key band\"></span> tolerance around HAE <span class=\"key bad\"></span> out of tolerance</p><div class=\"charts\">"
+            h +=
+                "<section><h2>Field by field</h2><p class=\"legend\"><span class=\"key native\"></span> native <span class=\"key hae\"></span> HAE <span class=\"key band\"></span> tolerance around HAE <span class=\"key bad\"></span> out of tolerance</p><div class=\"charts\">"
             for series in report.series { h += chart(series) }
             h += "</div></section>\n"
         }
         let workoutRows = report.rows.filter { $0.field.hasPrefix("workouts") }
         if !workoutRows.isEmpty {
-            h += "<section><h2>Workouts</h2><table><thead><tr><th>date</th><th>workout</th><th>figure</th><th>native</th><th>HAE</th><th>status</th></tr></thead><tbody>"
+            h +=
+                "<section><h2>Workouts</h2><table><thead><tr><th>date</th><th>workout</th><th>figure</th><th>native</th><th>HAE</th><th>status</th></tr></thead><tbody>"
             for r in workoutRows {
                 let figure = r.field == "workouts" ? "(on one side only)" : String(r.field.dropFirst("workouts.".count))
-                h += "<tr class=\"\(r.status.rawValue)\"><td>\(r.date)</td><td>\(escape(r.workout ?? ""))</td><td>\(escape(figure))</td>"
+                h +=
+                    "<tr class=\"\(r.status.rawValue)\"><td>\(r.date)</td><td>\(escape(r.workout ?? ""))</td><td>\(escape(figure))</td>"
                     + "<td class=\"n\">\(escape(CompareText.shown(r.native, decimals: r.decimals)))</td><td class=\"n\">\(escape(CompareText.shown(r.hae, decimals: r.decimals)))</td><td>\(r.status.rawValue)</td></tr>"
             }
             h += "</tbody></table></section>\n"
         }
-        h += "<footer>Made by health-import compare. Tolerances: sums ±2 %, averages ±3 %, latest readings ±1 %, heart-rate min/max ±1 bpm, sleep durations ±10 min, in-bed times ±15 min, unless a tolerances file said otherwise.</footer>\n</body></html>\n"
+        h +=
+            "<footer>Made by health-import compare. Tolerances: sums ±2 %, averages ±3 %, latest readings ±1 %, heart-rate min/max ±1 bpm, sleep durations ±10 min, in-bed times ±15 min, unless a tolerances file said otherwise.</footer>\n</body></html>\n"
         return h
     }
 
@@ -85,38 +93,47 @@ enum CompareHTML {
         // In-bed times are hours from the date's midnight: labelled as clock times.
         let clock = s.field.hasPrefix("sleep.in_bed")
         func label(_ v: Double) -> String { clock ? clockTime(v) : axisLabel(v) }
-        var svg = "<svg viewBox=\"0 0 \(Int(w)) \(Int(hgt))\" width=\"\(Int(w))\" height=\"\(Int(hgt))\" role=\"img\" aria-label=\"\(escape(s.field)): native against HAE\">"
+        var svg =
+            "<svg viewBox=\"0 0 \(Int(w)) \(Int(hgt))\" width=\"\(Int(w))\" height=\"\(Int(hgt))\" role=\"img\" aria-label=\"\(escape(s.field)): native against HAE\">"
         // Axes: three labelled levels and the first and last date.
         for v in [lo + pad, (lo + hi) / 2, hi - pad] {
             svg += "<line x1=\"\(f(left))\" x2=\"\(f(w - right))\" y1=\"\(f(y(v)))\" y2=\"\(f(y(v)))\" class=\"grid\"/>"
             svg += "<text x=\"\(f(left - 4))\" y=\"\(f(y(v) + 3))\" class=\"axis\" text-anchor=\"end\">\(escape(label(v)))</text>"
         }
-        if let first = s.points.first { svg += "<text x=\"\(f(x(0)))\" y=\"\(f(hgt - 6))\" class=\"axis\" text-anchor=\"start\">\(first.date.dropFirst(5))</text>" }
-        if n > 1, let last = s.points.last { svg += "<text x=\"\(f(x(n - 1)))\" y=\"\(f(hgt - 6))\" class=\"axis\" text-anchor=\"end\">\(last.date.dropFirst(5))</text>" }
+        if let first = s.points.first {
+            svg += "<text x=\"\(f(x(0)))\" y=\"\(f(hgt - 6))\" class=\"axis\" text-anchor=\"start\">\(first.date.dropFirst(5))</text>"
+        }
+        if n > 1, let last = s.points.last {
+            svg += "<text x=\"\(f(x(n - 1)))\" y=\"\(f(hgt - 6))\" class=\"axis\" text-anchor=\"end\">\(last.date.dropFirst(5))</text>"
+        }
         // The band, in runs of consecutive dates that have one.
         for run in runs(s.points.indices.filter { s.points[$0].band != nil }) {
             let upper = run.map { "\(f(x($0))),\(f(y(s.points[$0].band!.upperBound)))" }
             let lower = run.reversed().map { "\(f(x($0))),\(f(y(s.points[$0].band!.lowerBound)))" }
             if run.count == 1 {
                 let i = run[0]
-                svg += "<rect x=\"\(f(x(i) - 4))\" y=\"\(f(y(s.points[i].band!.upperBound)))\" width=\"8\" height=\"\(f(max(1, y(s.points[i].band!.lowerBound) - y(s.points[i].band!.upperBound))))\" class=\"band\"/>"
+                svg +=
+                    "<rect x=\"\(f(x(i) - 4))\" y=\"\(f(y(s.points[i].band!.upperBound)))\" width=\"8\" height=\"\(f(max(1, y(s.points[i].band!.lowerBound) - y(s.points[i].band!.upperBound))))\" class=\"band\"/>"
             } else {
                 svg += "<polygon points=\"\((upper + lower).joined(separator: " "))\" class=\"band\"/>"
             }
         }
         for (key, cls) in [(\CompareSeries.Point.hae, "hae"), (\CompareSeries.Point.native, "native")] {
             for run in runs(s.points.indices.filter { s.points[$0][keyPath: key] != nil }) where run.count > 1 {
-                svg += "<polyline points=\"\(run.map { "\(f(x($0))),\(f(y(s.points[$0][keyPath: key]!)))" }.joined(separator: " "))\" class=\"line \(cls)\"/>"
+                svg +=
+                    "<polyline points=\"\(run.map { "\(f(x($0))),\(f(y(s.points[$0][keyPath: key]!)))" }.joined(separator: " "))\" class=\"line \(cls)\"/>"
             }
             for (i, p) in s.points.enumerated() {
                 guard let v = p[keyPath: key] else { continue }
                 let bad = p.status == .mismatch && cls == "native"
-                svg += "<circle cx=\"\(f(x(i)))\" cy=\"\(f(y(v)))\" r=\"\(bad ? 4.5 : 2.5)\" class=\"dot \(cls)\(bad ? " bad" : "")\"><title>\(p.date) \(cls): \(escape(label(v)))</title></circle>"
+                svg +=
+                    "<circle cx=\"\(f(x(i)))\" cy=\"\(f(y(v)))\" r=\"\(bad ? 4.5 : 2.5)\" class=\"dot \(cls)\(bad ? " bad" : "")\"><title>\(p.date) \(cls): \(escape(label(v)))</title></circle>"
             }
         }
         svg += "</svg>"
         let title = escape(GapFinder.name(s.field)) + (s.unit.map { " <span class=\"unit\">" + escape($0) + "</span>" } ?? "")
-        return "<figure class=\"\(s.hasMismatch ? "chart bad" : "chart")\"><figcaption>\(title) <span class=\"tol\">\(escape(s.tolerance?.description ?? "not compared"))</span></figcaption>\(svg)</figure>"
+        return
+            "<figure class=\"\(s.hasMismatch ? "chart bad" : "chart")\"><figcaption>\(title) <span class=\"tol\">\(escape(s.tolerance?.description ?? "not compared"))</span></figcaption>\(svg)</figure>"
     }
 
     /// Consecutive indices grouped: [0, 1, 3] → [[0, 1], [3]].
@@ -136,7 +153,8 @@ enum CompareHTML {
     }
 
     static func axisLabel(_ v: Double) -> String {
-        abs(v) >= 100 ? JSONValue.format(v, decimals: 0) : abs(v) >= 10 ? JSONValue.format(v, decimals: 1) : JSONValue.format(v, decimals: 2)
+        abs(v) >= 100
+            ? JSONValue.format(v, decimals: 0) : abs(v) >= 10 ? JSONValue.format(v, decimals: 1) : JSONValue.format(v, decimals: 2)
     }
 
     static func escape(_ s: String) -> String {

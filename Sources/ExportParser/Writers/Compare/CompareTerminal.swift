@@ -9,10 +9,11 @@ enum CompareTerminal {
         var lines: [String] = []
         switch report.mode {
         case .validate:
-            lines.append("Compared \(from) … \(to) (\(report.window.count) \(report.window.count == 1 ? "date" : "dates")): \(s.fields) fields, \(report.rows.count) values: "
-                + "\(s.matches) match, \(s.mismatches) mismatch, \(s.onlyNative) only native, \(s.onlyHAE) only HAE, "
-                + "\(s.notComparable) not comparable; workouts: \(s.workoutsMatched) matched, \(s.workoutsUnmatched) on one side only; "
-                + "\(report.gaps.count) gaps")
+            lines.append(
+                "Compared \(from) … \(to) (\(report.window.count) \(report.window.count == 1 ? "date" : "dates")): \(s.fields) fields, \(report.rows.count) values: "
+                    + "\(s.matches) match, \(s.mismatches) mismatch, \(s.onlyNative) only native, \(s.onlyHAE) only HAE, "
+                    + "\(s.notComparable) not comparable; workouts: \(s.workoutsMatched) matched, \(s.workoutsUnmatched) on one side only; "
+                    + "\(report.gaps.count) gaps")
         case .monitor:
             lines.append("Monitored the native side's last dates for every field it had in \(from) … \(to): \(report.gaps.count) gaps")
         }
@@ -25,22 +26,29 @@ enum CompareTerminal {
             for r in odd {
                 let field = r.workout.map { r.field + " (" + $0 + ")" } ?? GapFinder.name(r.field)
                 let diff = CompareText.difference(r)
-                table.append([r.date, field, CompareText.shown(r.native, decimals: r.decimals), CompareText.shown(r.hae, decimals: r.decimals),
-                              diff, r.tolerance?.description ?? "", r.status.rawValue])
+                table.append([
+                    r.date, field, CompareText.shown(r.native, decimals: r.decimals), CompareText.shown(r.hae, decimals: r.decimals),
+                    diff, r.tolerance?.description ?? "", r.status.rawValue,
+                ])
             }
             let widths = header.indices.map { i in table.map { $0[i].count }.max() ?? 0 }
             for (n, row) in table.enumerated() {
                 var cells: [String] = []
                 for (i, cell) in row.enumerated() {
                     // Numbers right-aligned, text left-aligned.
-                    let padded = (2...4).contains(i) ? cell.leftPad(widths[i]) : cell + String(repeating: " ", count: widths[i] - cell.count)
+                    let padded =
+                        (2...4).contains(i) ? cell.leftPad(widths[i]) : cell + String(repeating: " ", count: widths[i] - cell.count)
                     cells.append(padded)
                 }
                 var line = "  " + cells.joined(separator: "  ")
                 while line.hasSuffix(" ") { line.removeLast() }
-                if n == 0 { line = paint(line, "1") }
-                else if odd[n - 1].status == .mismatch || odd[n - 1].field == "workouts" { line = paint(line, "31") }
-                else if odd[n - 1].status != .notComparable { line = paint(line, "33") }
+                if n == 0 {
+                    line = paint(line, "1")
+                } else if odd[n - 1].status == .mismatch || odd[n - 1].field == "workouts" {
+                    line = paint(line, "31")
+                } else if odd[n - 1].status != .notComparable {
+                    line = paint(line, "33")
+                }
                 lines.append(line)
             }
         }
@@ -55,8 +63,11 @@ enum CompareTerminal {
         if s.mismatches > 0 { problems.append(plural(s.mismatches, "value out of tolerance", "values out of tolerance")) }
         if s.workoutsUnmatched > 0 { problems.append(plural(s.workoutsUnmatched, "workout on one side only", "workouts on one side only")) }
         if !report.gaps.isEmpty { problems.append(plural(report.gaps.count, "gap", "gaps")) }
-        let verdict = report.failed ? paint("FAILED", "1;31") + ": " + problems.joined(separator: ", ") : paint("PASSED", "1;32")
-            + (report.mode == .validate ? ": every comparable value within tolerance, no gap" : ": no gap")
+        let verdict =
+            report.failed
+            ? paint("FAILED", "1;31") + ": " + problems.joined(separator: ", ")
+            : paint("PASSED", "1;32")
+                + (report.mode == .validate ? ": every comparable value within tolerance, no gap" : ": no gap")
         lines.append(verdict)
         lines.append("Report: \(outDir)/compare.html (every row in compare.csv and compare.json)")
         return lines.joined(separator: "\n") + "\n"

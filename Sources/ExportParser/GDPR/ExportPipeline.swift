@@ -8,6 +8,7 @@ import Foundation
 ///
 /// A fixed pool of chunk buffers is passed back and forth, so memory stays flat: when the writer
 /// falls behind, `take` waits for a buffer to come back.
+// @unchecked Sendable: the free buffers and the failure are behind its condition lock; chunks pass through the queue's lock.
 final class ExportPipeline: @unchecked Sendable {
     private struct Work {
         let file: ExportFileWriter
@@ -105,6 +106,7 @@ final class ExportPipeline: @unchecked Sendable {
 
 /// One file of an export: the buffer rows are encoded into, handed to the pipeline every
 /// `ExportPipeline.chunkSize` bytes; at the end, its entry for the manifest.
+// @unchecked Sendable: the caller fills the buffer; the pipeline's thread alone hashes and counts until `ended` is signalled.
 final class ExportFileWriter: @unchecked Sendable {
     let name: String
     let sink: ExportFileSink

@@ -59,7 +59,8 @@ final class GDPRExportLargeStoreTests: XCTestCase {
             print(
                 "gdpr-export of \(rows) samples to \((path as NSString).lastPathComponent): \(Int(Double(rows) / seconds)) rows/s, peak RSS \(Int(peakMB)) MB (debug build)"
             )
-            XCTAssertLessThan(peakMB, 100, "peak RSS")
+            // Not under AddressSanitizer (shadow memory and quarantine); the normal run proves the bound.
+            if !TestEnvironment.underAddressSanitizer { XCTAssertLessThan(peakMB, 100, "peak RSS") }
         }
     }
 }

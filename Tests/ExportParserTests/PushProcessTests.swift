@@ -19,7 +19,11 @@ final class PushProcessTests: XCTestCase {
         let p = Process()
         p.executableURL = try tool()
         p.arguments = ["push"] + args
-        p.environment = ["HEALTH_IMPORT_API_KEY": S.key, "PATH": "/usr/bin:/bin"]
+        var environment = ["HEALTH_IMPORT_API_KEY": S.key, "PATH": "/usr/bin:/bin"]
+        // Under scripts/sanitize.sh the tool is sanitized too: it keeps the run's options
+        // (detect_leaks=0: Foundation's one-time allocations are not leaks of ours).
+        for name in ["ASAN_OPTIONS", "TSAN_OPTIONS"] { environment[name] = ProcessInfo.processInfo.environment[name] }
+        p.environment = environment
         _ = FileManager.default.createFile(atPath: output.path, contents: nil)
         let h = try FileHandle(forWritingTo: output)
         p.standardOutput = h

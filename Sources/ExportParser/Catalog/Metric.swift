@@ -45,10 +45,7 @@ final class Metric: Sendable, Hashable {
     }
 
     /// The HealthKit type without its prefix (`StepCount`), for messages.
-    var shortName: String {
-        let prefix = "HKQuantityTypeIdentifier"
-        return healthKitType.hasPrefix(prefix) ? String(healthKitType.dropFirst(prefix.count)) : healthKitType
-    }
+    var shortName: String { HealthKitTypeName.short(healthKitType) }
 
     private static func format(_ v: Double) -> String { v == v.rounded() ? ConvertOutcome.count(Int(v)) : String(v) }
 

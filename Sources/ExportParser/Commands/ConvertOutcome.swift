@@ -116,12 +116,7 @@ public struct ConvertOutcome: Sendable {
         return String(out.reversed())
     }
 
-    static func shortType(_ t: String) -> String {
-        for p in ["HKQuantityTypeIdentifier", "HKCategoryTypeIdentifier", "HKDataType"] where t.hasPrefix(p) {
-            return String(t.dropFirst(p.count))
-        }
-        return t
-    }
+    static func shortType(_ t: String) -> String { HealthKitTypeName.short(t) }
 }
 
 extension String {

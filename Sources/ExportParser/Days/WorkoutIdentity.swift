@@ -28,7 +28,7 @@ struct WorkoutIdentity: Hashable {
         activityType = w.activityType
         source = w.source
         sourceVersion = w.sourceVersion
-        device = w.device.map(Self.withoutAddress)
+        device = w.device.map(DeviceText.withoutAddress)
         start = w.start
         end = w.end
         duration = w.duration
@@ -71,12 +71,5 @@ struct WorkoutIdentity: Hashable {
         for e in events { add("event", e.type, time(e.date), num(e.duration), e.durationUnit) }
         for r in routes { add(["route", r.source, time(r.start), time(r.end), String(r.inlineLocationCount)] + r.filePaths) }
         return h.value
-    }
-
-    /// `<<HKDevice: 0x282a45810>, name:…>` → `<<HKDevice>, name:…>`: the address is a memory
-    /// address of the exporting process, different in every copy.
-    static func withoutAddress(_ device: String) -> String {
-        guard device.hasPrefix("<<HKDevice: 0x"), let close = device.firstIndex(of: ">") else { return device }
-        return "<<HKDevice" + device[close...]
     }
 }

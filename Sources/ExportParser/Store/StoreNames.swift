@@ -109,7 +109,7 @@ final class StoreNames {
                 && lastDeviceTail.withUnsafeBytes { memcmp($0.baseAddress!, tail.baseAddress!, tail.count) == 0 }
         }
         if same { return lastDeviceID }
-        let description = Self.deviceDescription(raw)
+        let description = DeviceText.withoutAddress(raw)
         let id: Int64
         if let known = deviceIDs[description] {
             id = known
@@ -144,13 +144,5 @@ final class StoreNames {
             return (true, UnsafeBufferPointer(rebasing: buf[start...]))
         }
         return (false, buf)
-    }
-
-    /// `<<HKDevice: 0x282a45810>, name:Apple Watch, …>` → `<<HKDevice>, name:Apple Watch, …>`: the
-    /// memory address differs on every record and means nothing. Other text is kept as written.
-    static func deviceDescription(_ raw: String) -> String {
-        let u = raw.utf8
-        guard u.starts(with: "<<HKDevice: 0x".utf8), let close = u.firstIndex(of: UInt8(ascii: ">")) else { return raw }
-        return "<<HKDevice" + raw[close...]
     }
 }

@@ -135,7 +135,7 @@ final class GDPRExportTests: XCTestCase {
                 for (column, cell) in zip(kind.columns, row) {
                     let value = line[column.name]
                     let what = "\(kind.name).\(column.name)"
-                    if column.form == .json {
+                    if column.form.isJSON {
                         let parsed = try cell.map { try JSONSerialization.jsonObject(with: Data($0.utf8), options: [.fragmentsAllowed]) }
                         XCTAssertEqual(parsed as? NSObject, value as? NSObject, what)
                         continue
@@ -196,6 +196,52 @@ final class GDPRExportTests: XCTestCase {
                 p.waitUntilExit()
                 XCTAssertEqual(p.terminationStatus, 0, "unzip -t \(path)")
             }
+        }
+    }
+
+    /// A sample's metadata is read by walking `sample_metadata` beside the samples (one walk for
+    /// every person), so each row's object must hold its own entries, in their order, and none
+    /// of the record before or after it, even where two persons' imports take turns: bob, ann,
+    /// bob again (ann's ids lie between bob's). Checked for both persons, in both forms, against
+    /// the store's entries per sample id.
+    func testSampleMetadataBelongsToItsSampleWhenPersonsTakeTurns() throws {
+        let dir = try StoreTestSupport.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let store = dir.appendingPathComponent("health.sqlite").path
+        let turns = [("bob", "b-1", "2024-03-10"), ("ann", "a-1", "2024-03-11"), ("bob", "b-2", "2024-03-12")]
+        for (i, (person, value, day)) in turns.enumerated() {
+            let input = dir.appendingPathComponent("in-\(i).xml")
+            try G.ownExport(source: "\(person)’s watch", metadataValue: value, day: day).write(to: input, atomically: true, encoding: .utf8)
+            _ = try ConvertJob(
+                ConvertRequest(inputs: [input.path], outDir: dir.appendingPathComponent("out-\(i)").path, storePath: store, person: person)
+            ).run()
+        }
+        for person in ["ann", "bob"] {
+            var stored: [Int64: [String: String]] = [:]
+            let sql = """
+                SELECT m.sample_id, m.key, m.value FROM sample_metadata m JOIN sample_records r ON r.id = m.sample_id
+                WHERE r.person = ?1 ORDER BY m.sample_id, m.position
+                """
+            for row in try G.rows(store, sql, person) { stored[Int64(row[0])!, default: [:]][row[1]] = row[2] }
+            let out = dir.appendingPathComponent("\(person)-export").path
+            _ = try GDPRExportJob(GDPRExportRequest(storePath: store, person: person, outPath: out)).run()
+            let lines = try G.jsonLines(out + "/samples.jsonl")
+            let (header, cells) = try G.csv(out + "/samples.csv")
+            let idColumn = try XCTUnwrap(header.firstIndex(of: "sample_id")),
+                metadataColumn = try XCTUnwrap(header.firstIndex(of: "metadata"))
+            // Each own export has 2 records; bob's two imports give 4, one with HKExternalUUID each.
+            XCTAssertEqual(lines.count, person == "bob" ? 4 : 2, person)
+            XCTAssertEqual(stored.count, person == "bob" ? 2 : 1, person)
+            for (line, row) in zip(lines, cells) {
+                let id = try XCTUnwrap((line["sample_id"] as? NSNumber)?.int64Value)
+                XCTAssertEqual(row[idColumn], String(id))
+                let fromCSV = try XCTUnwrap(
+                    row[metadataColumn].flatMap { try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: String] })
+                XCTAssertEqual(line["metadata"] as? [String: String], stored[id] ?? [:], "\(person) sample \(id)")
+                XCTAssertEqual(fromCSV, stored[id] ?? [:], "\(person) sample \(id) in CSV")
+            }
+            let values = Set(stored.values.compactMap { $0["HKExternalUUID"] })
+            XCTAssertEqual(values, person == "bob" ? ["b-1", "b-2"] : ["a-1"], person)
         }
     }
 

@@ -43,6 +43,10 @@ final class ExportBytes {
         count += n
     }
 
+    @inline(__always) func append(_ text: StaticString) {
+        append(text.utf8Start, text.utf8CodeUnitCount)
+    }
+
     func append(_ bytes: [UInt8]) {
         bytes.withUnsafeBufferPointer { append($0.baseAddress!, $0.count) }
     }

@@ -116,8 +116,8 @@ enum ExportKinds {
             .value("bucket_maximum", "r.bucket_maximum", "For buckets: the largest value, in unit."),
             .value(
                 "is_bucket", "r.is_bucket", "1 when the row is a Health Auto Export statistic over a period (minute, hour, day), else 0."),
-            .json(
-                "metadata", metadataObject("sample_metadata", "sample_id = r.id", order: "position"),
+            .metadata(
+                "metadata", id: "r.id", from: MetadataTable(table: "sample_metadata", ownerColumn: "sample_id", orderColumn: "position"),
                 "JSON object of the record's metadata entries (key: value as written, e.g. \"HKMetadataKeyHeartRateMotionContext\": \"1\"); {} for none."
             ),
         ],

@@ -10,27 +10,44 @@ enum ExportFormat: CaseIterable {
 /// buffers. Both forms write a value the same way (numbers as the same text; null as `null` or
 /// an empty cell), so the two files of a kind hold the same rows.
 struct ExportRowEncoder {
+    /// A column's form without its payload, so that a row's loop copies no references.
+    private enum CellForm {
+        case value, json, instant, metadata
+    }
+
     private struct Cell {
-        let form: ExportColumn.Form
+        let form: CellForm
         let index: Int32
-        /// `{"name":` for the first column, `,"name":` after.
-        let jsonKey: [UInt8]
+        /// Where `{"name":` (first column) or `,"name":` sits in `jsonKeys`.
+        let keyStart: Int
+        let keyCount: Int
     }
 
     let format: ExportFormat
     private let cells: [Cell]
+    private let jsonKeys: [UInt8]
     private let csvHeader: [UInt8]
 
     init(kind: ExportKind, format: ExportFormat) {
         self.format = format
         var cells: [Cell] = []
+        var keys: [UInt8] = []
         var index: Int32 = 0
         for (i, column) in kind.columns.enumerated() {
-            let key = (i == 0 ? "{" : ",") + JSONText.quote(column.name) + ":"
-            cells.append(Cell(form: column.form, index: index, jsonKey: Array(key.utf8)))
+            let key = Array(((i == 0 ? "{" : ",") + JSONText.quote(column.name) + ":").utf8)
+            let form: CellForm
+            switch column.form {
+            case .value: form = .value
+            case .json: form = .json
+            case .instant: form = .instant
+            case .metadata: form = .metadata
+            }
+            cells.append(Cell(form: form, index: index, keyStart: keys.count, keyCount: key.count))
+            keys += key
             index += Int32(column.expressions.count)
         }
         self.cells = cells
+        jsonKeys = keys
         let header = ExportBytes(capacity: 1024)
         for (i, column) in kind.columns.enumerated() {
             if i > 0 { header.append(0x2C) }
@@ -46,28 +63,35 @@ struct ExportRowEncoder {
         if format == .csv { out.append(csvHeader) }
     }
 
-    /// One row of `stmt` (stepped onto it), with its line end.
-    func row(_ stmt: OpaquePointer, into out: ExportBytes) {
+    /// One row of `stmt` (stepped onto it), with its line end. `metadata`: the row's metadata
+    /// object (`MetadataMerge`) when the kind has a metadata column.
+    func row(_ stmt: OpaquePointer, metadata: ExportBytes?, into out: ExportBytes) {
         switch format {
         case .jsonLines:
-            for cell in cells {
-                out.append(cell.jsonKey)
-                jsonValue(stmt, cell, into: out)
+            jsonKeys.withUnsafeBufferPointer { keys in
+                for cell in cells {
+                    out.append(keys.baseAddress! + cell.keyStart, cell.keyCount)
+                    jsonValue(stmt, cell, metadata, into: out)
+                }
             }
             out.append(0x7D)
             out.append(0x0A)
         case .csv:
             for (i, cell) in cells.enumerated() {
                 if i > 0 { out.append(0x2C) }
-                csvValue(stmt, cell, into: out)
+                csvValue(stmt, cell, metadata, into: out)
             }
             out.append(0x0D)
             out.append(0x0A)
         }
     }
 
-    @inline(__always) private func jsonValue(_ stmt: OpaquePointer, _ cell: Cell, into out: ExportBytes) {
+    @inline(__always) private func jsonValue(_ stmt: OpaquePointer, _ cell: Cell, _ metadata: ExportBytes?, into out: ExportBytes) {
         let i = cell.index
+        if cell.form == .metadata, let metadata {
+            out.append(metadata.base, metadata.count)
+            return
+        }
         let type = sqlite3_column_type(stmt, i)
         if type == SQLITE_NULL {
             out.append(Self.null)
@@ -76,7 +100,7 @@ struct ExportRowEncoder {
         switch cell.form {
         case .instant:
             Self.instant(stmt, i, into: out, quoted: true)
-        case .json:
+        case .json, .metadata:
             let (p, n) = Self.text(stmt, i)
             out.append(p, n)
         case .value:
@@ -90,14 +114,18 @@ struct ExportRowEncoder {
         }
     }
 
-    @inline(__always) private func csvValue(_ stmt: OpaquePointer, _ cell: Cell, into out: ExportBytes) {
+    @inline(__always) private func csvValue(_ stmt: OpaquePointer, _ cell: Cell, _ metadata: ExportBytes?, into out: ExportBytes) {
         let i = cell.index
+        if cell.form == .metadata, let metadata {
+            out.appendCSVField(metadata.base, metadata.count)
+            return
+        }
         let type = sqlite3_column_type(stmt, i)
         if type == SQLITE_NULL { return }
         switch cell.form {
         case .instant:
             Self.instant(stmt, i, into: out, quoted: false)
-        case .json:
+        case .json, .metadata:
             let (p, n) = Self.text(stmt, i)
             out.appendCSVField(p, n)
         case .value:
@@ -111,7 +139,7 @@ struct ExportRowEncoder {
         }
     }
 
-    private static let null: [UInt8] = Array("null".utf8)
+    private static let null: StaticString = "null"
 
     /// The column's text and its length (nil and 0 only if SQLite ran out of memory).
     @inline(__always) private static func text(_ stmt: OpaquePointer, _ i: Int32) -> (UnsafePointer<UInt8>?, Int) {

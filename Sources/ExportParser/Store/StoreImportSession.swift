@@ -42,7 +42,8 @@ final class StoreImportSession: SampleSink, @unchecked Sendable {
         self.meta = meta
         self.writer = try StoreWriter(db: store.db, person: meta.person, importID: importID)
         batch.reserveCapacity(Self.batchSize)
-        let (queue, writer, status, done) = (queue, writer, status, done)
+        // The thread lets go of the writer before it signals `done` (see `runWriter`).
+        let (queue, writer, status, done) = (queue, Box(writer), status, done)
         let thread = Thread { Self.runWriter(queue: queue, writer: writer, status: status, done: done) }
         thread.name = "health-import store writer"
         thread.start()
@@ -52,13 +53,25 @@ final class StoreImportSession: SampleSink, @unchecked Sendable {
         if state == .open { abandon() }
     }
 
-    private static func runWriter(queue: BoundedBatchQueue<StoreItem>, writer: StoreWriter, status: WriterStatus, done: DispatchSemaphore) {
-        defer {
-            var t = timespec()
-            clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t)
-            status.cpuNanoseconds = UInt64(t.tv_sec) * 1_000_000_000 + UInt64(t.tv_nsec)
-            done.signal()
+    /// The writer thread's whole life. It holds the writer only while it writes: were the
+    /// thread's closure still holding it when `done` is signalled, a process that ends right
+    /// after a failed import (convert exits at once) could end before the thread let go, with
+    /// the writer's statements unfinalized; SQLite then never really closes the connection and
+    /// leaves the `-wal` and `-shm` files beside the store.
+    private static func runWriter(
+        queue: BoundedBatchQueue<StoreItem>, writer: Box<StoreWriter>, status: WriterStatus, done: DispatchSemaphore
+    ) {
+        if let w = writer.value {
+            writer.value = nil
+            write(queue: queue, writer: w, status: status)
         }
+        var t = timespec()
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t)
+        status.cpuNanoseconds = UInt64(t.tv_sec) * 1_000_000_000 + UInt64(t.tv_nsec)
+        done.signal()
+    }
+
+    private static func write(queue: BoundedBatchQueue<StoreItem>, writer: StoreWriter, status: WriterStatus) {
         // The writer thread uses the connection (and so the writer) until it signals `done`.
         writer.db.confinement.claim()
         while var items = queue.pop() {

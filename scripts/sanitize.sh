@@ -5,6 +5,7 @@
 #
 #   bash scripts/sanitize.sh            # both
 #   bash scripts/sanitize.sh address    # one of: address, thread
+#   SANITIZE_FILTER='Store|HAE' bash scripts/sanitize.sh address   # only the tests matching (swift test --filter)
 #
 # Exit status: 0 when every run passed with no sanitizer report, 1 otherwise. A report makes
 # the test process fail (ASan/TSan abort on their first error with halt_on_error=1).
@@ -21,11 +22,13 @@ for kind in "${kinds[@]}"; do
         *) echo "sanitize: unknown sanitizer '$kind' (address or thread)" >&2; exit 2 ;;
     esac
     log=$(mktemp)
-    echo "== swift test --sanitize=$kind --scratch-path $scratch"
+    filter=()
+    [ -z "${SANITIZE_FILTER:-}" ] || filter=(--filter "$SANITIZE_FILTER")
+    echo "== swift test --sanitize=$kind --scratch-path $scratch ${filter[*]}"
     # detect_leaks=0: Foundation's and XCTest's one-time allocations are reported as leaks.
     ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=0:halt_on_error=1} \
     TSAN_OPTIONS=${TSAN_OPTIONS:-halt_on_error=1} \
-        swift test --sanitize="$kind" --scratch-path "$scratch" 2>&1 | tee "$log"
+        swift test --sanitize="$kind" --scratch-path "$scratch" "${filter[@]}" 2>&1 | tee "$log"
     rc=${PIPESTATUS[0]}
     if [ "$rc" -ne 0 ] || grep -qE 'ERROR: AddressSanitizer|WARNING: ThreadSanitizer' "$log"; then
         echo "sanitize: $kind FAILED (exit $rc)"

@@ -50,19 +50,39 @@ final class HostileHAETests: XCTestCase {
         }
     }
 
-    /// Duplicate keys: `metrics` twice reads both arrays; a datum with `qty` twice keeps one
-    /// value and never crashes. (Documented behaviour, see the assertions.)
-    func testDuplicateKeys() throws {
+    /// Duplicate keys: JSON leaves open which of two values counts (parsers differ), so a key the
+    /// reader uses appearing twice in one object refuses the file, naming the key and where it
+    /// is: `qty` twice in a datum (10 or 20 steps?) and `metrics` twice in the body. A key the
+    /// reader ignores may repeat.
+    func testDuplicateKeysAreRefused() throws {
+        XCTAssertLessThan(HAEKey.route.rawValue, 64, "every key has a bit in HAEFrame.seenKeys")
         let bench = try HostileBench()
         try bench.prepareGoodOutput()
-        let input = bench.path("dup.json")
+        let cases: [(String, String, [String])] = [
+            (
+                "dup-qty.json",
+                #"{"data": {"metrics": [{"name": "step_count", "units": "count", "data": [{"date": "2024-03-04 00:00:00 +0100", "qty": 10, "qty": 20, "source": "iPhone"}]}]}}"#,
+                [#"the key "qty" appears twice"#, "data.metrics[0].data[0].qty"]
+            ),
+            (
+                "dup-metrics.json",
+                #"{"data": {"metrics": [{"name": "step_count", "units": "count", "data": []}], "metrics": []}}"#,
+                [#"the key "metrics" appears twice"#, "data.metrics"]
+            ),
+        ]
+        for (name, text, fragments) in cases {
+            let input = bench.path(name)
+            try text.write(toFile: input, atomically: true, encoding: .utf8)
+            try bench.assertToolRefuses(input, mentioning: fragments)
+            try bench.assertJobRefuses(input, mentioning: fragments)
+        }
+        let ignored = bench.path("dup-ignored.json")
         try #"""
-        {"data": {"metrics": [{"name": "step_count", "units": "count", "data": [{"date": "2024-03-04 00:00:00 +0100", "qty": 10, "qty": 20, "source": "iPhone"}]}],
-                  "metrics": [{"name": "step_count", "units": "count", "data": [{"date": "2024-03-05 00:00:00 +0100", "qty": 30, "source": "iPhone"}]}]}}
-        """#.write(toFile: input, atomically: true, encoding: .utf8)
-        let (error, outcome, _) = try bench.runJob(input)
+        {"data": {"metrics": [{"name": "step_count", "units": "count", "note": 1, "note": 2, "data": [{"date": "2024-03-04 00:00:00 +0100", "qty": 10, "source": "iPhone"}]}]}}
+        """#.write(toFile: ignored, atomically: true, encoding: .utf8)
+        let (error, outcome, _) = try bench.runJob(ignored)
         XCTAssertNil(error)
-        XCTAssertEqual(outcome?.daysWritten, 2)
+        XCTAssertEqual(outcome?.daysWritten, 1)
     }
 
     /// `1e999` (infinite as a double) skips its datum, counted in the report; `-0` reads as 0 and

@@ -359,6 +359,7 @@ final class HAEDocumentWalker: @unchecked Sendable {
         switch top.role {
         case .datum, .heartRateDatum:
             let key = keys.lookup(p, n)
+            guard isFirst(key) else { return duplicate(p, n) }
             top.key = key
             if key != .unknown {
                 lastKnownKey = key
@@ -367,12 +368,37 @@ final class HAEDocumentWalker: @unchecked Sendable {
             }
         case .capture: writer.key(p, n)
         case .skip: break
-        default: top.key = keys.lookup(p, n)
+        default:
+            let key = keys.lookup(p, n)
+            guard isFirst(key) else { return duplicate(p, n) }
+            top.key = key
         }
+        copyKey(p, n)
+        return true
+    }
+
+    @inline(__always) private func copyKey(_ p: UnsafePointer<UInt8>, _ n: Int) {
         lastKey.removeAll(keepingCapacity: true)
         lastKey.append(contentsOf: UnsafeBufferPointer(start: p, count: n))
         lastKeyCopied = true
+    }
+
+    /// Whether the open object has not had `key` yet (always for keys the reader ignores).
+    @inline(__always) private func isFirst(_ key: HAEKey) -> Bool {
+        guard key != .unknown else { return true }
+        let bit: UInt64 = 1 << key.rawValue
+        guard top.seenKeys & bit == 0 else { return false }
+        top.seenKeys |= bit
         return true
+    }
+
+    /// A key of ours twice in one object (`"qty": 10, "qty": 20`): JSON leaves open which value
+    /// counts, and parsers differ, so the file is refused rather than one of them guessed.
+    private func duplicate(_ p: UnsafePointer<UInt8>, _ n: Int) -> Bool {
+        copyKey(p, n)
+        let name = String(decoding: UnsafeBufferPointer(start: p, count: n), as: UTF8.self)
+        fatalMessage = "the key \"\(name)\" appears twice in one object, so which of its values is meant is unknown"
+        return false
     }
 
     // MARK: - Metrics

@@ -41,6 +41,8 @@ struct HAEFrame {
     var count = 0
     /// Objects: the key of the member being read.
     var key: HAEKey = .unknown
+    /// Objects: the keys of ours met so far, one bit per `HAEKey` (a key twice is refused).
+    var seenKeys: UInt64 = 0
     /// How the parent names this container: an index (parent is an array) or key bytes.
     var indexInParent: Int?
     var keyInParent: [UInt8]

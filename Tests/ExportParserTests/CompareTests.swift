@@ -109,6 +109,31 @@ final class CompareTests: XCTestCase {
         XCTAssertFalse(PayloadReader.isPayloadInput(hae), "an HAE export is not payload JSON")
         _ = try run(native: [nativeOut + "/payloads"], hae: [lines.path], out: out)
         XCTAssertEqual(try Self.csvRows(out + "/compare.csv"), expected)
+        XCTAssertFalse(
+            try run(native: [nativeOut + "/payloads"], hae: [lines.path], out: out).terminalText(color: false).contains("Ignored"))
+
+        // Keys no field has (another writer's names) are reported, not silently compared as
+        // missing: restingHeartRate on all 7 dates of the HAE side, a made-up section once.
+        var renamed = try Self.json(haeOut + "/payloads.json")
+        var days = renamed["data"] as! [[String: Any]]
+        for i in days.indices {
+            var metrics = days[i]["metrics"] as! [String: Any]
+            metrics["restingHeartRate"] = 55
+            days[i]["metrics"] = metrics
+        }
+        days[0]["extras"] = "x"
+        renamed["data"] = days
+        let renamedPath = dir.appendingPathComponent("renamed.json").path
+        try JSONSerialization.data(withJSONObject: renamed).write(to: URL(fileURLWithPath: renamedPath))
+        let withUnknown = try run(native: [nativeOut + "/payloads"], hae: [renamedPath], out: out)
+        XCTAssertTrue(
+            withUnknown.terminalText(color: false).contains(
+                "Ignored in \(renamedPath), keys no payload field has: metrics.restingHeartRate (\(days.count)), extras (1)"),
+            withUnknown.terminalText(color: false))
+        let ignored = try XCTUnwrap(Self.json(out + "/compare.json")["ignored_keys"] as? [[String: Any]])
+        XCTAssertEqual(ignored.count, 1)
+        XCTAssertEqual(ignored.first?["input"] as? String, renamedPath)
+        XCTAssertEqual(ignored.first?["keys"] as? [String: Int], ["metrics.restingHeartRate": days.count, "extras": 1])
     }
 
     /// `--store`: both sides from one store's imports of a person (the native export and the HAE
@@ -165,6 +190,12 @@ final class CompareTests: XCTestCase {
                 "native sleep.in_bed_start missing on 2024-03-07", "native sleep.in_bed_end missing on 2024-03-07",
                 "native sleep.source missing on 2024-03-07",
             ])
+        // The dates checked are named: the native side's last three, 03-05 … 03-07.
+        XCTAssertTrue(
+            outcome.terminalText(color: false).hasPrefix(
+                "Monitored the native side's last dates, 2024-03-05 … 2024-03-07, for every field"),
+            outcome.terminalText(color: false))
+        XCTAssertEqual(try Self.json(out + "/compare.json")["monitored"] as? [String: String], ["from": "2024-03-05", "to": "2024-03-07"])
         // Whole dates pass.
         let whole = try run(native: [native], hae: [hae], out: out, monitor: 3)
         XCTAssertEqual(whole.exitStatus, 0, whole.terminalText(color: false))

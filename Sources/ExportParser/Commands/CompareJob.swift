@@ -19,11 +19,12 @@ public final class CompareJob {
 
     public func run() throws -> CompareOutcome {
         let native: [String: ComparableDay], hae: [String: ComparableDay]
+        var ignored: [IgnoredPayloadKeys] = []
         if let store = request.storePath {
             (native, hae) = try StoreSides.read(store, person: request.person)
         } else {
-            native = try Self.side(request.native, options: options)
-            hae = try Self.side(request.hae, options: options)
+            native = try Self.side(request.native, options: options, ignored: &ignored)
+            hae = try Self.side(request.hae, options: options, ignored: &ignored)
         }
         guard let window = Comparison.window(native: native, hae: hae, from: fromDay, days: request.days) else {
             throw UsageError("--from", "no date has data on both sides; give --from to choose the dates to compare")
@@ -40,18 +41,22 @@ public final class CompareJob {
             report = CompareReport(
                 mode: .monitor, window: window, comparison: nil,
                 gaps: GapFinder.monitor(native: native, window: window, lastDates: n, fields: fields))
+            report.monitored = GapFinder.monitoredDates(native: native, lastDates: n)
         } else {
             let c = Comparison(native: native, hae: hae, window: window, tolerances: tolerances)
             report = CompareReport(mode: .validate, window: window, comparison: c, gaps: c.gaps)
             report.series = CompareSeries.build(native: native, hae: hae, window: window, comparison: c)
         }
+        report.ignoredKeys = ignored
         try CompareFiles.write(report, to: request.outDir)
         return CompareOutcome(report: report, outDir: request.outDir)
     }
 
     /// One side's days by date: every input read into its own days (convert's readers and
-    /// rules, or payload JSON read back), later inputs winning field by field.
-    static func side(_ inputs: [String], options: DayOptions) throws -> [String: ComparableDay] {
+    /// rules, or payload JSON read back), later inputs winning field by field. Keys of payload
+    /// JSON that no field has are added to `ignored`, so a payload from another writer whose
+    /// names differ is not silently compared as missing.
+    static func side(_ inputs: [String], options: DayOptions, ignored: inout [IgnoredPayloadKeys]) throws -> [String: ComparableDay] {
         var days: [String: ComparableDay] = [:]
         func overlay(_ d: ComparableDay) {
             guard var cur = days[d.date] else {
@@ -64,7 +69,9 @@ public final class CompareJob {
         }
         for path in inputs {
             if PayloadReader.isPayloadInput(path) {
-                for d in try PayloadReader.read(path).days { overlay(d) }
+                let read = try PayloadReader.read(path)
+                for d in read.days { overlay(d) }
+                if !read.unknownKeys.isEmpty { ignored.append(IgnoredPayloadKeys(input: path, keys: read.unknownKeys)) }
                 continue
             }
             let format = try InputDetector.detect(path: path)
@@ -87,6 +94,10 @@ struct CompareReport: Sendable {
     var gaps: [CompareGap]
     /// Per field, both sides' values over the window (the HTML charts).
     var series: [CompareSeries] = []
+    /// `--monitor`: the native side's dates that were checked.
+    var monitored: (from: String, to: String)?
+    /// Payload JSON keys no field has, per input.
+    var ignoredKeys: [IgnoredPayloadKeys] = []
 
     var rows: [CompareRow] { comparison?.rows ?? [] }
     var failed: Bool { !gaps.isEmpty || (comparison?.failed ?? false) }
@@ -101,4 +112,16 @@ public struct CompareOutcome: Sendable {
 
     /// The summary and the rows that are not `match`, aligned; ANSI colours when `color`.
     public func terminalText(color: Bool) -> String { CompareTerminal.render(report, outDir: outDir, color: color) }
+}
+
+/// Keys of a payload JSON input that no output field has: the input was read without them.
+struct IgnoredPayloadKeys: Sendable {
+    let input: String
+    /// Key path (`metrics.restingHeartRate`) and how many times it was met.
+    let keys: [String: Int]
+
+    /// `metrics.restingHeartRate (7), foo (1)`: most frequent first, then by name.
+    var listed: String {
+        keys.sorted { ($1.value, $0.key) < ($0.value, $1.key) }.map { "\($0.key) (\($0.value))" }.joined(separator: ", ")
+    }
 }

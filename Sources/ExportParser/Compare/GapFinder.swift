@@ -64,6 +64,12 @@ enum GapFinder {
         return out
     }
 
+    /// The dates `monitor` checks: the native side's last `n` dates, up to its last.
+    static func monitoredDates(native: [String: ComparableDay], lastDates n: Int) -> (from: String, to: String)? {
+        guard let last = native.keys.compactMap(CivilDate.parseISODate).max() else { return nil }
+        return (CivilDate.isoDate(last - n + 1), CivilDate.isoDate(last))
+    }
+
     static func missingDate(_ side: CompareSide, _ date: String) -> CompareGap {
         CompareGap(kind: .missingDate, side: side, date: date, field: nil, sentence: "no data from \(side.name) on \(date)")
     }

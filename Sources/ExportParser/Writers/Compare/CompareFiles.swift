@@ -123,6 +123,23 @@ enum CompareJSON {
             ),
             ("rows", .array(rows)),
             ("gaps", .array(gaps)),
+            (
+                "monitored",
+                report.monitored.map { .object([("from", .string($0.from)), ("to", .string($0.to))]) } ?? .null
+            ),
+            (
+                "ignored_keys",
+                .array(
+                    report.ignoredKeys.map { i in
+                        .object([
+                            ("input", .string(i.input)),
+                            (
+                                "keys",
+                                .object(i.keys.sorted { $0.key < $1.key }.map { ($0.key, .number(Double($0.value), decimals: 0)) })
+                            ),
+                        ])
+                    })
+            ),
         ])
     }
 }

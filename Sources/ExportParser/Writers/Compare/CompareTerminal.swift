@@ -15,7 +15,12 @@ enum CompareTerminal {
                     + "\(s.notComparable) not comparable; workouts: \(s.workoutsMatched) matched, \(s.workoutsUnmatched) on one side only; "
                     + "\(report.gaps.count) gaps")
         case .monitor:
-            lines.append("Monitored the native side's last dates for every field it had in \(from) … \(to): \(report.gaps.count) gaps")
+            let checked = report.monitored.map { $0.from == $0.to ? "date, \($0.from)," : "dates, \($0.from) … \($0.to)," } ?? "dates"
+            lines.append(
+                "Monitored the native side's last \(checked) for every field it had in \(from) … \(to): \(report.gaps.count) gaps")
+        }
+        for i in report.ignoredKeys {
+            lines.append("Ignored in \(i.input), keys no payload field has: \(i.listed)")
         }
         let odd = report.rows.filter { $0.status != .match }
         if !odd.isEmpty {

@@ -107,6 +107,11 @@ final class CompareTests: XCTestCase {
         try Data(text.utf8).write(to: lines)
         XCTAssertTrue(PayloadReader.isPayloadInput(lines.path))
         XCTAssertFalse(PayloadReader.isPayloadInput(hae), "an HAE export is not payload JSON")
+        XCTAssertTrue(PayloadReader.isPayloadInput(nativeOut + "/payloads"), "a folder of DATE.json")
+        let haeFolder = dir.appendingPathComponent("hae-files")
+        try FileManager.default.createDirectory(at: haeFolder, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: hae, toPath: haeFolder.appendingPathComponent("a.json").path)
+        XCTAssertFalse(PayloadReader.isPayloadInput(haeFolder.path), "a folder of HAE files is not payload JSON")
         _ = try run(native: [nativeOut + "/payloads"], hae: [lines.path], out: out)
         XCTAssertEqual(try Self.csvRows(out + "/compare.csv"), expected)
         XCTAssertFalse(
@@ -221,6 +226,15 @@ final class CompareTests: XCTestCase {
         XCTAssertThrowsError(try run(native: [native], hae: [hae], out: dir.path + "/c", tolerances: bad.path)) { e in
             XCTAssertTrue("\(e)".contains("\"steps\" is neither a field kind"), "\(e)")
         }
+        // Minutes only for times: on steps "10 min" would have meant 10 steps.
+        for (text, key) in [("\"metrics.step_count\" = \"10 min\"\n", "metrics.step_count"), ("sum = \"10 min\"\n", "sum")] {
+            try Data(text.utf8).write(to: bad)
+            XCTAssertThrowsError(try run(native: [native], hae: [hae], out: dir.path + "/c", tolerances: bad.path)) { e in
+                XCTAssertTrue("\(e)".contains("\"10 min\" is a time, but \(key) is not a sleep duration or time"), "\(e)")
+            }
+        }
+        try Data("\"sleep.in_bed_start\" = \"20 min\"\n".utf8).write(to: bad)
+        XCTAssertNoThrow(try run(native: [native], hae: [hae], out: dir.path + "/c", tolerances: bad.path))
     }
 
     /// The real executable: 0 when everything matches, 1 when not, 2 for bad input or usage,

@@ -133,6 +133,17 @@ struct Tolerances: Sendable {
                     file: path, location: InputLocation(path: key),
                     message: "\"\(value)\" is not a tolerance (write \"2%\", 1 or \"10 min\")")
             }
+            // Minutes only where values are times: a sleep duration (hours) or a clock time. On
+            // any other field "10 min" would be read as 10 of its own unit.
+            if case .minutes = tolerance.measure {
+                let kind = OutputField.Kind(rawValue: key) ?? fields[key]?.kind
+                guard kind == .sleepDuration || kind == .sleepTime else {
+                    throw InputError(
+                        file: path, location: InputLocation(path: key),
+                        message: "\"\(value)\" is a time, but \(key) is not a sleep duration or time (write \"2%\" or a number in its unit)"
+                    )
+                }
+            }
             if let kind = OutputField.Kind(rawValue: key) {
                 t.byKind[kind] = tolerance.measure
             } else if fields[key] != nil || workoutFigures.contains(key) {

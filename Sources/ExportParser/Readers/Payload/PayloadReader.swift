@@ -19,7 +19,8 @@ enum PayloadReader {
     static func isPayloadInput(_ path: String) -> Bool {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else { return false }
-        if isDirectory.boolValue { return !jsonFiles(in: path).isEmpty }
+        // A folder is payload JSON when its first .json file is (a folder of HAE files is not).
+        if isDirectory.boolValue { return jsonFiles(in: path).first.map { isPayloadInput(path + "/" + $0) } ?? false }
         guard let handle = FileHandle(forReadingAtPath: path), let head = try? handle.read(upToCount: 65_536) else { return false }
         try? handle.close()
         return PayloadSniffer.isPayload([UInt8](head))

@@ -122,6 +122,40 @@ final class FuzzRegressionTests: XCTestCase {
         XCTAssertEqual(book.finish().count, 1)
     }
 
+    /// fuzz hae (a debug-build trap): a metric whose datums overflow while its name is still to
+    /// come is read again on the calling thread after the first pass, whose decoder thread had
+    /// fed the day book; the book trapped ("a day book used from a thread that does not own
+    /// it") because nobody handed it back. Now the reader does, after waiting for that thread.
+    /// Metric 1 (name first): 10 steps on 03-04, from the decoder thread. Metric 2 (data before
+    /// its name, 5 datums > pendingLimit 4): re-read; 1 + 1 + 1 + 1 + 1 = 5 steps on 03-05.
+    func testReReadMetricFeedsTheDayBookFromTheCallingThread() throws {
+        let dir = try TestPaths.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("late-name.json").path
+        let late = (0..<5).map { i in
+            #"{"startDate": "2024-03-05 10:0\#(i):00 +0100", "endDate": "2024-03-05 10:0\#(i):30 +0100", "qty": 1, "source": "iPhone"}"#
+        }
+        let json = """
+            {"data": {"metrics": [
+              {"name": "step_count", "units": "count", "data": [
+                {"startDate": "2024-03-04 09:00:00 +0100", "endDate": "2024-03-04 09:10:00 +0100", "qty": 10, "source": "iPhone"}]},
+              {"data": [\(late.joined(separator: ", "))], "name": "step_count", "units": "count"}
+            ]}}
+            """
+        try json.write(toFile: path, atomically: true, encoding: .utf8)
+        let book = DayBook()
+        _ = try HAEReader(path: path, pendingLimit: 4).read(into: book)
+        let days = book.finish()
+        XCTAssertEqual(days.map(\.date), ["2024-03-04", "2024-03-05"])
+        XCTAssertEqual(days.map { $0.value("step_count") }, [10, 5])
+        // The fuzzer's own input, as it found it.
+        let found = TestPaths.fixtures.appendingPathComponent("fuzz/hae-crash-15bd418d.bin").path
+        try bytes(found).withUnsafeBytes { raw in
+            let (body, splits) = FuzzEntry.splitInput(raw)
+            FuzzEntry.readHAE(body, splitAt: splits)
+        }
+    }
+
     /// fuzz export-xml (libxml2 output on stderr): an export declaring `encoding="EUC-JP"` whose
     /// bytes are not EUC-JP made libxml2 print "encoding error : input conversion failed…" and
     /// "I/O error : encoder error" lines on stderr besides the reader's one sentence.

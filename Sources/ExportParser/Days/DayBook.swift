@@ -104,6 +104,8 @@ final class DayBook: SampleSink {
         }
     }
 
+    func takeOver() { confinement.claim() }
+
     func workout(_ w: Workout) {
         confinement.check("a day book")
         guard workouts.add(w) else { return }

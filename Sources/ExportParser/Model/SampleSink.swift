@@ -41,6 +41,9 @@ protocol SampleSink: AnyObject {
     /// A night an input already summarised (HAE's aggregated `sleep_analysis`).
     func sleepSummary(_ night: SleepSummary)
     func finish(_ input: InputDescription, report: ReadReport)
+    /// The calling thread feeds the sink from now on: a reader that fed it from another thread
+    /// says so after waiting for that thread (the wait orders the two threads' accesses).
+    func takeOver()
 }
 
 extension SampleSink {
@@ -55,6 +58,7 @@ extension SampleSink {
     func extra(_ item: ExtraItem) {}
     func sleepSummary(_ night: SleepSummary) {}
     func finish(_ input: InputDescription, report: ReadReport) {}
+    func takeOver() {}
 }
 
 /// Fans one stream out to several sinks (day book, store, …).
@@ -75,4 +79,5 @@ final class SinkFanout: SampleSink {
     func extra(_ item: ExtraItem) { for s in sinks { s.extra(item) } }
     func sleepSummary(_ n: SleepSummary) { for s in sinks { s.sleepSummary(n) } }
     func finish(_ input: InputDescription, report: ReadReport) { for s in sinks { s.finish(input, report: report) } }
+    func takeOver() { for s in sinks { s.takeOver() } }
 }

@@ -70,6 +70,8 @@ struct HAEReader {
         var report = walker.report
         // A second pass, on this thread, over the metrics whose datums overflowed while waiting
         // for their name and units (written after `data`): each from its own bytes, now known.
+        // The player's thread has ended (parse waited for it): the sink is this thread's again.
+        if !walker.metricsToReread.isEmpty { sink.takeOver() }
         for m in walker.metricsToReread {
             let again = HAEDocumentWalker(sink: sink, replayMetric: (m.name, m.units, m.path))
             try parse(fd: fd, from: m.start, to: m.end, walker: again, buffer: buffer)

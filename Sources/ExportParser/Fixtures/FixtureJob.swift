@@ -38,42 +38,60 @@ public final class FixtureJob {
     }
 
     public func run() throws -> FixtureOutcome {
-        let data = FixturePlanner.make(
+        let planner = FixturePlanner(
             firstDay: firstDay, days: request.days, seed: request.seed, clock: clock, profile: profile, units: units)
         let out = request.outDir
         try OutputFiles.makeDirectory(out)
-        var writer = ExportXMLWriter(data: data, clock: clock, units: units, seed: request.seed)
-        let locale = request.locale ?? (units.name == "imperial" ? "en_US" : "en_GB")
-        let xml = writer.write(locale: locale, dtd: request.variant == "ios16-dtd" ? ExportDTD.ios16 : ExportDTD.current)
         let name = request.exportName
-        try FixtureFiles.write(xml, to: out + "/\(name).xml")
-        try FixtureFiles.write(try zip(xml, data), to: out + "/\(name).zip")
+        var writer = try ExportXMLWriter(clock: clock, units: units, seed: request.seed, place: .memory)
+        var data = FixtureData(exportDate: planner.exportDate)
+        for day in planner.days {
+            let d = planner.day(day)
+            try writer.add(d)
+            data.plans.append(d.plan)
+        }
+        let xml = try OutputFiles.Staged(out + "/\(name).xml")
+        try writer.finish(into: xml, locale: locale, dtd: dtd, exportDate: data.exportDate)
+        try xml.commit()
+        try zip(data, routes: true)
         try FixtureFiles.write(HAEFixtureWriter(data: data, clock: clock, units: units).json(), to: out + "/hae.json")
         let days = ExpectedDays.days(data, clock: clock)
         try writeExpected(days, to: out + "/expected")
         try FixtureFiles.write(PlanJSON.json(data, request: request, clock: clock), to: out + "/plan.json")
         try FixtureFiles.write(FixtureReadme.text(request, days: days), to: out + "/README.md")
-        return FixtureOutcome(outDir: out, days: days.count, records: data.records.count, exportBytes: xml.count)
+        return FixtureOutcome(outDir: out, days: days.count, records: writer.recordCount, exportBytes: Int(xml.size))
     }
 
-    private func zip(_ xml: [UInt8], _ data: FixtureData) throws -> [UInt8] {
+    /// The export's `locale` attribute: the Health app writes the phone's.
+    private var locale: String { request.locale ?? (units.name == "imperial" ? "en_US" : "en_GB") }
+
+    private var dtd: String { request.variant == "ios16-dtd" ? ExportDTD.ios16 : ExportDTD.current }
+
+    /// `export.zip` of the `export.xml` just written, with `export_cda.xml` and, when asked, the
+    /// workouts' route files.
+    private func zip(_ data: FixtureData, routes: Bool) throws {
         let local = clock.iso(data.exportDate)
         func field(_ from: Int, _ length: Int) -> Int { Int(local.dropFirst(from).prefix(length))! }
-        var z = ZipWriter(
-            year: field(0, 4), month: field(5, 2), day: field(8, 2), hour: field(11, 2), minute: field(14, 2), second: field(17, 2))
+        let path = request.outDir + "/\(request.exportName).zip"
         do {
-            try z.add("apple_health_export/\(request.exportName).xml", xml)
+            let z = try ZipWriter(
+                path: path, year: field(0, 4), month: field(5, 2), day: field(8, 2), hour: field(11, 2), minute: field(14, 2),
+                second: field(17, 2))
+            try z.add("apple_health_export/\(request.exportName).xml", file: request.outDir + "/\(request.exportName).xml")
             try z.add("apple_health_export/export_cda.xml", ClinicalDocument.xml(exportDate: clock.exportText(data.exportDate)))
-            for p in data.plans {
-                for w in p.workouts where w.statistics {
-                    try z.add(
-                        "apple_health_export/workout-routes/" + ExportXMLWriter.routeName(w, clock: clock), RouteGPX.gpx(w, clock: clock))
+            if routes {
+                for p in data.plans {
+                    for w in p.workouts where w.statistics {
+                        try z.add(
+                            "apple_health_export/workout-routes/" + ExportXMLElements.routeName(w, clock: clock),
+                            RouteGPX.gpx(w, clock: clock))
+                    }
                 }
             }
+            try z.finish()
         } catch let e as ZipWriter.Failure {
-            throw InputError(file: request.outDir + "/\(request.exportName).zip", message: e.description)
+            throw InputError(file: path, message: e.description)
         }
-        return z.finish()
     }
 
     /// `expected/`: written exactly as `convert` writes its outputs (the same writers and the

@@ -7,7 +7,8 @@ struct Fixtures: ParsableCommand {
         abstract: "Make a synthetic export, its Health Auto Export twin and the payloads they must give.",
         discussion: """
             Writes under --out: export.xml and export.zip (shaped like the Health app's), hae.json \
-            (Health Auto Export, version 2, summarised by day), expected/payloads/DATE.json, \
+            (Health Auto Export, version 2, summarised by day or, with --hae-style samples, one datum a \
+            sample), expected/payloads/DATE.json, \
             expected/payloads.json and expected/daily.csv (made from the generator's own plan, never \
             by running the converter), plan.json and a README.md with the command. The same \
             arguments give the same bytes on every machine. Files are created with mode 0600.
@@ -16,6 +17,7 @@ struct Fixtures: ParsableCommand {
               health-import fixtures --days 21 --out fixtures/runner
               health-import fixtures --days 35 --start 2026-03-09 --seed 7 --profile sedentary --units imperial --timezone America/New_York
               health-import fixtures --days 7 --variant ios16-dtd --locale zh_CN --out fixtures/zh
+              health-import fixtures --days 14 --hae-style samples --out fixtures/samples
             """
     )
 
@@ -59,19 +61,31 @@ struct Fixtures: ParsableCommand {
             "zh_CN: name the files as that locale's Health app does (导出.xml, 导出.zip). Example: --locale zh_CN", valueName: "locale"))
     var locale: String?
 
+    @Option(
+        help: ArgumentHelp(
+            "days (Health Auto Export's Summarize on: a datum a date for each metric; the default) or samples (Summarize off: a datum a sample, with its own date, value and source; heart rate a reading at a time). Example: --hae-style samples",
+            valueName: "style"))
+    var haeStyle = "days"
+
     @Option(help: ArgumentHelp("Output folder (created if missing). Example: --out fixtures/runner", valueName: "dir"))
     var out = "fixtures"
 
-    func run() throws {
-        let request = FixtureRequest(
+    func validate() throws {
+        try Usage.check { try request.validate() }
+    }
+
+    private var request: FixtureRequest {
+        FixtureRequest(
             days: days, start: start, seed: seed, timeZoneName: timezone, profile: profile, units: units, outDir: out,
-            variant: variant, locale: locale)
+            variant: variant, locale: locale, haeStyle: haeStyle)
+    }
+
+    func run() throws {
         do {
             let outcome = try FixtureJob(request).run()
             print(outcome.summary)
-        } catch let error as InputError {
-            FileHandle.standardError.write(Data(("health-import: " + error.description + "\n").utf8))
-            throw ExitCode(1)
+        } catch let error as UserFacingError {
+            throw Usage.report(error, exitCode: 1)
         }
     }
 }

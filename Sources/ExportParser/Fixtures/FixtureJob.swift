@@ -6,35 +6,16 @@ public final class FixtureJob {
     let clock: FixtureClock
     let profile: FixtureProfile
     let units: FixtureUnits
+    let samplesStyle: Bool
 
     public init(_ request: FixtureRequest) throws {
         self.request = request
-        guard (1...3_660).contains(request.days) else { throw InputError(file: "--days", message: "--days must be between 1 and 3660") }
-        guard let first = CivilDate.parseISODate(request.start) else {
-            throw InputError(file: "--start", message: "\"\(request.start)\" is not a date in the form YYYY-MM-DD")
-        }
-        guard let clock = FixtureClock(zoneName: request.timeZoneName) else {
-            throw InputError(file: "--timezone", message: "\"\(request.timeZoneName)\" is not an IANA time zone (such as Europe/Amsterdam)")
-        }
-        guard let profile = FixtureProfile.named(request.profile) else {
-            throw InputError(
-                file: "--profile",
-                message: "\"\(request.profile)\" is not a profile: \(FixtureProfile.all.map(\.name).joined(separator: ", "))")
-        }
-        guard let units = FixtureUnits.named(request.units) else {
-            throw InputError(file: "--units", message: "\"\(request.units)\" is not a unit system: metric, imperial")
-        }
-        if let v = request.variant, v != "ios16-dtd" {
-            throw InputError(file: "--variant", message: "\"\(v)\" is not a variant: ios16-dtd")
-        }
-        if let l = request.locale, l != "zh_CN" {
-            throw InputError(file: "--locale", message: "\"\(l)\" is not a locale the fixtures know: zh_CN")
-        }
-        firstDay = first
-        // A traveller flies west on the middle date.
-        self.clock = profile.travels ? clock.travelling(westOn: first + request.days / 2) : clock
-        self.profile = profile
-        self.units = units
+        let options = try FixtureOptions(request)
+        firstDay = options.firstDay
+        clock = options.clock
+        profile = options.profile
+        units = options.units
+        samplesStyle = options.samplesStyle
     }
 
     public func run() throws -> FixtureOutcome {
@@ -44,17 +25,25 @@ public final class FixtureJob {
         try OutputFiles.makeDirectory(out)
         let name = request.exportName
         var writer = try ExportXMLWriter(clock: clock, units: units, seed: request.seed, place: .memory)
+        var samples = try samplesStyle ? HAESamplesWriter(clock: clock, units: units, place: .memory) : nil
         var data = FixtureData(exportDate: planner.exportDate)
         for day in planner.days {
             let d = planner.day(day)
             try writer.add(d)
+            try samples?.add(d)
             data.plans.append(d.plan)
         }
         let xml = try OutputFiles.Staged(out + "/\(name).xml")
         try writer.finish(into: xml, locale: locale, dtd: dtd, exportDate: data.exportDate)
         try xml.commit()
         try zip(data, routes: true)
-        try FixtureFiles.write(HAEFixtureWriter(data: data, clock: clock, units: units).json(), to: out + "/hae.json")
+        if var samples {
+            let hae = try OutputFiles.Staged(out + "/hae.json")
+            try samples.finish(into: hae)
+            try hae.commit()
+        } else {
+            try FixtureFiles.write(HAEFixtureWriter(data: data, clock: clock, units: units).json(), to: out + "/hae.json")
+        }
         let days = ExpectedDays.days(data, clock: clock)
         try writeExpected(days, to: out + "/expected")
         try FixtureFiles.write(PlanJSON.json(data, request: request, clock: clock), to: out + "/plan.json")

@@ -13,16 +13,35 @@ struct Fixtures: ParsableCommand {
             by running the converter), plan.json and a README.md with the command. The same \
             arguments give the same bytes on every machine. Files are created with mode 0600.
 
+            With --scale MB instead of --days: one large file for benchmarks, of about MB megabytes \
+            (10^6 bytes), as many dates from --start as that takes, written in constant memory: \
+            export.xml and export.zip (--scale-file export, the default), export.xml alone (xml) or \
+            hae.json in the samples style (hae). Nothing else is written.
+
             Examples:
               health-import fixtures --days 21 --out fixtures/runner
               health-import fixtures --days 35 --start 2026-03-09 --seed 7 --profile sedentary --units imperial --timezone America/New_York
               health-import fixtures --days 7 --variant ios16-dtd --locale zh_CN --out fixtures/zh
               health-import fixtures --days 14 --hae-style samples --out fixtures/samples
+              health-import fixtures --scale 1000 --start 2011-01-01 --out bench/data
+              health-import fixtures --scale 300 --scale-file hae --start 2011-01-01 --out bench/data
             """
     )
 
     @Option(help: ArgumentHelp("How many dates the fixture covers (each gets a payload). Example: --days 21", valueName: "n"))
-    var days: Int
+    var days: Int?
+
+    @Option(
+        help: ArgumentHelp(
+            "Instead of --days: one large file of about MB megabytes (10^6 bytes, 1 to 4000) for benchmarks, as many dates from --start as that takes. Example: --scale 1000",
+            valueName: "MB"))
+    var scale: Int?
+
+    @Option(
+        help: ArgumentHelp(
+            "With --scale: export (export.xml and export.zip; the default), xml (export.xml alone) or hae (hae.json, one datum a sample). Example: --scale-file hae",
+            valueName: "file"))
+    var scaleFile: String?
 
     @Option(
         help: ArgumentHelp(
@@ -65,7 +84,7 @@ struct Fixtures: ParsableCommand {
         help: ArgumentHelp(
             "days (Health Auto Export's Summarize on: a datum a date for each metric; the default) or samples (Summarize off: a datum a sample, with its own date, value and source; heart rate a reading at a time). Example: --hae-style samples",
             valueName: "style"))
-    var haeStyle = "days"
+    var haeStyle: String?
 
     @Option(help: ArgumentHelp("Output folder (created if missing). Example: --out fixtures/runner", valueName: "dir"))
     var out = "fixtures"
@@ -77,7 +96,7 @@ struct Fixtures: ParsableCommand {
     private var request: FixtureRequest {
         FixtureRequest(
             days: days, start: start, seed: seed, timeZoneName: timezone, profile: profile, units: units, outDir: out,
-            variant: variant, locale: locale, haeStyle: haeStyle)
+            variant: variant, locale: locale, haeStyle: haeStyle, scaleMegabytes: scale, scaleFile: scaleFile)
     }
 
     func run() throws {

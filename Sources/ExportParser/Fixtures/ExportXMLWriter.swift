@@ -35,7 +35,7 @@ struct ExportXMLWriter {
             + ["SleepAnalysis", "AppleStandHour"].map { k + $0 }
     }()
 
-    private static let section = Dictionary(uniqueKeysWithValues: typeOrder.enumerated().map { ($1, $0) })
+    private static let section = Dictionary(uniqueKeysWithValues: typeOrder.enumerated().map { (UTF8Key($1), $0) })
 
     /// Spool files of a `--scale` run are numbered from here (the HAE writer's from 0).
     private static let firstSpool = 1_000
@@ -65,7 +65,7 @@ struct ExportXMLWriter {
             var addresses = recordAddresses(recordNumber)
             recordNumber += 1
             elements.record(r, indent: " ", addresses: &addresses, into: &item)
-            records.add(Self.section[r.type] ?? Self.typeOrder.count, start: r.start, item.bytes)
+            records.add(Self.section[UTF8Key(r.type)] ?? Self.typeOrder.count, start: r.start, item.bytes)
         }
         recordCount += day.records.count
         item.clear()
@@ -86,9 +86,24 @@ struct ExportXMLWriter {
         try records.release(before: elements.clock.midnight(day.plan.day + 1) - 2 * 86_400)
     }
 
+    /// Bytes of everything but the prolog and the closing tag, once every date is added.
+    mutating func bodySize() throws -> Int64 {
+        try records.releaseAll()
+        return (records.spools + [correlations, workouts, summaries]).reduce(0) { $0 + $1.count }
+    }
+
     /// Writes the whole file to `out`: the prolog, then every section in order.
     mutating func finish(into out: OutputFiles.Staged, locale: String, dtd: String, exportDate: Int64) throws {
         try records.releaseAll()
+        try out.append(bytes: head(locale: locale, dtd: dtd, exportDate: exportDate))
+        for spool in records.spools + [correlations, workouts, summaries] { try spool.drain(into: out) }
+        try out.append(Self.tail)
+    }
+
+    static let tail = "</HealthData>\n"
+
+    /// The prolog: the XML declaration, the DTD, the root's start, `ExportDate` and `Me`.
+    func head(locale: String, dtd: String, exportDate: Int64) -> [UInt8] {
         var head = ByteBuffer()
         head.put(ExportDTD.declaration)
         head.put(dtd)
@@ -97,8 +112,6 @@ struct ExportXMLWriter {
         head.put(
             " <Me HKCharacteristicTypeIdentifierDateOfBirth=\"1990-05-17\" HKCharacteristicTypeIdentifierBiologicalSex=\"HKBiologicalSexFemale\" HKCharacteristicTypeIdentifierBloodType=\"HKBloodTypeAPositive\" HKCharacteristicTypeIdentifierFitzpatrickSkinType=\"HKFitzpatrickSkinTypeNotSet\" HKCharacteristicTypeIdentifierCardioFitnessMedicationsUse=\"None\"/>\n"
         )
-        try out.append(bytes: head.bytes)
-        for spool in records.spools + [correlations, workouts, summaries] { try spool.drain(into: out) }
-        try out.append("</HealthData>\n")
+        return head.bytes
     }
 }

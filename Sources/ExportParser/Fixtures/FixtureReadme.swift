@@ -28,7 +28,7 @@ enum FixtureReadme {
 
             ```sh
             health-import convert \(name).zip --out out --no-store && diff -r out/payloads expected/payloads && cmp out/daily.csv expected/daily.csv
-            health-import compare --native \(name).zip --hae hae.json --days \(request.days) --from \(request.start)
+            health-import compare --native \(name).zip --hae hae.json --days \(days.count) --from \(request.start)
             ```
 
             """.utf8)

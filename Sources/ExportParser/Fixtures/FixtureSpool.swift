@@ -12,10 +12,13 @@ final class FixtureSpool {
         case memory
         /// Files in the folder of this output file.
         case files(beside: String)
+        /// Nowhere: only their size is counted (`FixtureScale` measures a few dates).
+        case counted
     }
 
     private var buffer: [UInt8] = []
     private var fd: Int32 = -1
+    private var keeps = true
     private let path: String
     /// Bytes appended so far.
     private(set) var count: Int64 = 0
@@ -27,6 +30,9 @@ final class FixtureSpool {
         switch place {
         case .memory:
             path = "(memory)"
+        case .counted:
+            path = "(counted)"
+            keeps = false
         case .files(let beside):
             path = OutputFiles.temporaryName(for: beside) + "-\(number)"
             unlink(path)
@@ -40,8 +46,9 @@ final class FixtureSpool {
     deinit { if fd >= 0 { close(fd) } }
 
     func append(_ bytes: UnsafeRawBufferPointer) throws {
-        buffer.append(contentsOf: bytes)
         count += Int64(bytes.count)
+        guard keeps else { return }
+        buffer.append(contentsOf: bytes)
         if fd >= 0, buffer.count >= Self.bufferSize { try flush() }
     }
 
@@ -54,6 +61,7 @@ final class FixtureSpool {
 
     /// Appends everything this section holds to `out`.
     func drain(into out: OutputFiles.Staged) throws {
+        precondition(keeps, "a counted section holds nothing to write")
         guard fd >= 0 else {
             try out.append(bytes: buffer)
             return

@@ -24,12 +24,12 @@ struct HAESampleMetrics {
     }
 
     private(set) var list: [Metric] = []
-    private var byType: [String: Int] = [:]
+    private var byType: [UTF8Key: Int] = [:]
     private(set) var bloodPressure = 0
 
     init(units: FixtureUnits) {
         for m in Catalog.metrics {
-            byType[m.healthKitType] = list.count
+            byType[UTF8Key(m.healthKitType)] = list.count
             list.append(
                 Metric(
                     name: m.haeNames[0], units: HAEFixtureWriter.unit(for: m, units).name,
@@ -40,18 +40,18 @@ struct HAESampleMetrics {
             (FixtureRecord.quantity + "AppleStandTime", "apple_stand_time", "min"),
             (FixtureRecord.quantity + "EnvironmentalAudioExposure", "environmental_audio_exposure", "dBASPL"),
         ] {
-            byType[type] = list.count
+            byType[UTF8Key(type)] = list.count
             list.append(Metric(name: name, units: unit, kind: .quantity))
         }
         bloodPressure = list.count
         list.append(Metric(name: "blood_pressure", units: "mmHg", kind: .bloodPressure))
-        byType[Catalog.sleepType] = list.count
+        byType[UTF8Key(Catalog.sleepType)] = list.count
         list.append(Metric(name: "sleep_analysis", units: "hr", kind: .sleep))
     }
 
     /// The metric a top-level record becomes, or nil for one HAE does not write as a sample of its
     /// own (stand hours; blood pressure's halves, which come with their correlation).
-    func index(of record: FixtureRecord) -> Int? { byType[record.type] }
+    func index(of record: FixtureRecord) -> Int? { byType[UTF8Key(record.type)] }
 
     /// HAE's name of a sleep stage: `Core`, `Deep`, `REM`, `Awake`, `InBed`, `Asleep`.
     static func stage(_ value: String) -> String {

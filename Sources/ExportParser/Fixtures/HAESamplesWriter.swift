@@ -16,7 +16,7 @@ struct HAESamplesWriter {
     private var workoutCount = 0
     private var item = ByteBuffer(capacity: 1 << 10)
     /// Each source's name as a JSON string, made once.
-    private var quotedSources: [String: [UInt8]] = [:]
+    private var quotedSources: [UTF8Key: [UInt8]] = [:]
     /// Datums written.
     private(set) var datumCount = 0
 
@@ -30,31 +30,33 @@ struct HAESamplesWriter {
     }
 
     // A datum sits five levels deep: {"data": {"metrics": [{"data": [datum…]}]}}.
-    private static let open = "          {\n"
-    private static let member = "            \""
-    private static let close = "\n          }"
+    private static let open = Array("          {\n".utf8)
+    private static let close = Array("\n          }".utf8)
 
-    private mutating func key(_ name: String, first: Bool = false) {
-        if !first { item.put(",\n") }
-        item.put(Self.member)
-        item.put(name)
-        item.put("\": ")
+    /// `,\n            "name": ` (without the comma for a datum's first member), made once.
+    private static func member(_ name: String, first: Bool = false) -> [UInt8] {
+        Array(((first ? "" : ",\n") + "            \"" + name + "\": ").utf8)
     }
+    private static let dateKey = member("date", first: true), startKey = member("startDate", first: true)
+    private static let endKey = member("endDate"), qtyKey = member("qty"), valueKey = member("value")
+    private static let sourceKey = member("source"), systolicKey = member("systolic"), diastolicKey = member("diastolic")
+    private static let extremeKeys = ["Min", "Avg", "Max"].map { member($0) }
 
-    private mutating func timeMember(_ name: String, _ t: Int64, first: Bool = false) {
-        key(name, first: first)
+    private mutating func timeMember(_ key: [UInt8], _ t: Int64) {
+        item.put(key)
         item.bytes.append(0x22)
         time.put(t, into: &item)
         item.bytes.append(0x22)
     }
 
     private mutating func sourceMember(_ s: FixtureSource) {
-        key("source")
-        if let q = quotedSources[s.name] {
+        item.put(Self.sourceKey)
+        let name = UTF8Key(s.name)
+        if let q = quotedSources[name] {
             item.put(q)
         } else {
             let q = Array(JSONText.quote(s.name).utf8)
-            quotedSources[s.name] = q
+            quotedSources[name] = q
             item.put(q)
         }
     }
@@ -68,22 +70,22 @@ struct HAESamplesWriter {
             item.put(Self.open)
             switch metric.kind {
             case .heartRate:
-                timeMember("date", r.start, first: true)
-                for k in ["Min", "Avg", "Max"] {
-                    key(k)
+                timeMember(Self.dateKey, r.start)
+                for k in Self.extremeKeys {
+                    item.put(k)
                     item.put(r.value)
                 }
             case .sleep:
-                timeMember("startDate", r.start, first: true)
-                timeMember("endDate", r.end)
-                key("qty")
+                timeMember(Self.startKey, r.start)
+                timeMember(Self.endKey, r.end)
+                item.put(Self.qtyKey)
                 item.put(FixtureNumber.text(Double(r.end - r.start) / 3_600, decimals: 6))
-                key("value")
+                item.put(Self.valueKey)
                 item.put(JSONText.quote(HAESampleMetrics.stage(r.value)))
             case .quantity, .bloodPressure:
-                timeMember("startDate", r.start, first: true)
-                timeMember("endDate", r.end)
-                key("qty")
+                timeMember(Self.startKey, r.start)
+                timeMember(Self.endKey, r.end)
+                item.put(Self.qtyKey)
                 // The records' values are in the units HAE writes, but for percentages.
                 item.put(metric.percent ? FixtureNumber.text((Double(r.value) ?? 0) * 100, decimals: 4) : r.value)
             }
@@ -95,9 +97,9 @@ struct HAESamplesWriter {
         for c in day.correlations where c.type == "HKCorrelationTypeIdentifierBloodPressure" {
             item.clear()
             item.put(Self.open)
-            timeMember("date", c.start, first: true)
+            timeMember(Self.dateKey, c.start)
             for m in c.members {
-                key(m.type.hasSuffix("Systolic") ? "systolic" : "diastolic")
+                item.put(m.type.hasSuffix("Systolic") ? Self.systolicKey : Self.diastolicKey)
                 item.put(m.value)
             }
             sourceMember(c.source)
@@ -112,6 +114,12 @@ struct HAESamplesWriter {
         }
         // As in export.xml: nothing of a later date starts two days before it.
         try datums.release(before: clock.midnight(day.plan.day + 1) - 2 * 86_400)
+    }
+
+    /// Bytes of the datums and workouts (not the few kB of framing), once every date is added.
+    mutating func bodySize() throws -> Int64 {
+        try datums.releaseAll()
+        return datums.spools.reduce(workouts.count) { $0 + $1.count }
     }
 
     /// Writes the whole file to `out`: the metrics that have datums, then the workouts.

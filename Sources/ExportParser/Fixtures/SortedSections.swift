@@ -9,10 +9,16 @@ struct SortedSections {
         var start: Int64
         var sequence: Int
         var range: Range<Int>
+        var written = false
     }
 
-    private var waiting: [[Waiting]]
-    private var text: [[UInt8]]
+    /// One section's waiting items, in the order they were added, and their text.
+    private struct Queue {
+        var items: [Waiting] = []
+        var text: [UInt8] = []
+    }
+
+    private var queues: [Queue]
     let spools: [FixtureSpool]
     /// Items written to each section's spool.
     private(set) var counts: [Int]
@@ -23,8 +29,7 @@ struct SortedSections {
     private var sequence = 0
 
     init(count: Int, place: FixtureSpool.Place, firstSpoolNumber: Int = 0, separator: String = "") throws {
-        waiting = Array(repeating: [], count: count)
-        text = Array(repeating: [], count: count)
+        queues = Array(repeating: Queue(), count: count)
         counts = Array(repeating: 0, count: count)
         spools = try (0..<count).map { try FixtureSpool(place, number: firstSpoolNumber + $0) }
         self.separator = Array(separator.utf8)
@@ -35,9 +40,9 @@ struct SortedSections {
         // A planner wrote a sample too long before its date (see `release(before:)`): the file
         // would no longer be in time order, so this is a fault in the generator, not the input.
         precondition(start >= released, "a fixture item starts before items already written")
-        let from = text[section].count
-        text[section].append(contentsOf: bytes)
-        waiting[section].append(Waiting(start: start, sequence: sequence, range: from..<text[section].count))
+        let from = queues[section].text.count
+        queues[section].text.append(contentsOf: bytes)
+        queues[section].items.append(Waiting(start: start, sequence: sequence, range: from..<(from + bytes.count)))
         sequence += 1
     }
 
@@ -46,29 +51,47 @@ struct SortedSections {
     mutating func release(before bound: Int64) throws {
         precondition(bound >= released)
         released = bound
-        for s in waiting.indices where !waiting[s].isEmpty {
-            var items = waiting[s]
-            items.sort { ($0.start, $0.sequence) < ($1.start, $1.sequence) }
-            let due = items.prefix { $0.start < bound }
-            guard !due.isEmpty else { continue }
-            let spool = spools[s]
-            try text[s].withUnsafeBytes { raw in
-                for item in due {
-                    if counts[s] > 0, !separator.isEmpty { try spool.append(separator) }
-                    try spool.append(UnsafeRawBufferPointer(rebasing: raw[item.range]))
-                    counts[s] += 1
-                }
+        for s in queues.indices where !queues[s].items.isEmpty {
+            try write(s, before: bound)
+            trim(s)
+        }
+    }
+
+    private mutating func write(_ s: Int, before bound: Int64) throws {
+        var due = queues[s].items.indices.filter { !queues[s].items[$0].written && queues[s].items[$0].start < bound }
+        guard !due.isEmpty else { return }
+        due.sort { a, b in
+            let x = queues[s].items[a], y = queues[s].items[b]
+            return (x.start, x.sequence) < (y.start, y.sequence)
+        }
+        let spool = spools[s]
+        try queues[s].text.withUnsafeBytes { raw in
+            for i in due {
+                if counts[s] > 0, !separator.isEmpty { try spool.append(separator) }
+                try spool.append(UnsafeRawBufferPointer(rebasing: raw[queues[s].items[i].range]))
+                counts[s] += 1
             }
-            // Keep the rest, moved to the front of the section's text.
-            var kept: [UInt8] = []
-            var rest: [Waiting] = []
-            for item in items.dropFirst(due.count) {
-                let from = kept.count
-                kept.append(contentsOf: text[s][item.range])
-                rest.append(Waiting(start: item.start, sequence: item.sequence, range: from..<kept.count))
-            }
-            text[s] = kept
-            waiting[s] = rest
+        }
+        for i in due { queues[s].items[i].written = true }
+    }
+
+    /// Drops the written items at the front of a section's queue, and their text once it is
+    /// more than half of what the queue holds (one move of what is left, not one per item).
+    private mutating func trim(_ s: Int) {
+        let front = queues[s].items.prefix { $0.written }.count
+        guard front > 0 else { return }
+        if front == queues[s].items.count {
+            queues[s].items.removeAll(keepingCapacity: true)
+            queues[s].text.removeAll(keepingCapacity: true)
+            return
+        }
+        queues[s].items.removeFirst(front)
+        let cut = queues[s].items[0].range.lowerBound
+        guard cut * 2 > queues[s].text.count else { return }
+        queues[s].text.removeFirst(cut)
+        for i in queues[s].items.indices {
+            let r = queues[s].items[i].range
+            queues[s].items[i].range = (r.lowerBound - cut)..<(r.upperBound - cut)
         }
     }
 

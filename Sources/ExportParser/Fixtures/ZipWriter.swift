@@ -144,8 +144,9 @@ final class ZipWriter {
         }
     }
 
-    /// Writes the central directory and renames the archive into place.
-    func finish() throws {
+    /// Writes the central directory and renames the archive into place; the archive's size.
+    @discardableResult
+    func finish() throws -> Int64 {
         guard out.size < Int64(UInt32.max), count <= Int(UInt16.max) else {
             throw Failure(description: "a fixture over 4 GiB or 65,535 files needs ZIP64, which is not written")
         }
@@ -161,6 +162,7 @@ final class ZipWriter {
         Self.le16(0, into: &end)
         try out.append(bytes: end)
         try out.commit()
+        return out.size
     }
 
     /// Drops the unfinished archive (the run failed).

@@ -86,11 +86,8 @@ struct ExportXMLWriter {
         try records.release(before: elements.clock.midnight(day.plan.day + 1) - 2 * 86_400)
     }
 
-    /// Bytes of everything but the prolog and the closing tag, once every date is added.
-    mutating func bodySize() throws -> Int64 {
-        try records.releaseAll()
-        return (records.spools + [correlations, workouts, summaries]).reduce(0) { $0 + $1.count }
-    }
+    /// Bytes of everything but the prolog and the closing tag, for the dates added so far.
+    var bodySize: Int64 { records.size + correlations.count + workouts.count + summaries.count }
 
     /// Writes the whole file to `out`: the prolog, then every section in order.
     mutating func finish(into out: OutputFiles.Staged, locale: String, dtd: String, exportDate: Int64) throws {

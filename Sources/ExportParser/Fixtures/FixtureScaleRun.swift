@@ -5,7 +5,7 @@
 /// `plan.json` or README (a benchmark times readers; the answers are checked on fixtures small
 /// enough to read a difference, and two `--scale` runs into one folder must not overwrite each
 /// other's), and export.zip without the route files (the reader never opens them, and they would
-/// be a quarter of the data to make and deflate).
+/// be a tenth more to make and deflate).
 struct FixtureScaleRun {
     let request: FixtureRequest
     let options: FixtureOptions

@@ -116,11 +116,8 @@ struct HAESamplesWriter {
         try datums.release(before: clock.midnight(day.plan.day + 1) - 2 * 86_400)
     }
 
-    /// Bytes of the datums and workouts (not the few kB of framing), once every date is added.
-    mutating func bodySize() throws -> Int64 {
-        try datums.releaseAll()
-        return datums.spools.reduce(workouts.count) { $0 + $1.count }
-    }
+    /// Bytes of the datums and workouts (not the few kB of framing), for the dates added so far.
+    var bodySize: Int64 { datums.size + workouts.count }
 
     /// Writes the whole file to `out`: the metrics that have datums, then the workouts.
     mutating func finish(into out: OutputFiles.Staged) throws {

@@ -95,6 +95,17 @@ struct SortedSections {
         }
     }
 
+    /// Bytes written and waiting, the separators of waiting items counted as if written: what
+    /// the sections will hold if nothing more is added.
+    var size: Int64 {
+        var n = spools.reduce(Int64(0)) { $0 + $1.count }
+        for q in queues {
+            let waiting = q.items.filter { !$0.written }
+            n += Int64(waiting.reduce(0) { $0 + $1.range.count + separator.count })
+        }
+        return n
+    }
+
     /// Writes everything still waiting (the last date is done).
     mutating func releaseAll() throws { try release(before: Int64.max) }
 }

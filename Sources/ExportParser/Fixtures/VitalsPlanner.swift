@@ -26,8 +26,8 @@ enum VitalsPlanner {
             metadata: [("HKMetadataKeyHeartRateMotionContext", context)])
     }
 
-    /// Every 12–20 minutes through the local day, outside workouts (their samples are the
-    /// workouts' own) and outside the night when the watch was off.
+    /// Every 3–8 minutes through the local day, as a watch's background readings come, outside
+    /// workouts (their samples are the workouts' own) and outside the night when the watch was off.
     private static func heartRateThroughTheDay(_ c: inout DayContext, _ r: inout FixtureRandom) {
         let sleep = c.plan.sleep
         // Worked out once, not for every sample: each is a pass over the night's segments.
@@ -42,7 +42,7 @@ enum VitalsPlanner {
             if !inWorkout && !watchOff {
                 heartRate(&c, at: t, bpm: asleep ? rest + r.int(-6...4) : rest + r.int(8...45), context: asleep ? "0" : "1")
             }
-            t += Int64(r.int(12...20)) * 60
+            t += Int64(r.int(3...8)) * 60
         }
     }
 

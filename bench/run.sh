@@ -7,6 +7,7 @@
 # Environment:
 #   BENCH_SIZE_MB  size of the generated export.xml in MB (10^6 bytes), default 1000
 #   BENCH_HAE_MB   size of the generated HAE JSON in MB, default 300
+#                  (both made by the binary under test: health-import fixtures --scale)
 #   BENCH_RUNS     timed runs per row (the median is reported), default 3
 #   BENCH_STRICT   1 = exit with status 1 when any row FAILs (default 0: report only)
 #   BENCH_TIMEOUT  seconds before one timed run is killed and its row FAILs, default 900
@@ -15,9 +16,9 @@
 #   BENCH_DATA_DIR path of the data directory, default bench/data (e.g. bench/data/small
 #                  for a smoke test that leaves the 1 GB set alone)
 #
-# Data is generated once into bench/data/ (export.xml, export.zip, hae.json) and reused
-# while its size parameters are unchanged; programs are built into bench/bin/; temporary
-# outputs live under bench/data/tmp and are removed at the end.
+# Data is generated once into bench/data/ (export.xml, export.zip, hae.json) by the release
+# binary's own generator and reused while the command that made it is unchanged; programs are
+# built into bench/bin/; temporary outputs live under bench/data/tmp and are removed at the end.
 set -u -o pipefail
 
 BENCH_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -82,20 +83,28 @@ if [ -z "$HI" ] && [ -z "$HI_BUILD_ERR" ]; then
 fi
 
 # ---------------------------------------------------------------------------- data
-# regenerate when missing or when the size parameter changed (stamp files)
-if [ ! -s "$XML" ] || [ ! -s "$ZIP" ] || [ "$(cat "$DATA/export.params" 2>/dev/null)" != "size-mb=$SIZE_MB" ]; then
-    log "== generating export.xml/export.zip (${SIZE_MB} MB)"
-    rm -f "$DATA/export.params"
-    python3 "$BENCH_DIR/generate_export.py" --size-mb "$SIZE_MB" --out "$XML" | tee "$DATA/export.counts" >&2 \
-        || die "generate_export.py failed"
-    echo "size-mb=$SIZE_MB" >"$DATA/export.params"
+# Made by health-import itself (docs/fixtures.md, "--scale MB"): a runner's days from 2011-01-01,
+# the export and the HAE file from the same seed and dates, so the compare row compares the same
+# days. Regenerated when missing or when the command that made it changed (the stamp files
+# export.params and hae.params hold it; the generator's summary goes to export.counts and
+# hae.counts). After changing the generator itself, delete the stamps to regenerate.
+START=2011-01-01
+EXPORT_ARGS=(fixtures --scale "$SIZE_MB" --start "$START")
+HAE_ARGS=(fixtures --scale "$HAE_MB" --scale-file hae --start "$START")
+generate() { # STAMP ARGS…: runs health-import ARGS --out $DATA and records ARGS in $DATA/STAMP.params
+    local stamp=$DATA/$1.params
+    shift
+    [ -n "$HI" ] || die "cannot generate the data without a health-import binary: $HI_BUILD_ERR"
+    log "== generating: health-import $* --out $DATA"
+    rm -f "$stamp"
+    "$HI" "$@" --out "$DATA" | tee "${stamp%.params}.counts" >&2 || die "health-import $* failed"
+    echo "$*" >"$stamp"
+}
+if [ ! -s "$XML" ] || [ ! -s "$ZIP" ] || [ "$(cat "$DATA/export.params" 2>/dev/null)" != "${EXPORT_ARGS[*]}" ]; then
+    generate export "${EXPORT_ARGS[@]}"
 fi
-if [ ! -s "$HAE" ] || [ "$(cat "$DATA/hae.params" 2>/dev/null)" != "size-mb=$HAE_MB" ]; then
-    log "== generating hae.json (${HAE_MB} MB)"
-    rm -f "$DATA/hae.params"
-    python3 "$BENCH_DIR/generate_hae.py" --size-mb "$HAE_MB" --out "$HAE" | tee "$DATA/hae.counts" >&2 \
-        || die "generate_hae.py failed"
-    echo "size-mb=$HAE_MB" >"$DATA/hae.params"
+if [ ! -s "$HAE" ] || [ "$(cat "$DATA/hae.params" 2>/dev/null)" != "${HAE_ARGS[*]}" ]; then
+    generate hae "${HAE_ARGS[@]}"
 fi
 
 XML_BYTES=$(stat -c %s "$XML")

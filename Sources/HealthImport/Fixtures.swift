@@ -7,20 +7,41 @@ struct Fixtures: ParsableCommand {
         abstract: "Make a synthetic export, its Health Auto Export twin and the payloads they must give.",
         discussion: """
             Writes under --out: export.xml and export.zip (shaped like the Health app's), hae.json \
-            (Health Auto Export, version 2, summarised by day), expected/payloads/DATE.json, \
+            (Health Auto Export, version 2, summarised by day or, with --hae-style samples, one datum a \
+            sample), expected/payloads/DATE.json, \
             expected/payloads.json and expected/daily.csv (made from the generator's own plan, never \
             by running the converter), plan.json and a README.md with the command. The same \
             arguments give the same bytes on every machine. Files are created with mode 0600.
+
+            With --scale MB instead of --days: one large file for benchmarks, of about MB megabytes \
+            (10^6 bytes), as many dates from --start as that takes, written in constant memory: \
+            export.xml and export.zip (--scale-file export, the default), export.xml alone (xml) or \
+            hae.json in the samples style (hae). Nothing else is written.
 
             Examples:
               health-import fixtures --days 21 --out fixtures/runner
               health-import fixtures --days 35 --start 2026-03-09 --seed 7 --profile sedentary --units imperial --timezone America/New_York
               health-import fixtures --days 7 --variant ios16-dtd --locale zh_CN --out fixtures/zh
+              health-import fixtures --days 14 --hae-style samples --out fixtures/samples
+              health-import fixtures --scale 1000 --start 2011-01-01 --out bench/data
+              health-import fixtures --scale 300 --scale-file hae --start 2011-01-01 --out bench/data
             """
     )
 
     @Option(help: ArgumentHelp("How many dates the fixture covers (each gets a payload). Example: --days 21", valueName: "n"))
-    var days: Int
+    var days: Int?
+
+    @Option(
+        help: ArgumentHelp(
+            "Instead of --days: one large file of about MB megabytes (10^6 bytes, 1 to 4000) for benchmarks, as many dates from --start as that takes. Example: --scale 1000",
+            valueName: "MB"))
+    var scale: Int?
+
+    @Option(
+        help: ArgumentHelp(
+            "With --scale: export (export.xml and export.zip; the default), xml (export.xml alone) or hae (hae.json, one datum a sample). Example: --scale-file hae",
+            valueName: "file"))
+    var scaleFile: String?
 
     @Option(
         help: ArgumentHelp(
@@ -59,19 +80,31 @@ struct Fixtures: ParsableCommand {
             "zh_CN: name the files as that locale's Health app does (导出.xml, 导出.zip). Example: --locale zh_CN", valueName: "locale"))
     var locale: String?
 
+    @Option(
+        help: ArgumentHelp(
+            "days (Health Auto Export's Summarize on: a datum a date for each metric; the default) or samples (Summarize off: a datum a sample, with its own date, value and source; heart rate a reading at a time). Example: --hae-style samples",
+            valueName: "style"))
+    var haeStyle: String?
+
     @Option(help: ArgumentHelp("Output folder (created if missing). Example: --out fixtures/runner", valueName: "dir"))
     var out = "fixtures"
 
-    func run() throws {
-        let request = FixtureRequest(
+    func validate() throws {
+        try Usage.check { try request.validate() }
+    }
+
+    private var request: FixtureRequest {
+        FixtureRequest(
             days: days, start: start, seed: seed, timeZoneName: timezone, profile: profile, units: units, outDir: out,
-            variant: variant, locale: locale)
+            variant: variant, locale: locale, haeStyle: haeStyle, scaleMegabytes: scale, scaleFile: scaleFile)
+    }
+
+    func run() throws {
         do {
             let outcome = try FixtureJob(request).run()
             print(outcome.summary)
-        } catch let error as InputError {
-            FileHandle.standardError.write(Data(("health-import: " + error.description + "\n").utf8))
-            throw ExitCode(1)
+        } catch let error as UserFacingError {
+            throw Usage.report(error, exitCode: 1)
         }
     }
 }

@@ -47,6 +47,7 @@ final class FixturesDeterminismTests: XCTestCase {
         refused(FixtureRequest(days: 3, timeZoneName: "Mars/Olympus"), "IANA")
         refused(FixtureRequest(days: 3, profile: "astronaut"), "runner, sedentary")
         refused(FixtureRequest(days: 3, units: "furlongs"), "metric, imperial")
+        refused(FixtureRequest(days: 3, haeStyle: "hourly"), "days, samples")
     }
 
     func testEveryExpectedPayloadIsValidAgainstTheSchema() throws {

@@ -9,12 +9,12 @@ enum FixtureCheck {
     static func make(
         days: Int, start: String = FixtureRequest.defaultStart, seed: UInt64 = 1, zone: String = FixtureRequest.defaultTimeZone,
         profile: String = "runner", units: String = "metric", variant: String? = nil, locale: String? = nil,
-        name: String = #function
+        haeStyle: String = "days", name: String = #function
     ) throws -> URL {
         let dir = try TestPaths.temporaryDirectory(name)
         let request = FixtureRequest(
             days: days, start: start, seed: seed, timeZoneName: zone, profile: profile, units: units, outDir: dir.path,
-            variant: variant, locale: locale)
+            variant: variant, locale: locale, haeStyle: haeStyle)
         let outcome = try FixtureJob(request).run()
         XCTAssertEqual(outcome.days, days)
         return dir
@@ -57,13 +57,16 @@ enum FixtureCheck {
         }
     }
 
-    /// compare of the export against its HAE twin over the whole range exits 0.
+    /// compare of the export (or of another native side, such as `expected/payloads`) against
+    /// the HAE twin over the whole range exits 0, with compare's tolerances or those of the
+    /// `tolerances` file.
     static func assertCompareAgrees(
-        _ fixture: URL, days: Int, start: String, _ label: String, file: StaticString = #filePath, line: UInt = #line
+        _ fixture: URL, native: String = "export.zip", days: Int, start: String, tolerances: String? = nil, _ label: String,
+        file: StaticString = #filePath, line: UInt = #line
     ) throws {
         let request = CompareRequest(
-            native: [fixture.appendingPathComponent("export.zip").path], hae: [fixture.appendingPathComponent("hae.json").path],
-            days: days, from: start, outDir: fixture.appendingPathComponent("compare").path)
+            native: [fixture.appendingPathComponent(native).path], hae: [fixture.appendingPathComponent("hae.json").path],
+            days: days, from: start, tolerancesPath: tolerances, outDir: fixture.appendingPathComponent("compare").path)
         let outcome = try CompareJob(request).run()
         XCTAssertEqual(outcome.exitStatus, 0, "\(label): \(outcome.terminalText(color: false))", file: file, line: line)
     }

@@ -205,7 +205,7 @@ final class HostileBench {
         }
     }
 
-    /// Runs a Python script (python3 is required by bench/ and CI) with arguments; fails the test on error.
+    /// Runs a Python script (python3 is required by CI) with arguments; fails the test on error.
     static func python(_ script: String, _ args: [String], file: StaticString = #filePath, line: UInt = #line) throws {
         let p = Process()
         p.executableURL = URL(fileURLWithPath: "/usr/bin/env")

@@ -1,22 +1,26 @@
-/// Writes `export.xml` from the fixture's records, as the Health app lays it out: the DTD
-/// prolog, `ExportDate`, `Me`, every record grouped by type in date order, then correlations,
-/// workouts and the daily `ActivitySummary` rings.
+/// Writes `export.xml` as the Health app lays it out: the DTD prolog, `ExportDate`, `Me`, every
+/// record grouped by type in date order, then correlations, workouts and the daily
+/// `ActivitySummary` rings. The dates come one at a time (`add`), each element goes to its
+/// section as it is made (`SortedSections` keeps the records of a type in time order), and
+/// `finish` puts the sections together, so a file of any size is written in the same memory.
 struct ExportXMLWriter {
-    let data: FixtureData
-    let clock: FixtureClock
-    let units: FixtureUnits
-    /// The memory addresses of the `device` texts (each record has its own).
-    private var addresses: FixtureRandom
-    private var out = ByteBuffer(capacity: 1 << 20)
+    private var elements: ExportXMLElements
+    private let seed: UInt64
+    private var records: SortedSections
+    private let correlations: FixtureSpool
+    private let workouts: FixtureSpool
+    private let summaries: FixtureSpool
+    /// The addresses of the `device` texts of correlations and workouts, drawn in file order (their
+    /// sections are written in the order they are made).
+    private var correlationAddresses: FixtureRandom
+    private var workoutAddresses: FixtureRandom
+    private var recordNumber = 0
+    private var item = ByteBuffer(capacity: 1 << 12)
+    /// Records written, correlations' members not counted.
+    private(set) var recordCount = 0
 
-    init(data: FixtureData, clock: FixtureClock, units: FixtureUnits, seed: UInt64) {
-        self.data = data
-        self.clock = clock
-        self.units = units
-        addresses = FixtureRandom(seed: seed, stream: 0xADD2E55)
-    }
-
-    /// The order types appear in (the Health app groups records by type).
+    /// The order types appear in (the Health app groups records by type); types not listed come
+    /// after them, together, in time order.
     static let typeOrder: [String] = {
         let q = FixtureRecord.quantity, k = FixtureRecord.category
         return [
@@ -31,223 +35,80 @@ struct ExportXMLWriter {
             + ["SleepAnalysis", "AppleStandHour"].map { k + $0 }
     }()
 
-    mutating func write(locale: String, dtd: String = ExportDTD.current) -> [UInt8] {
-        out.put(ExportDTD.declaration)
-        out.put(dtd)
-        out.put("<HealthData locale=\"" + locale + "\">\n")
-        out.put(" <ExportDate value=\"" + clock.exportText(data.exportDate) + "\"/>\n")
-        out.put(
+    private static let section = Dictionary(uniqueKeysWithValues: typeOrder.enumerated().map { (UTF8Key($1), $0) })
+
+    /// Spool files of a `--scale` run are numbered from here (the HAE writer's from 0).
+    private static let firstSpool = 1_000
+
+    init(clock: FixtureClock, units: FixtureUnits, seed: UInt64, place: FixtureSpool.Place) throws {
+        elements = ExportXMLElements(clock: clock, units: units)
+        self.seed = seed
+        let n = Self.typeOrder.count + 1
+        records = try SortedSections(count: n, place: place, firstSpoolNumber: Self.firstSpool)
+        correlations = try FixtureSpool(place, number: Self.firstSpool + n)
+        workouts = try FixtureSpool(place, number: Self.firstSpool + n + 1)
+        summaries = try FixtureSpool(place, number: Self.firstSpool + n + 2)
+        correlationAddresses = FixtureRandom(seed: seed, stream: 0xADD2E55)
+        workoutAddresses = FixtureRandom(seed: seed, stream: 0xADD2E56)
+    }
+
+    /// A record's device address: from its number, so it does not depend on when the record
+    /// reaches the file.
+    private func recordAddresses(_ number: Int) -> FixtureRandom {
+        FixtureRandom(seed: seed ^ 0xADD2_E55D_E71C_E000, stream: UInt64(number))
+    }
+
+    /// Adds one date's records, correlations, workouts and rings.
+    mutating func add(_ day: FixtureDay) throws {
+        for r in day.records {
+            item.clear()
+            var addresses = recordAddresses(recordNumber)
+            recordNumber += 1
+            elements.record(r, indent: " ", addresses: &addresses, into: &item)
+            records.add(Self.section[UTF8Key(r.type)] ?? Self.typeOrder.count, start: r.start, item.bytes)
+        }
+        recordCount += day.records.count
+        item.clear()
+        for c in day.correlations { elements.correlation(c, addresses: &correlationAddresses, into: &item) }
+        try correlations.append(item.bytes)
+        item.clear()
+        for w in day.plan.workouts {
+            elements.workout(w, created: w.end + 95, addresses: &workoutAddresses, into: &item)
+            // A sync's copy: identical but for the creation date and the device's address.
+            if w.writtenTwice { elements.workout(w, created: w.end + 3 * 86_400 + 17, addresses: &workoutAddresses, into: &item) }
+        }
+        try workouts.append(item.bytes)
+        item.clear()
+        elements.activitySummary(day.summary, into: &item)
+        try summaries.append(item.bytes)
+        // A date's samples start at the earliest the evening before it (the night's sleep), so
+        // two days back nothing can arrive any more.
+        try records.release(before: elements.clock.midnight(day.plan.day + 1) - 2 * 86_400)
+    }
+
+    /// Bytes of everything but the prolog and the closing tag, for the dates added so far.
+    var bodySize: Int64 { records.size + correlations.count + workouts.count + summaries.count }
+
+    /// Writes the whole file to `out`: the prolog, then every section in order.
+    mutating func finish(into out: OutputFiles.Staged, locale: String, dtd: String, exportDate: Int64) throws {
+        try records.releaseAll()
+        try out.append(bytes: head(locale: locale, dtd: dtd, exportDate: exportDate))
+        for spool in records.spools + [correlations, workouts, summaries] { try spool.drain(into: out) }
+        try out.append(Self.tail)
+    }
+
+    static let tail = "</HealthData>\n"
+
+    /// The prolog: the XML declaration, the DTD, the root's start, `ExportDate` and `Me`.
+    func head(locale: String, dtd: String, exportDate: Int64) -> [UInt8] {
+        var head = ByteBuffer()
+        head.put(ExportDTD.declaration)
+        head.put(dtd)
+        head.put("<HealthData locale=\"" + locale + "\">\n")
+        head.put(" <ExportDate value=\"" + elements.clock.exportText(exportDate) + "\"/>\n")
+        head.put(
             " <Me HKCharacteristicTypeIdentifierDateOfBirth=\"1990-05-17\" HKCharacteristicTypeIdentifierBiologicalSex=\"HKBiologicalSexFemale\" HKCharacteristicTypeIdentifierBloodType=\"HKBloodTypeAPositive\" HKCharacteristicTypeIdentifierFitzpatrickSkinType=\"HKFitzpatrickSkinTypeNotSet\" HKCharacteristicTypeIdentifierCardioFitnessMedicationsUse=\"None\"/>\n"
         )
-        let rank = Dictionary(uniqueKeysWithValues: Self.typeOrder.enumerated().map { ($1, $0) })
-        let order = data.records.indices.sorted { a, b in
-            let x = data.records[a], y = data.records[b]
-            let rx = rank[x.type] ?? Int.max, ry = rank[y.type] ?? Int.max
-            if rx != ry { return rx < ry }
-            if x.start != y.start { return x.start < y.start }
-            return a < b
-        }
-        for i in order { record(data.records[i], indent: " ") }
-        for c in data.correlations { correlation(c) }
-        for plan in data.plans {
-            for w in plan.workouts {
-                workout(w, created: w.end + 95)
-                // A sync's copy: identical but for the creation date and the device's address.
-                if w.writtenTwice { workout(w, created: w.end + 3 * 86_400 + 17) }
-            }
-        }
-        for s in data.summaries { activitySummary(s) }
-        out.put("</HealthData>\n")
-        return out.bytes
-    }
-
-    private mutating func device(_ text: String?) {
-        guard let text else { return }
-        let address = "0x28" + String(addresses.next() & 0xFFF_FFFF, radix: 16)
-        out.attribute("device", "<<HKDevice: " + address + ">, " + text + ">")
-    }
-
-    private mutating func source(_ s: FixtureSource) {
-        out.attribute("sourceName", s.name)
-        out.attribute("sourceVersion", s.version)
-        device(s.device)
-    }
-
-    private mutating func metadata(_ entries: [(key: String, value: String)], indent: String) {
-        for m in entries {
-            out.put(indent + "<MetadataEntry")
-            out.attribute("key", m.key)
-            out.attribute("value", m.value)
-            out.put("/>\n")
-        }
-    }
-
-    private mutating func record(_ r: FixtureRecord, indent: String) {
-        out.put(indent + "<Record")
-        out.attribute("type", r.type)
-        source(r.source)
-        if let unit = r.unit { out.attribute("unit", unit) }
-        out.attribute("creationDate", clock.exportText(r.created))
-        out.attribute("startDate", clock.exportText(r.start))
-        out.attribute("endDate", clock.exportText(r.end))
-        out.attribute("value", r.value)
-        if r.metadata.isEmpty && r.beats.isEmpty {
-            out.put("/>\n")
-            return
-        }
-        out.put(">\n")
-        metadata(r.metadata, indent: indent + " ")
-        if !r.beats.isEmpty {
-            out.put(indent + " <HeartRateVariabilityMetadataList>\n")
-            for b in r.beats {
-                out.put(indent + "  <InstantaneousBeatsPerMinute")
-                out.attribute("bpm", String(b.bpm))
-                out.attribute("time", b.time)
-                out.put("/>\n")
-            }
-            out.put(indent + " </HeartRateVariabilityMetadataList>\n")
-        }
-        out.put(indent + "</Record>\n")
-    }
-
-    private mutating func correlation(_ c: FixtureCorrelation) {
-        out.put(" <Correlation")
-        out.attribute("type", c.type)
-        source(c.source)
-        out.attribute("creationDate", clock.exportText(c.created))
-        out.attribute("startDate", clock.exportText(c.start))
-        out.attribute("endDate", clock.exportText(c.end))
-        out.put(">\n")
-        metadata(c.metadata, indent: "  ")
-        for m in c.members { record(m, indent: "  ") }
-        out.put(" </Correlation>\n")
-    }
-
-    private mutating func dates(_ start: Int64, _ end: Int64) {
-        out.attribute("startDate", clock.exportText(start))
-        out.attribute("endDate", clock.exportText(end))
-    }
-
-    private mutating func statistic(_ type: String, _ w: WorkoutPlan, _ figures: [(String, String)], unit: String, indent: String) {
-        out.put(indent + "<WorkoutStatistics")
-        out.attribute("type", FixtureRecord.quantity + type)
-        dates(w.start, w.end)
-        for (k, v) in figures { out.attribute(k, v) }
-        out.attribute("unit", unit)
-        out.put("/>\n")
-    }
-
-    private mutating func statistics(_ w: WorkoutPlan, indent: String) {
-        let energy = units.energy
-        statistic("ActiveEnergyBurned", w, [("sum", energy.text(Double(w.energyKcal)))], unit: energy.name, indent: indent)
-        statistic("BasalEnergyBurned", w, [("sum", energy.text(Double(w.durationSeconds) / 60 * 1.1))], unit: energy.name, indent: indent)
-        if let m = w.distanceMetres {
-            statistic(
-                "DistanceWalkingRunning", w, [("sum", units.distance.text(Double(m) / 1000))], unit: units.distance.name, indent: indent)
-        }
-        statistic(
-            "HeartRate", w,
-            [
-                ("average", FixtureNumber.text(w.averageHeartRate, decimals: 4)),
-                ("minimum", FixtureNumber.text(w.minimumHeartRate, decimals: 0)),
-                ("maximum", FixtureNumber.text(w.maximumHeartRate, decimals: 0)),
-            ], unit: "count/min", indent: indent)
-        statistic("StepCount", w, [("sum", String(w.steps))], unit: "count", indent: indent)
-        if w.kind == .running, let m = w.distanceMetres {
-            let speed = Double(m) / Double(w.durationSeconds) * 3.6
-            statistic(
-                "RunningSpeed", w,
-                [
-                    ("average", units.speed.text(speed)), ("minimum", units.speed.text(speed * 0.8)),
-                    ("maximum", units.speed.text(speed * 1.25)),
-                ], unit: units.speed.name, indent: indent)
-        }
-    }
-
-    /// `route_2026-03-22_6.30pm.gpx`: the Health app's name for a route file.
-    static func routeName(_ w: WorkoutPlan, clock: FixtureClock) -> String {
-        let iso = clock.iso(w.start)
-        let hour = Int(iso.dropFirst(11).prefix(2))!, minute = String(iso.dropFirst(14).prefix(2))
-        let h12 = hour % 12 == 0 ? 12 : hour % 12
-        return "route_" + iso.prefix(10) + "_" + String(h12) + "." + minute + (hour < 12 ? "am" : "pm") + ".gpx"
-    }
-
-    private mutating func workout(_ w: WorkoutPlan, created: Int64) {
-        out.put(" <Workout")
-        out.attribute("workoutActivityType", "HKWorkoutActivityType" + w.kind.rawValue)
-        out.attribute("duration", FixtureNumber.text(Double(w.durationSeconds) / 60, decimals: 10))
-        out.attribute("durationUnit", "min")
-        if !w.statistics {
-            // Older exports: totals as attributes, and a zero distance on strength workouts.
-            out.attribute("totalDistance", "0")
-            out.attribute("totalDistanceUnit", units.distance.name)
-            out.attribute("totalEnergyBurned", units.energy.text(Double(w.energyKcal)))
-            out.attribute("totalEnergyBurnedUnit", units.energy.name)
-        }
-        source(w.source)
-        out.attribute("creationDate", clock.exportText(created))
-        dates(w.start, w.end)
-        out.put(">\n")
-        metadata([("HKTimeZone", clock.zoneName(at: w.start)), ("HKIndoorWorkout", w.kind == .strength ? "1" : "0")], indent: "  ")
-        guard w.statistics else {
-            out.put(" </Workout>\n")
-            return
-        }
-        metadata(
-            [
-                ("HKElevationAscended", String(w.durationSeconds / 40) + " cm"), ("HKWeatherTemperature", "52 degF"),
-                ("HKWeatherHumidity", "7100 %"),
-            ], indent: "  ")
-        if w.pauseSeconds > 0 {
-            let pause = w.start + (w.end - w.start) / 2
-            for (type, t) in [("HKWorkoutEventTypePause", pause), ("HKWorkoutEventTypeResume", pause + w.pauseSeconds)] {
-                out.put("  <WorkoutEvent")
-                out.attribute("type", type)
-                out.attribute("date", clock.exportText(t))
-                out.put("/>\n")
-            }
-        }
-        out.put("  <WorkoutEvent")
-        out.attribute("type", "HKWorkoutEventTypeSegment")
-        out.attribute("date", clock.exportText(w.start))
-        out.attribute("duration", FixtureNumber.text(Double(w.end - w.start) / 120, decimals: 6))
-        out.attribute("durationUnit", "min")
-        out.put("/>\n")
-        // Current exports nest the workout's one activity, repeating its statistics: they must
-        // never be added to the workout's own.
-        out.put("  <WorkoutActivity")
-        out.attribute("uuid", w.uuid)
-        dates(w.start, w.end)
-        out.attribute("duration", FixtureNumber.text(Double(w.durationSeconds) / 60, decimals: 10))
-        out.attribute("durationUnit", "min")
-        out.put(">\n")
-        statistics(w, indent: "   ")
-        out.put("  </WorkoutActivity>\n")
-        statistics(w, indent: "  ")
-        out.put("  <WorkoutRoute")
-        out.attribute("sourceName", FixtureSource.watch.name)
-        out.attribute("sourceVersion", FixtureSource.watch.version)
-        out.attribute("creationDate", clock.exportText(w.end + 60))
-        dates(w.start, w.end)
-        out.put(">\n")
-        metadata([("HKMetadataKeySyncVersion", "2")], indent: "   ")
-        out.put("   <FileReference")
-        out.attribute("path", "/workout-routes/" + Self.routeName(w, clock: clock))
-        out.put("/>\n  </WorkoutRoute>\n </Workout>\n")
-    }
-
-    private mutating func activitySummary(_ s: FixtureActivitySummary) {
-        out.put(" <ActivitySummary")
-        out.attribute("dateComponents", CivilDate.isoDate(s.day))
-        out.attribute("activeEnergyBurned", units.energy.text(s.activeKcal))
-        out.attribute("activeEnergyBurnedGoal", units.energy.text(600))
-        out.attribute("activeEnergyBurnedUnit", units.energy.name)
-        out.attribute("appleMoveTime", "0")
-        out.attribute("appleMoveTimeGoal", "0")
-        out.attribute("appleExerciseTime", String(s.exerciseMinutes))
-        out.attribute("appleExerciseTimeGoal", "30")
-        out.attribute("appleStandHours", String(s.standHours))
-        out.attribute("appleStandHoursGoal", "12")
-        out.put("/>\n")
+        return head.bytes
     }
 }

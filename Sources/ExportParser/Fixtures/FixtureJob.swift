@@ -2,78 +2,49 @@
 /// all from one seeded plan (docs/fixtures.md).
 public final class FixtureJob {
     public let request: FixtureRequest
-    let firstDay: Int
-    let clock: FixtureClock
-    let profile: FixtureProfile
-    let units: FixtureUnits
+    let options: FixtureOptions
 
     public init(_ request: FixtureRequest) throws {
         self.request = request
-        guard (1...3_660).contains(request.days) else { throw InputError(file: "--days", message: "--days must be between 1 and 3660") }
-        guard let first = CivilDate.parseISODate(request.start) else {
-            throw InputError(file: "--start", message: "\"\(request.start)\" is not a date in the form YYYY-MM-DD")
-        }
-        guard let clock = FixtureClock(zoneName: request.timeZoneName) else {
-            throw InputError(file: "--timezone", message: "\"\(request.timeZoneName)\" is not an IANA time zone (such as Europe/Amsterdam)")
-        }
-        guard let profile = FixtureProfile.named(request.profile) else {
-            throw InputError(
-                file: "--profile",
-                message: "\"\(request.profile)\" is not a profile: \(FixtureProfile.all.map(\.name).joined(separator: ", "))")
-        }
-        guard let units = FixtureUnits.named(request.units) else {
-            throw InputError(file: "--units", message: "\"\(request.units)\" is not a unit system: metric, imperial")
-        }
-        if let v = request.variant, v != "ios16-dtd" {
-            throw InputError(file: "--variant", message: "\"\(v)\" is not a variant: ios16-dtd")
-        }
-        if let l = request.locale, l != "zh_CN" {
-            throw InputError(file: "--locale", message: "\"\(l)\" is not a locale the fixtures know: zh_CN")
-        }
-        firstDay = first
-        // A traveller flies west on the middle date.
-        self.clock = profile.travels ? clock.travelling(westOn: first + request.days / 2) : clock
-        self.profile = profile
-        self.units = units
+        options = try FixtureOptions(request)
     }
 
     public func run() throws -> FixtureOutcome {
-        let data = FixturePlanner.make(
-            firstDay: firstDay, days: request.days, seed: request.seed, clock: clock, profile: profile, units: units)
+        try OutputFiles.makeDirectory(request.outDir)
+        if let scale = options.scale {
+            return try FixtureScaleRun(request: request, options: options, megabytes: scale.megabytes, file: scale.file).run()
+        }
+        let planner = options.planner(days: request.days ?? 0, seed: request.seed)
+        let clock = planner.clock, units = options.units
         let out = request.outDir
-        try OutputFiles.makeDirectory(out)
-        var writer = ExportXMLWriter(data: data, clock: clock, units: units, seed: request.seed)
-        let locale = request.locale ?? (units.name == "imperial" ? "en_US" : "en_GB")
-        let xml = writer.write(locale: locale, dtd: request.variant == "ios16-dtd" ? ExportDTD.ios16 : ExportDTD.current)
         let name = request.exportName
-        try FixtureFiles.write(xml, to: out + "/\(name).xml")
-        try FixtureFiles.write(try zip(xml, data), to: out + "/\(name).zip")
-        try FixtureFiles.write(HAEFixtureWriter(data: data, clock: clock, units: units).json(), to: out + "/hae.json")
+        var writer = try ExportXMLWriter(clock: clock, units: units, seed: request.seed, place: .memory)
+        var samples = try options.samplesStyle ? HAESamplesWriter(clock: clock, units: units, place: .memory) : nil
+        var data = FixtureData(exportDate: planner.exportDate)
+        for day in planner.days {
+            let d = planner.day(day)
+            try writer.add(d)
+            try samples?.add(d)
+            data.plans.append(d.plan)
+        }
+        let xml = try OutputFiles.Staged(out + "/\(name).xml")
+        try writer.finish(into: xml, locale: request.exportLocale, dtd: request.exportDTD, exportDate: data.exportDate)
+        try xml.commit()
+        try FixtureZip.write(
+            exportName: name, outDir: out, clock: clock, exportDate: data.exportDate,
+            routes: data.plans.flatMap { $0.workouts.filter(\.statistics) })
+        if var samples {
+            let hae = try OutputFiles.Staged(out + "/hae.json")
+            try samples.finish(into: hae)
+            try hae.commit()
+        } else {
+            try FixtureFiles.write(HAEFixtureWriter(data: data, clock: clock, units: units).json(), to: out + "/hae.json")
+        }
         let days = ExpectedDays.days(data, clock: clock)
         try writeExpected(days, to: out + "/expected")
         try FixtureFiles.write(PlanJSON.json(data, request: request, clock: clock), to: out + "/plan.json")
         try FixtureFiles.write(FixtureReadme.text(request, days: days), to: out + "/README.md")
-        return FixtureOutcome(outDir: out, days: days.count, records: data.records.count, exportBytes: xml.count)
-    }
-
-    private func zip(_ xml: [UInt8], _ data: FixtureData) throws -> [UInt8] {
-        let local = clock.iso(data.exportDate)
-        func field(_ from: Int, _ length: Int) -> Int { Int(local.dropFirst(from).prefix(length))! }
-        var z = ZipWriter(
-            year: field(0, 4), month: field(5, 2), day: field(8, 2), hour: field(11, 2), minute: field(14, 2), second: field(17, 2))
-        do {
-            try z.add("apple_health_export/\(request.exportName).xml", xml)
-            try z.add("apple_health_export/export_cda.xml", ClinicalDocument.xml(exportDate: clock.exportText(data.exportDate)))
-            for p in data.plans {
-                for w in p.workouts where w.statistics {
-                    try z.add(
-                        "apple_health_export/workout-routes/" + ExportXMLWriter.routeName(w, clock: clock), RouteGPX.gpx(w, clock: clock))
-                }
-            }
-        } catch let e as ZipWriter.Failure {
-            throw InputError(file: request.outDir + "/\(request.exportName).zip", message: e.description)
-        }
-        return z.finish()
+        return FixtureOutcome(outDir: out, days: days.count, records: writer.recordCount, exportBytes: Int(xml.size))
     }
 
     /// `expected/`: written exactly as `convert` writes its outputs (the same writers and the
@@ -90,17 +61,5 @@ public final class FixtureJob {
         }
         try FixtureFiles.write(Array(batch.utf8), to: dir + "/payloads.json")
         try FixtureFiles.write(Array(CSVWriter.csv(days).utf8), to: dir + "/daily.csv")
-    }
-}
-
-/// What a fixtures run wrote.
-public struct FixtureOutcome: Sendable {
-    public let outDir: String
-    public let days: Int
-    public let records: Int
-    public let exportBytes: Int
-
-    public var summary: String {
-        "Wrote a fixture of \(days) days (\(records) records, export.xml \(exportBytes / 1_000) kB) to \(outDir)"
     }
 }

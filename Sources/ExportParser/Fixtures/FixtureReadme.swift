@@ -20,7 +20,7 @@ enum FixtureReadme {
             |---|---|
             | `\(name).xml` | the Health app's export of those dates: records from an iPhone, an Apple Watch and third-party apps, correlations, workouts, daily rings |
             | `\(name).zip` | the same, zipped as the Health app shares it (`apple_health_export/\(name).xml`, `export_cda.xml`, `workout-routes/*.gpx`) |
-            | `hae.json` | what Health Auto Export (export version 2, summarised by day) would have written for the same dates |
+            | `hae.json` | what Health Auto Export (export version 2, \(request.haeStyle == "samples" ? "Summarize off: one datum a sample, heart rate a reading at a time" : "summarised by day")) would have written for the same dates |
             | `expected/payloads/DATE.json`, `expected/payloads.json`, `expected/daily.csv` | what `health-import convert \(name).zip` must write: made from the plan, never by running the converter |
             | `plan.json` | the plan: each date's values as decided before any sample was written |
 
@@ -28,7 +28,7 @@ enum FixtureReadme {
 
             ```sh
             health-import convert \(name).zip --out out --no-store && diff -r out/payloads expected/payloads && cmp out/daily.csv expected/daily.csv
-            health-import compare --native \(name).zip --hae hae.json --days \(request.days) --from \(request.start)
+            health-import compare --native \(name).zip --hae hae.json --days \(days.count) --from \(request.start)
             ```
 
             """.utf8)

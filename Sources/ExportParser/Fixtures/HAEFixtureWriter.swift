@@ -9,7 +9,8 @@ struct HAEFixtureWriter {
     let clock: FixtureClock
     let units: FixtureUnits
 
-    private func unit(for m: Metric) -> FixtureUnits.Unit {
+    /// The unit HAE writes a catalog metric in: the Health app's unit preferences, as the export.
+    static func unit(for m: Metric, _ units: FixtureUnits) -> FixtureUnits.Unit {
         func same(_ name: String, _ decimals: Int = 6) -> FixtureUnits.Unit { FixtureUnits.Unit(name: name, factor: 1, decimals: decimals) }
         switch m.unit {
         case .kilometres: return units.distance
@@ -24,14 +25,12 @@ struct HAEFixtureWriter {
 
     private func number(_ v: Double) -> JSONValue { .number(v, decimals: 6) }
 
-    private func quantity(_ v: Double, _ unit: String) -> JSONValue { .object([("qty", number(v)), ("units", .string(unit))]) }
-
     func json() -> [UInt8] {
         var metrics: [JSONValue] = []
         let watch = FixtureSource.watch.name, both = watch + "|" + FixtureSource.phone.name
         for m in Catalog.metrics {
             var datums: [JSONValue] = []
-            let u = unit(for: m)
+            let u = Self.unit(for: m, units)
             for p in data.plans {
                 let date = clock.exportText(clock.midnight(p.day))
                 if m.rule == .minMaxAvg {
@@ -57,7 +56,9 @@ struct HAEFixtureWriter {
                 ("name", .string("sleep_analysis")), ("units", .string("hr")),
                 ("data", .array(data.plans.compactMap(sleep))),
             ]))
-        let workouts = data.plans.flatMap { $0.workouts.sorted { $0.start < $1.start }.map(workout) }
+        let workouts = data.plans.flatMap {
+            $0.workouts.sorted { $0.start < $1.start }.map { Self.workout($0, clock: clock, units: units) }
+        }
         let root = JSONValue.object([("data", .object([("metrics", .array(metrics)), ("workouts", .array(workouts))]))])
         return Array((root.render() + "\n").utf8)
     }
@@ -78,7 +79,11 @@ struct HAEFixtureWriter {
         ])
     }
 
-    private func workout(_ w: WorkoutPlan) -> JSONValue {
+    /// A workout in HAE's version-2 schema; the same in both styles (HAE's Summarize setting
+    /// does not change workouts).
+    static func workout(_ w: WorkoutPlan, clock: FixtureClock, units: FixtureUnits) -> JSONValue {
+        func number(_ v: Double) -> JSONValue { .number(v, decimals: 6) }
+        func quantity(_ v: Double, _ unit: String) -> JSONValue { .object([("qty", number(v)), ("units", .string(unit))]) }
         var members: [(String, JSONValue)] = [
             ("id", .string(w.uuid)), ("name", .string(w.kind.haeName)),
             ("start", .string(clock.exportText(w.start))), ("end", .string(clock.exportText(w.end))),

@@ -26,21 +26,23 @@ enum VitalsPlanner {
             metadata: [("HKMetadataKeyHeartRateMotionContext", context)])
     }
 
-    /// Every 12–20 minutes through the local day, outside workouts (their samples are the
-    /// workouts' own) and outside the night when the watch was off.
+    /// Every 3–8 minutes through the local day, as a watch's background readings come, outside
+    /// workouts (their samples are the workouts' own) and outside the night when the watch was off.
     private static func heartRateThroughTheDay(_ c: inout DayContext, _ r: inout FixtureRandom) {
         let sleep = c.plan.sleep
+        // Worked out once, not for every sample: each is a pass over the night's segments.
+        let sleepEnd = sleep?.sleepEnd, watchOffUntil = sleep.flatMap { $0.watchWorn ? nil : $0.inBedEnd }
         let rest = c.profile.restingHR.lowerBound
         var t = c.clock.midnight(c.day) + Int64(r.int(1...10)) * 60
         let end = c.clock.midnight(c.day + 1)
         while t < end {
             let inWorkout = c.plan.workouts.contains { t >= $0.start - 60 && t <= $0.end + 60 }
-            let asleep = sleep.map { t < $0.sleepEnd } ?? false
-            let watchOff = sleep.map { !$0.watchWorn && t < $0.inBedEnd } ?? false
+            let asleep = sleepEnd.map { t < $0 } ?? false
+            let watchOff = watchOffUntil.map { t < $0 } ?? false
             if !inWorkout && !watchOff {
                 heartRate(&c, at: t, bpm: asleep ? rest + r.int(-6...4) : rest + r.int(8...45), context: asleep ? "0" : "1")
             }
-            t += Int64(r.int(12...20)) * 60
+            t += Int64(r.int(3...8)) * 60
         }
     }
 

@@ -87,8 +87,8 @@ enum WorkoutPlanner {
         return w
     }
 
-    /// Heart-rate samples every three minutes inside the workout (the day's other samples keep
-    /// out of workouts, so these are the only ones inside it).
+    /// Heart-rate samples every 4–6 seconds inside the workout, as the watch records one (the
+    /// day's other samples keep out of workouts, so these are the only ones inside it).
     @discardableResult
     private static func workoutHeartRate(_ c: inout DayContext, _ r: inout FixtureRandom, _ w: WorkoutPlan, around avg: Int) -> [Int] {
         var bpms: [Int] = []
@@ -97,7 +97,7 @@ enum WorkoutPlanner {
             let bpm = avg + r.int(-12...12)
             bpms.append(bpm)
             VitalsPlanner.heartRate(&c, at: t, bpm: bpm, context: "2")
-            t += 180
+            t += Int64(r.int(4...6))
         }
         return bpms
     }

@@ -95,9 +95,45 @@ enum OutputFiles {
 
         deinit { discard() }
 
+        /// Bytes appended so far: the offset the next byte will have in the file.
+        private(set) var size: Int64 = 0
+
         func append(_ text: String) throws {
             buffer.append(contentsOf: text.utf8)
+            size += Int64(text.utf8.count)
             if buffer.count >= 1 << 16 { try flush() }
+        }
+
+        func append(bytes: UnsafeRawBufferPointer) throws {
+            size += Int64(bytes.count)
+            if buffer.count + bytes.count < 1 << 16 {
+                buffer.append(contentsOf: bytes)
+                return
+            }
+            // A large piece goes straight to the file rather than through the buffer.
+            try flush()
+            try OutputFiles.writeAll(fd, bytes, path: path)
+        }
+
+        func append(bytes: [UInt8]) throws { try bytes.withUnsafeBytes { try append(bytes: $0) } }
+
+        /// Appends the first `count` bytes of the open file `source` (read from its start), in
+        /// the kernel where it can (`FileCopy`).
+        func append(contentsOf source: Int32, count: Int64, sourcePath: String) throws {
+            try flush()
+            try FileCopy.copy(from: source, count: count, to: fd, sourcePath: sourcePath, path: path)
+            size += count
+        }
+
+        /// Overwrites bytes already appended, at `offset` (a ZIP entry's sizes, known only after
+        /// its data).
+        func patch(_ bytes: [UInt8], at offset: Int64) throws {
+            precondition(offset >= 0 && offset + Int64(bytes.count) <= size, "patch outside what was written")
+            try flush()
+            let n = bytes.withUnsafeBytes { pwrite(fd, $0.baseAddress, $0.count, off_t(offset)) }
+            guard n == bytes.count else {
+                throw OutputError(file: path, message: "write failed: \(String(cString: strerror(errno)))")
+            }
         }
 
         private func flush() throws {

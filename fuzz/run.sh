@@ -26,8 +26,14 @@ esac
 # -Xswiftc -sanitize=fuzzer,address: SwiftPM passes its two sanitizers to swiftc as two flags in
 # no fixed order, and of two -sanitize= flags swiftc keeps only the last; without this, the Swift
 # code is sometimes built without libFuzzer's coverage ("no interesting inputs were found").
-swift build --package-path fuzz -c debug --sanitize=fuzzer --sanitize=address \
-  -Xswiftc -sanitize=fuzzer,address -Xswiftc -DFUZZING --scratch-path fuzz/.build-fuzz
+build() {
+  swift build --package-path fuzz -c debug --sanitize=fuzzer --sanitize=address \
+    -Xswiftc -sanitize=fuzzer,address -Xswiftc -DFUZZING --scratch-path fuzz/.build-fuzz
+}
+# Tried twice: after a new file appears in the library, the first build of this package
+# (which depends on the root by path) can still compile from SwiftPM's old file list and fail
+# with "cannot find … in scope"; the next one plans again and builds.
+build || { echo "fuzz/run.sh: the build failed; trying once more" >&2; build; }
 # Coverage check: the library's code must be instrumented.
 if ! objdump -h fuzz/.build-fuzz/debug/ExportParser.build/FuzzEntry.swift.o | grep -c sancov >/dev/null; then
   echo "fuzz/run.sh: the library was built without libFuzzer's coverage instrumentation" >&2

@@ -30,10 +30,14 @@ build() {
   swift build --package-path fuzz -c debug --sanitize=fuzzer --sanitize=address \
     -Xswiftc -sanitize=fuzzer,address -Xswiftc -DFUZZING --scratch-path fuzz/.build-fuzz
 }
-# Tried twice: after a new file appears in the library, the first build of this package
-# (which depends on the root by path) can still compile from SwiftPM's old file list and fail
-# with "cannot find … in scope"; the next one plans again and builds.
-build || { echo "fuzz/run.sh: the build failed; trying once more" >&2; build; }
+# After a new file appears in the library, this package (which depends on the root by path)
+# can go on compiling from SwiftPM's old build plan and fail with "cannot find … in scope",
+# however often it is run. Removing the plan (debug.yaml) makes SwiftPM plan again.
+build || {
+  echo "fuzz/run.sh: the build failed; planning it again and retrying once" >&2
+  rm -f fuzz/.build-fuzz/debug.yaml
+  build
+}
 # Coverage check: the library's code must be instrumented.
 if ! objdump -h fuzz/.build-fuzz/debug/ExportParser.build/FuzzEntry.swift.o | grep -c sancov >/dev/null; then
   echo "fuzz/run.sh: the library was built without libFuzzer's coverage instrumentation" >&2

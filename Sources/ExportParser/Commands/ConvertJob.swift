@@ -188,20 +188,36 @@ public final class ConvertJob {
         try OutputFiles.replaceDirectory(out + "/payloads") { dir in
             try batch.append(days.isEmpty ? "{\n  \"data\": []\n}\n" : "{\n  \"data\": [\n")
             try csv.append(CSVWriter.header)
+            // The day files are created on a second thread; all are written (or the first
+            // failure thrown) before the folder is put in place or removed.
+            let files = BackgroundFileWriter()
+            defer { try? files.finish() }
+            var nested: [UInt8] = []
             for (i, day) in days.enumerated() {
-                let payload = PayloadEncoder.payload(day)
-                let text = payload.render()
-                try OutputFiles.writeNew(text + "\n", to: dir + "/\(day.date).json")
-                texts.append((day.date, text))
-                try batch.append("    " + payload.render(level: 2) + (i + 1 < days.count ? ",\n" : "\n  ]\n}\n"))
+                // Rendered once: payloads.json's copy, two levels in, is the same text with four
+                // more spaces after each line break (strings hold no raw line break).
+                let text = PayloadEncoder.payload(day).bytes()
+                try files.write(text + [0x0A], to: dir + "/\(day.date).json")
+                texts.append((day.date, String(decoding: text, as: UTF8.self)))
+                nested.removeAll(keepingCapacity: true)
+                nested += Self.indent
+                for b in text {
+                    nested.append(b)
+                    if b == 0x0A { nested += Self.indent }
+                }
+                nested += (i + 1 < days.count ? ",\n" : "\n  ]\n}\n").utf8
+                try batch.append(bytes: nested)
                 try csv.append(CSVWriter.row(day))
             }
+            try files.finish()
             try beforePuttingInPlace(texts)
         }
         try batch.commit()
         try csv.commit()
         try apple.commit()
     }
+
+    private static let indent: [UInt8] = Array("    ".utf8)
 
     static func modificationTime(_ path: String) -> Timestamp? {
         guard let date = (try? FileManager.default.attributesOfItem(atPath: path))?[.modificationDate] as? Date else { return nil }

@@ -37,7 +37,15 @@ enum SleepNight {
 
         var chosen: [SleepSegment] = []
         var sourceName: String?
-        let watch = staged.filter { SourcePriority.isAppleWatch($0.source, watches: watches) }
+        // Told once a source, not once a segment: folding a name costs more than the rest of
+        // a segment's work, and a night has dozens of segments from one or two sources.
+        var isWatch: [String: Bool] = [:]
+        let watch = staged.filter { segment in
+            if let known = isWatch[segment.source] { return known }
+            let known = SourcePriority.isAppleWatch(segment.source, watches: watches)
+            isWatch[segment.source] = known
+            return known
+        }
         if !watch.isEmpty {
             chosen = watch
             sourceName = priority.order(Array(Set(watch.map(\.source))), watches: watches).first

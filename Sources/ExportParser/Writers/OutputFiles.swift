@@ -24,13 +24,18 @@ enum OutputFiles {
 
     /// Creates `path` (which must not exist) with mode 0600 and writes `text`.
     static func writeNew(_ text: String, to path: String) throws {
+        var text = text
+        try text.withUTF8 { try writeNew(bytes: UnsafeRawBufferPointer($0), to: path) }
+    }
+
+    /// Creates `path` (which must not exist) with mode 0600 and writes `bytes`.
+    static func writeNew(bytes: UnsafeRawBufferPointer, to path: String) throws {
         let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
         guard fd >= 0 else { throw OutputError(file: path, message: "cannot create: \(String(cString: strerror(errno)))") }
         defer { close(fd) }
         fchmod(fd, 0o600)
-        var text = text
         do {
-            try text.withUTF8 { try writeAll(fd, UnsafeRawBufferPointer($0), path: path) }
+            try writeAll(fd, bytes, path: path)
         } catch {
             unlink(path)
             throw error

@@ -186,27 +186,17 @@ public final class ConvertJob {
         var texts: [(date: String, json: String)] = []
         texts.reserveCapacity(days.count)
         try OutputFiles.replaceDirectory(out + "/payloads") { dir in
-            try batch.append(days.isEmpty ? "{\n  \"data\": []\n}\n" : "{\n  \"data\": [\n")
+            try batch.append(PayloadsFile.opening(empty: days.isEmpty))
             try csv.append(CSVWriter.header)
             // The day files are created on a second thread; all are written (or the first
             // failure thrown) before the folder is put in place or removed.
             let files = BackgroundFileWriter()
             defer { try? files.finish() }
-            var nested: [UInt8] = []
             for (i, day) in days.enumerated() {
-                // Rendered once: payloads.json's copy, two levels in, is the same text with four
-                // more spaces after each line break (strings hold no raw line break).
                 let text = PayloadEncoder.payload(day).bytes()
-                try files.write(text + [0x0A], to: dir + "/\(day.date).json")
+                try files.write(PayloadsFile.dayFile(text), to: dir + "/\(day.date).json")
                 texts.append((day.date, String(decoding: text, as: UTF8.self)))
-                nested.removeAll(keepingCapacity: true)
-                nested += Self.indent
-                for b in text {
-                    nested.append(b)
-                    if b == 0x0A { nested += Self.indent }
-                }
-                nested += (i + 1 < days.count ? ",\n" : "\n  ]\n}\n").utf8
-                try batch.append(bytes: nested)
+                try batch.append(bytes: PayloadsFile.member(text, last: i + 1 == days.count))
                 try csv.append(CSVWriter.row(day))
             }
             try files.finish()
@@ -216,8 +206,6 @@ public final class ConvertJob {
         try csv.commit()
         try apple.commit()
     }
-
-    private static let indent: [UInt8] = Array("    ".utf8)
 
     static func modificationTime(_ path: String) -> Timestamp? {
         guard let date = (try? FileManager.default.attributesOfItem(atPath: path))?[.modificationDate] as? Date else { return nil }

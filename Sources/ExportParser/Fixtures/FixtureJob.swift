@@ -51,15 +51,15 @@ public final class FixtureJob {
     /// same framing of payloads.json), so the files can be compared byte for byte.
     private func writeExpected(_ days: [FinishedDay], to dir: String) throws {
         try OutputFiles.makeDirectory(dir)
-        var batch = days.isEmpty ? "{\n  \"data\": []\n}\n" : "{\n  \"data\": [\n"
+        var batch = Array(PayloadsFile.opening(empty: days.isEmpty).utf8)
         try OutputFiles.replaceDirectory(dir + "/payloads") { payloads in
             for (i, day) in days.enumerated() {
-                let payload = PayloadEncoder.payload(day)
-                try FixtureFiles.write(Array((payload.render() + "\n").utf8), to: payloads + "/\(day.date).json")
-                batch += "    " + payload.render(level: 2) + (i + 1 < days.count ? ",\n" : "\n  ]\n}\n")
+                let text = PayloadEncoder.payload(day).bytes()
+                try FixtureFiles.write(PayloadsFile.dayFile(text), to: payloads + "/\(day.date).json")
+                batch += PayloadsFile.member(text, last: i + 1 == days.count)
             }
         }
-        try FixtureFiles.write(Array(batch.utf8), to: dir + "/payloads.json")
+        try FixtureFiles.write(batch, to: dir + "/payloads.json")
         try FixtureFiles.write(Array(CSVWriter.csv(days).utf8), to: dir + "/daily.csv")
     }
 }

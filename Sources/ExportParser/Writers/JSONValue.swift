@@ -20,49 +20,48 @@ indirect enum JSONValue: Equatable, Sendable {
     /// convert of years of days renders thousands of payloads, and string pieces made it a
     /// tenth of the HAE run's time.
     func bytes(indent: Int? = 2, level: Int = 0) -> [UInt8] {
-        var out: [UInt8] = []
-        out.reserveCapacity(2048)
-        write(into: &out, indent: indent, level: level)
-        return out
+        let out = ExportBytes(capacity: 2048)
+        write(into: out, indent: indent, level: level)
+        return Array(out.bytes)
     }
 
-    private func write(into out: inout [UInt8], indent: Int?, level: Int) {
+    private func write(into out: ExportBytes, indent: Int?, level: Int) {
         func newline(_ l: Int) {
             guard let indent else { return }
             out.append(0x0A)
-            out.append(contentsOf: repeatElement(0x20, count: indent * l))
+            for _ in 0..<(indent * l) { out.append(0x20) }
         }
         switch self {
-        case .null: out.append(contentsOf: "null".utf8)
-        case .bool(let b): out.append(contentsOf: (b ? "true" : "false").utf8)
-        case .string(let s): JSONText.appendQuoted(s, to: &out)
-        case .number(let v, let d): out.append(contentsOf: Self.format(v, decimals: d).utf8)
+        case .null: out.append("null")
+        case .bool(let b): out.append(b ? "true" : "false")
+        case .string(let s): out.appendJSONString(s)
+        case .number(let v, let d): out.append(Self.format(v, decimals: d))
         case .array(let items):
             if items.isEmpty {
-                out.append(contentsOf: "[]".utf8)
+                out.append("[]")
                 return
             }
             out.append(0x5B)
             for (i, item) in items.enumerated() {
                 if i > 0 { out.append(0x2C) }
                 newline(level + 1)
-                item.write(into: &out, indent: indent, level: level + 1)
+                item.write(into: out, indent: indent, level: level + 1)
             }
             newline(level)
             out.append(0x5D)
         case .object(let members):
             if members.isEmpty {
-                out.append(contentsOf: "{}".utf8)
+                out.append("{}")
                 return
             }
             out.append(0x7B)
             for (i, (k, v)) in members.enumerated() {
                 if i > 0 { out.append(0x2C) }
                 newline(level + 1)
-                JSONText.appendQuoted(k, to: &out)
+                out.appendJSONString(k)
                 out.append(0x3A)
                 if indent != nil { out.append(0x20) }
-                v.write(into: &out, indent: indent, level: level + 1)
+                v.write(into: out, indent: indent, level: level + 1)
             }
             newline(level)
             out.append(0x7D)

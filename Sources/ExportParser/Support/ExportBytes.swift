@@ -1,5 +1,6 @@
-/// The bytes of an export file as they are made, appended without Swift strings in between
-/// (a row is a few hundred bytes and there can be tens of millions), handed on in chunks.
+/// Bytes as they are made, appended without Swift strings in between: a `gdpr-export` file
+/// (a row is a few hundred bytes and there can be tens of millions, handed on in chunks) and
+/// every JSON text the tool writes (`JSONValue`, `JSONText`), whose one string escaper is here.
 final class ExportBytes {
     private(set) var base: UnsafeMutablePointer<UInt8>
     private(set) var count = 0
@@ -117,6 +118,12 @@ final class ExportBytes {
         }
         append(p + start, n - start)
         append(0x22)
+    }
+
+    /// `text` as a JSON string (`appendJSONString` of its UTF-8 bytes).
+    func appendJSONString(_ text: String) {
+        var text = text
+        text.withUTF8 { appendJSONString($0.baseAddress, $0.count) }
     }
 
     private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)

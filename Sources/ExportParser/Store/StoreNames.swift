@@ -9,12 +9,18 @@ final class StoreNames {
     private let insertType: Statement
     private let findSource: Statement
     private let insertSource: Statement
-    private var sourceIDs: [String: Int64] = [:]
+    // `@exclusivity(unchecked)` marks the state the store writer touches on every sample: it drops
+    // Swift's dynamic exclusivity check (a thread-local access-set insert and removal per access),
+    // which was a large part of the store run's CPU, with the reader's (bench/README.md). Safe because
+    // only the store's writer thread uses it, and no method of it is re-entered while it modifies such
+    // a property (SQLite calls back into no Swift code here). The checks ran in every test and fuzz
+    // run before they were dropped here and found no overlap.
+    @exclusivity(unchecked) private var sourceIDs: [String: Int64] = [:]
     /// The last device's text from its first `>` on (the part after the memory address), to
     /// recognise the same device without building a string.
-    private var lastDeviceTail: [UInt8] = []
-    private var lastDeviceHadAddress = false
-    private var lastDeviceID: Int64 = -1
+    @exclusivity(unchecked) private var lastDeviceTail: [UInt8] = []
+    @exclusivity(unchecked) private var lastDeviceHadAddress = false
+    @exclusivity(unchecked) private var lastDeviceID: Int64 = -1
     /// Per-type ids and counters; records come grouped by type, so the last one is kept at hand.
     final class TypeEntry {
         let id: Int64
@@ -22,17 +28,17 @@ final class StoreNames {
         var added = 0
         init(id: Int64) { self.id = id }
     }
-    private var typeEntries: [String: TypeEntry] = [:]
+    @exclusivity(unchecked) private var typeEntries: [String: TypeEntry] = [:]
     /// Catalog types by `Metric.index`: no hashing for the common types.
-    private var catalogTypeEntries: [TypeEntry?] = Array(repeating: nil, count: Catalog.metrics.count)
+    @exclusivity(unchecked) private var catalogTypeEntries: [TypeEntry?] = Array(repeating: nil, count: Catalog.metrics.count)
     /// The few most recent sources; readers intern names, so comparing them is cheap.
-    private var recentSources: [(name: String, id: Int64)] = []
-    private var lastTypeName = ""
+    @exclusivity(unchecked) private var recentSources: [(name: String, id: Int64)] = []
+    @exclusivity(unchecked) private var lastTypeName = ""
     /// The type of the sample `typeID` last saw.
-    private(set) var current = TypeEntry(id: 0)
+    @exclusivity(unchecked) private(set) var current = TypeEntry(id: 0)
     private let findDevice: Statement
     private let insertDevice: Statement
-    private var deviceIDs: [String: Int64] = [:]
+    @exclusivity(unchecked) private var deviceIDs: [String: Int64] = [:]
 
     init(rows: StoreRows) throws {
         self.rows = rows

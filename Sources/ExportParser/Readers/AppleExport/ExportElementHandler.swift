@@ -18,15 +18,21 @@ final class ExportElementHandler: @unchecked Sendable {
 
     let sink: SampleSink
     let details: Bool
-    var report = ReadReport()
+    // `@exclusivity(unchecked)` marks the state the handler touches on every element: it drops Swift's
+    // dynamic exclusivity check (a thread-local access-set insert and removal per access), which was a
+    // large part of the store run's CPU, with the store's (bench/README.md). Safe because one thread
+    // at a time uses the handler (see above), and no method of it is re-entered while it modifies such
+    // a property (the sink it feeds never calls back into the handler). The checks ran in every test
+    // and fuzz run before they were dropped here and found no overlap.
+    @exclusivity(unchecked) var report = ReadReport()
     /// Line and column of the start tag being handled (recorded on the tape), for skip reports.
-    var position: (Int32, Int32) = (0, 0)
+    @exclusivity(unchecked) var position: (Int32, Int32) = (0, 0)
 
     @inline(__always)
     func locate() -> InputLocation { InputLocation(line: Int(position.0), column: Int(position.1)) }
 
-    private var stack: [Element] = []
-    private var interner = ByteInterner(makeString: XMLText.string)
+    @exclusivity(unchecked) private var stack: [Element] = []
+    @exclusivity(unchecked) private var interner = ByteInterner(makeString: XMLText.string)
     /// What is known about an interned type name, by id: its catalog row and the conversion of
     /// the unit it last came with (a type keeps its unit throughout a file, nearly always).
     private struct TypeInfo {
@@ -36,13 +42,13 @@ final class ExportElementHandler: @unchecked Sendable {
         var unitID = Int.min
         var conversion: (Double, Double)?
     }
-    private var types: [TypeInfo] = []
-    private var hintType = -1, hintSource = -1, hintUnit = -1
+    @exclusivity(unchecked) private var types: [TypeInfo] = []
+    @exclusivity(unchecked) private var hintType = -1, hintSource = -1, hintUnit = -1
 
     // The record being read (top level or inside a correlation).
-    private var rec = PendingRecord()
-    private var correlation: Correlation?
-    private var workout: Workout?
+    @exclusivity(unchecked) private var rec = PendingRecord()
+    @exclusivity(unchecked) private var correlation: Correlation?
+    @exclusivity(unchecked) private var workout: Workout?
     private var activity: WorkoutActivity?
     private var event: WorkoutEvent?
     private var route: WorkoutRoute?
@@ -345,8 +351,8 @@ final class ExportElementHandler: @unchecked Sendable {
     }
 
     private static let devicePrefix: StaticString = "<<HKDevice: 0x"
-    private var deviceScratch: [UInt8] = []
-    private var hintDevice = -1
+    @exclusivity(unchecked) private var deviceScratch: [UInt8] = []
+    @exclusivity(unchecked) private var hintDevice = -1
 
     /// The HKDevice description without its memory address:
     /// `<<HKDevice: 0x282a45810>, name:Apple Watch, …>` → `<<HKDevice>, name:Apple Watch, …>`.

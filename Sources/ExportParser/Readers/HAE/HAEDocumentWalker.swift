@@ -13,41 +13,47 @@ import CYajl
 final class HAEDocumentWalker: @unchecked Sendable {
     let sink: SampleSink
     let wantsDetails: Bool
-    var report = ReadReport()
+    // `@exclusivity(unchecked)` marks the state the walker touches on every JSON event: it drops
+    // Swift's dynamic exclusivity check (a thread-local access-set insert and removal per access),
+    // which was about 15 % of the HAE decoder thread's CPU (bench/README.md). Safe because one thread
+    // at a time uses the walker (see above), and no method of it is re-entered while it modifies such
+    // a property (the sink it feeds never calls back into the walker). The checks ran in every test
+    // and fuzz run before they were dropped here and found no overlap.
+    @exclusivity(unchecked) var report = ReadReport()
 
     /// For byte offsets: in a replay, the offset of yajl's current chunk (set by the reader) and
     /// the handle; in the main pass, the offset recorded with the current event, and no handle.
-    var chunkBase: Int64 = 0
+    @exclusivity(unchecked) var chunkBase: Int64 = 0
     var handle: yajl_handle?
     /// A structural problem found by a callback (the callback then stops yajl).
     var fatalMessage: String?
     /// Whether any top-level value began (an all-whitespace file has none).
-    var sawValue = false
+    @exclusivity(unchecked) var sawValue = false
 
     /// The open containers: `top` is the innermost (read and written on every event, so it is a
     /// plain stored property), `frames` its ancestors, `depth` how many are open.
-    private var frames: [HAEFrame] = []
-    private var top = HAEFrame(role: .skip, isArray: false, indexInParent: nil, keyInParent: [])
-    private var depth = 0
+    @exclusivity(unchecked) private var frames: [HAEFrame] = []
+    @exclusivity(unchecked) private var top = HAEFrame(role: .skip, isArray: false, indexInParent: nil, keyInParent: [])
+    @exclusivity(unchecked) private var depth = 0
     /// Bytes of the last object key, for JSON paths, metadata keys and extra-array names. Inside
     /// datums a known key is not copied (it is the hot path): `lastKeyCopied` is then false and
     /// `lastKnownKey` names it.
-    private var lastKey: [UInt8] = []
-    private var lastKeyCopied = false
-    private var lastKnownKey = HAEKey.unknown
+    @exclusivity(unchecked) private var lastKey: [UInt8] = []
+    @exclusivity(unchecked) private var lastKeyCopied = false
+    @exclusivity(unchecked) private var lastKnownKey = HAEKey.unknown
     /// Source names and units: a file repeats a handful of them datum after datum, so each is
     /// decoded to a String once (the shared interner; the last id is tried first).
-    private var interner = ByteInterner()
+    @exclusivity(unchecked) private var interner = ByteInterner()
     private let keys = HAEKeyTable.shared
-    private var lastInterned = -1
+    @exclusivity(unchecked) private var lastInterned = -1
 
     // The metric being read.
     private var metricName: String?
     private var metricUnits: String?
     private var metricPath = ""
-    private var mapper: HAEDatumMapper?
+    @exclusivity(unchecked) private var mapper: HAEDatumMapper?
     /// Datums that arrived before their metric's `name`/`units` (see `HAEDatumFields`).
-    private var pending: [HAEDatumFields] = []
+    @exclusivity(unchecked) private var pending: [HAEDatumFields] = []
     /// At most this many datums wait for their metric's name/units (≈200 bytes each); past it
     /// they are dropped and the metric is noted in `metricsToReread`: the reader reads its bytes a
     /// second time after the first pass, with name and units known, so memory stays bounded
@@ -67,7 +73,7 @@ final class HAEDocumentWalker: @unchecked Sendable {
     private var metricStart: Int64 = 0
     private var metricOverflow = false
     private var metricDroppedDatums = 0
-    private var datum = HAEDatumFields(index: 0, byteOffset: 0)
+    @exclusivity(unchecked) private var datum = HAEDatumFields(index: 0, byteOffset: 0)
 
     // The workout being read.
     private var workout = HAEWorkoutFields(byteOffset: 0)

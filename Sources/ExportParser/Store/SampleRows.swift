@@ -21,7 +21,7 @@ final class SampleRows {
     private let insertSampleMetadata: MultiRowInsert
     private let insertBeats: MultiRowInsert
     @exclusivity(unchecked) private var pendingSamples: [PendingSample] = []
-    @exclusivity(unchecked) private var pendingMetadata: [(sampleID: Int64, position: Int, entry: MetadataEntry)] = []
+    @exclusivity(unchecked) private var pendingMetadata: [(sampleID: Int64, position: Int, entry: StoreSample.Metadata)] = []
     @exclusivity(unchecked) private var pendingBeats: [(sampleID: Int64, position: Int, beat: InstantaneousBeat)] = []
     /// The id the next sample gets. Ids are given here rather than by SQLite so that the ids of
     /// a multi-row insert are known without a query; the import's transaction holds the write
@@ -35,7 +35,7 @@ final class SampleRows {
         let sourceID: Int64
         let deviceID: Int64?
         let entry: StoreNames.TypeEntry
-        let sample: Sample
+        let sample: StoreSample
     }
 
     init(rows: StoreRows, names: StoreNames) throws {
@@ -63,12 +63,13 @@ final class SampleRows {
         insertedSampleIDs = try db.prepare("SELECT id FROM sample_records WHERE id BETWEEN ?1 AND ?2")
     }
 
-    func write(_ s: consuming Sample) throws {
+    func write(_ s: consuming StoreSample) throws {
         samplesRead += 1
         let typeID = try names.typeID(s)
         pendingSamples.append(
             PendingSample(
-                id: nextSampleID, typeID: typeID, sourceID: try names.sourceID(s.source), deviceID: try names.deviceID(s.device),
+                id: nextSampleID, typeID: typeID, sourceID: try names.sourceID(local: s.source),
+                deviceID: try names.deviceID(local: s.device),
                 entry: names.current, sample: s))
         nextSampleID += 1
         if pendingSamples.count >= insertSamples.rowsPerStatement { try flushSamples() }
@@ -89,16 +90,16 @@ final class SampleRows {
                 st.bind(i, p.pointee.id)
                 st.bind(i + 1, p.pointee.typeID)
                 st.bind(i + 2, p.pointee.sourceID)
-                st.bind(i + 3, p.pointee.sample.sourceVersion)
+                st.bind(i + 3, names.text(p.pointee.sample.sourceVersion))
                 st.bind(i + 4, p.pointee.deviceID)
-                st.bind(i + 5, p.pointee.sample.unit)
+                st.bind(i + 5, names.text(p.pointee.sample.unit))
                 st.bind(i + 6, p.pointee.sample.value)
-                st.bind(i + 7, p.pointee.sample.value == nil ? p.pointee.sample.valueText : nil)
+                st.bind(i + 7, p.pointee.sample.valueText)
                 st.bind(i + 8, p.pointee.sample.canonicalValue)
                 st.bindEpochOffset(i + 9, p.pointee.sample.created)
                 st.bindEpochOffset(i + 11, p.pointee.sample.start)
                 st.bindEpochOffset(i + 13, p.pointee.sample.end)
-                st.bind(i + 15, p.pointee.sample.timeZoneName)
+                st.bind(i + 15, names.text(p.pointee.sample.timeZone))
                 st.bind(i + 16, p.pointee.sample.bucketMinimum)
                 st.bind(i + 17, p.pointee.sample.bucketMaximum)
                 st.bind(i + 18, p.pointee.sample.isBucket ? 1 : 0)
@@ -133,7 +134,7 @@ final class SampleRows {
         try flush(&pendingMetadata, with: insertSampleMetadata, table: "sample_metadata", wholeStatementsOnly: whole) { st, m, i in
             st.bind(i, m.pointee.sampleID)
             st.bind(i + 1, m.pointee.position)
-            st.bind(i + 2, m.pointee.entry.key)
+            st.bind(i + 2, names.text(m.pointee.entry.key))
             st.bind(i + 3, m.pointee.entry.value)
         }
     }

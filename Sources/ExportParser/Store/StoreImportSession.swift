@@ -21,6 +21,8 @@ final class StoreImportSession: SampleSink, @unchecked Sendable {
     private let writer: StoreWriter
     private let queue = BoundedBatchQueue<StoreItem>(capacity: StoreImportSession.queueCapacity)
     private var batch: [StoreItem] = []
+    /// Names of the samples handed over, by id (parsing thread; see `StoreSample`).
+    private var names = StoreSample.Names()
     private let done = DispatchSemaphore(value: 0)
     private let status = WriterStatus()
 
@@ -112,7 +114,11 @@ final class StoreImportSession: SampleSink, @unchecked Sendable {
 
     func exportDate(_ date: Timestamp) { enqueue(.exportDate(date)) }
     func me(_ me: Me) { enqueue(.me(me)) }
-    func sample(_ sample: Sample) { enqueue(.sample(sample)) }
+    func sample(_ sample: Sample) {
+        let s = names.storeSample(sample)
+        if !names.newNames.isEmpty { enqueue(.names(names.takeNewNames())) }
+        enqueue(.sample(s))
+    }
     func correlation(_ correlation: Correlation) { enqueue(.correlation(correlation)) }
     func workout(_ workout: Workout) { enqueue(.workout(workout)) }
     func activitySummary(_ summary: ActivitySummary) { enqueue(.activitySummary(summary)) }

@@ -33,12 +33,17 @@ final class StoreNames {
     @exclusivity(unchecked) private var catalogTypeEntries: [TypeEntry?] = Array(repeating: nil, count: Catalog.metrics.count)
     /// The few most recent sources; readers intern names, so comparing them is cheap.
     @exclusivity(unchecked) private var recentSources: [(name: String, id: Int64)] = []
-    @exclusivity(unchecked) private var lastTypeName = ""
     /// The type of the sample `typeID` last saw.
     @exclusivity(unchecked) private(set) var current = TypeEntry(id: 0)
     private let findDevice: Statement
     private let insertDevice: Statement
     @exclusivity(unchecked) private var deviceIDs: [String: Int64] = [:]
+    /// The import's names by the ids samples use (`StoreSample`: this thread's own copies), and
+    /// the type entry, source id and device id each resolved to (-1: not yet).
+    @exclusivity(unchecked) private var local: [String] = []
+    @exclusivity(unchecked) private var localTypes: [TypeEntry?] = []
+    @exclusivity(unchecked) private var localSources: [Int64] = []
+    @exclusivity(unchecked) private var localDevices: [Int64] = []
 
     init(rows: StoreRows) throws {
         self.rows = rows
@@ -70,26 +75,57 @@ final class StoreNames {
     }
 
     /// The `sample_types` id of a sample's type; also counts the sample as read for that type.
-    @inline(__always) func typeID(_ s: Sample) throws -> Int64 {
-        if let m = s.metric, m.healthKitType == s.type, let e = catalogTypeEntries[m.index] {
-            e.read += 1
-            current = e
-            lastTypeName = s.type
-            return e.id
+    @inline(__always) func typeID(_ s: StoreSample) throws -> Int64 {
+        let i = Int(s.type)
+        let e: TypeEntry
+        if let known = localTypes[i] {
+            e = known
+        } else {
+            e = try typeEntry(
+                local[i], metric: s.metricIndex >= 0 ? Catalog.metrics[Int(s.metricIndex)] : nil, metricIsType: s.metricIsType)
+            localTypes[i] = e
         }
-        if s.type != lastTypeName {
-            if let e = typeEntries[s.type] {
-                current = e
-            } else {
-                let id = try lookup(s.type, find: findType, insert: insertType, table: "sample_types", extra: s.metric?.unit.rawValue)
-                current = TypeEntry(id: id)
-                typeEntries[s.type] = current
-                if let m = s.metric, m.healthKitType == s.type { catalogTypeEntries[m.index] = current }
-            }
-            lastTypeName = s.type
-        }
-        current.read += 1
-        return current.id
+        e.read += 1
+        current = e
+        return e.id
+    }
+
+    private func typeEntry(_ type: String, metric: Metric?, metricIsType: Bool) throws -> TypeEntry {
+        if let m = metric, metricIsType, let e = catalogTypeEntries[m.index] { return e }
+        if let e = typeEntries[type] { return e }
+        let id = try lookup(type, find: findType, insert: insertType, table: "sample_types", extra: metric?.unit.rawValue)
+        let e = TypeEntry(id: id)
+        typeEntries[type] = e
+        if let m = metric, metricIsType { catalogTypeEntries[m.index] = e }
+        return e
+    }
+
+    /// Names that samples refer to by id from now on (`StoreSample`), the next ids in order.
+    func add(_ names: [String]) {
+        local.append(contentsOf: names)
+        localTypes.append(contentsOf: repeatElement(nil, count: names.count))
+        localSources.append(contentsOf: repeatElement(-1, count: names.count))
+        localDevices.append(contentsOf: repeatElement(-1, count: names.count))
+    }
+
+    /// The name of an id of `StoreSample`; nil for -1 (absent).
+    @inline(__always) func text(_ id: Int32) -> String? { id < 0 ? nil : local[Int(id)] }
+
+    @inline(__always) func sourceID(local id: Int32) throws -> Int64 {
+        let i = Int(id)
+        if localSources[i] >= 0 { return localSources[i] }
+        let resolved = try sourceID(local[i])
+        localSources[i] = resolved
+        return resolved
+    }
+
+    @inline(__always) func deviceID(local id: Int32) throws -> Int64? {
+        guard id >= 0 else { return nil }
+        let i = Int(id)
+        if localDevices[i] >= 0 { return localDevices[i] }
+        guard let resolved = try deviceID(local[i]) else { return nil }
+        localDevices[i] = resolved
+        return resolved
     }
 
     @inline(__always) func sourceID(_ name: String) throws -> Int64 {

@@ -3,7 +3,9 @@ import Foundation
 
 /// One thing the reader handed the store, queued for the writer thread.
 enum StoreItem: Sendable {
-    case sample(Sample)
+    /// Names that samples after this item refer to by id, the next ids in order (`StoreSample`).
+    case names([String])
+    case sample(StoreSample)
     indirect case correlation(Correlation)
     indirect case workout(Workout)
     case activitySummary(ActivitySummary)
@@ -46,6 +48,7 @@ final class StoreWriter: @unchecked Sendable {
 
     func write(_ item: consuming StoreItem) throws {
         switch consume item {
+        case .names(let n): names.add(n)
         case .sample(let s): try samples.write(s)
         case .correlation(let c): try correlations.write(c)
         case .workout(let w): try workouts.write(w)

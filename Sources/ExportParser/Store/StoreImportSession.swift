@@ -240,7 +240,7 @@ final class StoreImportSession: SampleSink, @unchecked Sendable {
             db: db, head: "INSERT INTO import_day_values (import_id, date, field, value, text, unit) VALUES ",
             rowTemplate: "(?1, #, #, #, #, #)"
         ) { [importID] s in s.bind(1, importID) }
-        try own.withUnsafeBufferPointer { rows in
+        _ = try own.withUnsafeBufferPointer { rows in
             try insertOwn.insert(rows: rows.count) { st, row, i in
                 st.bind(i, rows[row].date)
                 st.bind(i + 1, rows[row].field.name)

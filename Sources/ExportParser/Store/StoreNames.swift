@@ -1,8 +1,9 @@
 import Foundation
 
 /// The name tables of one import's writer: `sample_types` (shared), `sources` and `devices`
-/// (per person), each name looked up once and then kept at hand (records come grouped by type,
-/// sources and devices repeat), and the samples read and added per type.
+/// (per person), each name looked up once and then kept at hand (a sample's by the ids it
+/// carries, `StoreSample`; a workout's or correlation's device by the last one seen), and the
+/// samples read and added per type.
 final class StoreNames {
     private let rows: StoreRows
     private let findType: Statement
@@ -15,13 +16,13 @@ final class StoreNames {
     // only the store's writer thread uses it, and no method of it is re-entered while it modifies such
     // a property (SQLite calls back into no Swift code here). The checks ran in every test and fuzz
     // run before they were dropped here and found no overlap.
-    @exclusivity(unchecked) private var sourceIDs: [String: Int64] = [:]
+
     /// The last device's text from its first `>` on (the part after the memory address), to
     /// recognise the same device without building a string.
     @exclusivity(unchecked) private var lastDeviceTail: [UInt8] = []
     @exclusivity(unchecked) private var lastDeviceHadAddress = false
     @exclusivity(unchecked) private var lastDeviceID: Int64 = -1
-    /// Per-type ids and counters; records come grouped by type, so the last one is kept at hand.
+    /// Per-type ids and counters, by type name (a sample's is also kept at hand in `localTypes`).
     final class TypeEntry {
         let id: Int64
         var read = 0
@@ -29,17 +30,14 @@ final class StoreNames {
         init(id: Int64) { self.id = id }
     }
     @exclusivity(unchecked) private var typeEntries: [String: TypeEntry] = [:]
-    /// Catalog types by `Metric.index`: no hashing for the common types.
-    @exclusivity(unchecked) private var catalogTypeEntries: [TypeEntry?] = Array(repeating: nil, count: Catalog.metrics.count)
-    /// The few most recent sources; readers intern names, so comparing them is cheap.
-    @exclusivity(unchecked) private var recentSources: [(name: String, id: Int64)] = []
     /// The type of the sample `typeID` last saw.
     @exclusivity(unchecked) private(set) var current = TypeEntry(id: 0)
     private let findDevice: Statement
     private let insertDevice: Statement
     @exclusivity(unchecked) private var deviceIDs: [String: Int64] = [:]
     /// The import's names by the ids samples use (`StoreSample`: this thread's own copies), and
-    /// the type entry, source id and device id each resolved to (-1: not yet).
+    /// the type entry, source id and device id each resolved to (-1: not yet). Each id is one
+    /// distinct name, so a name is looked up in SQLite once, when its id is first used.
     @exclusivity(unchecked) private var local: [String] = []
     @exclusivity(unchecked) private var localTypes: [TypeEntry?] = []
     @exclusivity(unchecked) private var localSources: [Int64] = []
@@ -81,23 +79,14 @@ final class StoreNames {
         if let known = localTypes[i] {
             e = known
         } else {
-            e = try typeEntry(
-                local[i], metric: s.metricIndex >= 0 ? Catalog.metrics[Int(s.metricIndex)] : nil, metricIsType: s.metricIsType)
+            let unit = s.metricIndex >= 0 ? Catalog.metrics[Int(s.metricIndex)].unit.rawValue : nil
+            e = TypeEntry(id: try lookup(local[i], find: findType, insert: insertType, table: "sample_types", extra: unit))
+            typeEntries[local[i]] = e
             localTypes[i] = e
         }
         e.read += 1
         current = e
         return e.id
-    }
-
-    private func typeEntry(_ type: String, metric: Metric?, metricIsType: Bool) throws -> TypeEntry {
-        if let m = metric, metricIsType, let e = catalogTypeEntries[m.index] { return e }
-        if let e = typeEntries[type] { return e }
-        let id = try lookup(type, find: findType, insert: insertType, table: "sample_types", extra: metric?.unit.rawValue)
-        let e = TypeEntry(id: id)
-        typeEntries[type] = e
-        if let m = metric, metricIsType { catalogTypeEntries[m.index] = e }
-        return e
     }
 
     /// Names that samples refer to by id from now on (`StoreSample`), the next ids in order.
@@ -114,7 +103,7 @@ final class StoreNames {
     @inline(__always) func sourceID(local id: Int32) throws -> Int64 {
         let i = Int(id)
         if localSources[i] >= 0 { return localSources[i] }
-        let resolved = try sourceID(local[i])
+        let resolved = try lookup(local[i], find: findSource, insert: insertSource, table: "sources")
         localSources[i] = resolved
         return resolved
     }
@@ -126,20 +115,6 @@ final class StoreNames {
         guard let resolved = try deviceID(local[i]) else { return nil }
         localDevices[i] = resolved
         return resolved
-    }
-
-    @inline(__always) func sourceID(_ name: String) throws -> Int64 {
-        for r in recentSources where r.name == name { return r.id }
-        let id: Int64
-        if let known = sourceIDs[name] {
-            id = known
-        } else {
-            id = try lookup(name, find: findSource, insert: insertSource, table: "sources")
-            sourceIDs[name] = id
-        }
-        if recentSources.count >= 8 { recentSources.removeFirst() }
-        recentSources.append((name, id))
-        return id
     }
 
     /// The `devices` row of an HKDevice description (address removed), added when new.

@@ -10,10 +10,8 @@
 /// the writer keeps its own copy of each name, made once.
 struct StoreSample: Sendable {
     var type: Int32
-    /// The sample's catalog row (`Metric.index`), -1 for none, and whether it is the row of the
-    /// sample's own type.
+    /// The sample's catalog row (`Metric.index`; -1 for none): its unit is the type's payload unit.
     var metricIndex: Int32
-    var metricIsType: Bool
     var source: Int32
     /// Ids of optional names: -1 when absent.
     var sourceVersion: Int32
@@ -103,14 +101,13 @@ struct StoreSample: Sendable {
         /// The sample with its names replaced by ids (new ones recorded in `newNames`).
         mutating func storeSample(_ s: Sample) -> StoreSample {
             let metricIndex = s.metric.map { Int32($0.index) } ?? -1
-            let metricIsType = s.metric.map { $0.healthKitType == s.type } ?? false
             var metadata: [Metadata] = []
             if !s.metadata.isEmpty {
                 metadata.reserveCapacity(s.metadata.count)
                 for e in s.metadata { metadata.append(Metadata(key: id(e.key, .key), value: e.value)) }
             }
             return StoreSample(
-                type: id(s.type, .type), metricIndex: metricIndex, metricIsType: metricIsType,
+                type: id(s.type, .type), metricIndex: metricIndex,
                 source: id(s.source, .source), sourceVersion: id(s.sourceVersion, .version),
                 device: id(s.device, .device), unit: id(s.unit, .unit), timeZone: id(s.timeZoneName, .zone),
                 valueText: s.value == nil ? s.valueText : nil, value: s.value, canonicalValue: s.canonicalValue,

@@ -42,7 +42,7 @@ public struct ConvertOutcome: Sendable {
             if let r = i.report { total.merge(r) }
             if i.duplicateWorkouts > 0 {
                 lines.append(
-                    "\(i.path): \(Self.count(i.duplicateWorkouts)) workouts repeated an earlier one but for their creation date (a sync's copies) and were counted once"
+                    "\(i.path): \(Self.count(i.duplicateWorkouts)) workouts repeated an earlier one but for their creation date or app version (a sync's copies) and were counted once"
                 )
             }
             if i.runningOutsideRuns > 0 {

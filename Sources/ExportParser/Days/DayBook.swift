@@ -43,7 +43,8 @@ final class DayBook: SampleSink {
     var lateSumPieces: Int { sums.latePieces }
     /// Running-mechanics samples and buckets no running workout took (after `finish`).
     var runningOutsideRuns: Int { running.outsideRuns }
-    /// Workouts that repeated one already read but for their creation date (a sync's copies).
+    /// Workouts that repeated one already read but for their creation date or app version (a sync's
+    /// copies).
     var duplicateWorkouts: Int { workouts.duplicates }
 
     init(options: DayOptions = DayOptions()) {

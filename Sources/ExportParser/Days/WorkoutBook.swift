@@ -1,4 +1,5 @@
-/// The workouts of one input: each kept once (`WorkoutIdentity`: a sync's copies count once), and
+/// The workouts of one input: each kept once (`WorkoutIdentity.syncCopy`: a sync's copies, and an
+/// app's rewrite after an update, count once), and
 /// the heart-rate samples that workouts stating no heart rate of their own (exports before
 /// iOS 16) take theirs from.
 struct WorkoutBook {
@@ -15,7 +16,7 @@ struct WorkoutBook {
 
     /// Whether the workout is new (a copy of one already kept is counted and dropped).
     mutating func add(_ w: Workout) -> Bool {
-        guard identities.insert(WorkoutIdentity(w)).inserted else {
+        guard identities.insert(WorkoutIdentity.syncCopy(w)).inserted else {
             duplicates += 1
             return false
         }

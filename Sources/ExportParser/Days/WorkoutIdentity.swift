@@ -4,6 +4,12 @@
 /// "Workouts"). Metadata is left out because a copy may carry a new sync identifier, and because
 /// the HAE reader keeps a workout's metadata only when the store is written: the payloads must
 /// not depend on `--no-store`.
+///
+/// Two identities serve two jobs. The store's natural key (`digest`) keeps `sourceVersion`: a
+/// record written by another version of an app is another record of the file, and stores made
+/// before this rule keep their keys. The day book's (`syncCopy`) leaves it out as well: an app
+/// that writes a workout again after an update (Garmin Connect's version 31 repeating what its
+/// version 5 wrote) made a sync's copy, not a second workout.
 struct WorkoutIdentity: Hashable {
     var activityType: String
     var source: String
@@ -23,6 +29,13 @@ struct WorkoutIdentity: Hashable {
     var routes: [WorkoutRoute]
     var statedAverageHeartRate: Double?
     var statedMaximumHeartRate: Double?
+
+    /// The identity the day book counts a workout once by: this one without `sourceVersion`.
+    static func syncCopy(_ w: Workout) -> WorkoutIdentity {
+        var identity = WorkoutIdentity(w)
+        identity.sourceVersion = nil
+        return identity
+    }
 
     init(_ w: Workout) {
         activityType = w.activityType

@@ -97,7 +97,9 @@ enum PayloadReader {
         var day = ComparableDay(date: date)
         for (key, value) in object {
             switch key {
-            case "date", "timezone", "device_sync_timestamp":
+            case "device_sync_timestamp":
+                day.deviceSync = (value as? String).flatMap(ISOTimestamp.parse)
+            case "date", "timezone":
                 continue
             case "metrics", "sleep", "running_mechanics":
                 guard let members = value as? [String: Any] else {

@@ -193,9 +193,13 @@ private struct LineScanner {
         var buffer = [UInt8](repeating: 0, count: Int(range.count))
         var done = 0
         while done < buffer.count {
-            let n = buffer.withUnsafeMutableBytes { raw in pread(fd, raw.baseAddress! + done, raw.count - done, off_t(range.lowerBound) + off_t(done)) }
+            let n = buffer.withUnsafeMutableBytes { raw in
+                pread(fd, raw.baseAddress! + done, raw.count - done, off_t(range.lowerBound) + off_t(done))
+            }
             if n < 0, errno == EINTR { continue }
-            guard n > 0 else { throw InputError(file: path, location: InputLocation(byteOffset: range.lowerBound + Int64(done)), message: "read failed") }
+            guard n > 0 else {
+                throw InputError(file: path, location: InputLocation(byteOffset: range.lowerBound + Int64(done)), message: "read failed")
+            }
             done += n
         }
         return buffer
@@ -217,7 +221,8 @@ private struct LineScanner {
             let n = buffer.withUnsafeMutableBytes { raw in pread(fd, raw.baseAddress!, raw.count, off_t(offset)) }
             if n >= 0 { return n }
             if errno != EINTR {
-                throw InputError(file: path, location: InputLocation(byteOffset: offset), message: "read failed: \(String(cString: strerror(errno)))")
+                throw InputError(
+                    file: path, location: InputLocation(byteOffset: offset), message: "read failed: \(String(cString: strerror(errno)))")
             }
         }
     }

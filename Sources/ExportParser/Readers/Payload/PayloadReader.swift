@@ -6,7 +6,8 @@ import Foundation
 /// payload object. Payloads are small (a few KB a day), so a file is parsed whole.
 ///
 /// Fields are taken by their payload path (`OutputFields`); keys the table does not know are
-/// counted, not guessed at.
+/// counted, not guessed at. Every payload read is returned, several of one date included (the
+/// app syncs a date several times): `LatestSyncs` chooses among them by `deviceSync`.
 enum PayloadReader {
     struct Result {
         var days: [ComparableDay] = []

@@ -213,4 +213,22 @@ final class HAEBodiesTests: XCTestCase {
             XCTAssertTrue("\($0)".contains("bodies.jsonl: line 2, byte "), "\($0)")
         }
     }
+
+    /// With a store, the set is one import, named after its first input; the same set again is
+    /// "already imported" and leaves the store as it was.
+    func testTheSetIsOneStoreImport() throws {
+        let dir = try StoreTestSupport.temporaryDirectory()
+        let (_, inputs) = try forms(Self.defaultWindows, dir)[1]
+        let out = dir.appendingPathComponent("stored").path
+        let store = out + "/health.sqlite"
+        let first = try ConvertJob(ConvertRequest(inputs: inputs, outDir: out, storePath: store)).run()
+        XCTAssertEqual(first.inputs.count, 1)
+        XCTAssertEqual(first.inputs.first?.haeSet?.bodies, 4)
+        XCTAssertFalse(first.inputs.first?.alreadyImported ?? true)
+        let again = try ConvertJob(ConvertRequest(inputs: inputs, outDir: out, storePath: store)).run()
+        XCTAssertTrue(again.inputs.first?.alreadyImported ?? false)
+        XCTAssertTrue(
+            again.summaryLines().contains { $0.contains("4 Health Auto Export bodies read as one person's data") },
+            "\(again.summaryLines())")
+    }
 }

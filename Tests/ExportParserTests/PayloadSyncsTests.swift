@@ -65,4 +65,47 @@ final class PayloadSyncsTests: XCTestCase {
         XCTAssertEqual(syncs.days.first?.values["metrics.step_count"], .number(5))
         XCTAssertEqual(syncs.superseded, 2)
     }
+
+    /// A fixture's expected payloads synced three times a date, as the app does, the earlier two
+    /// partial (at 10:00 UTC every number halved and no night; at 18:00 UTC every number at 80 %),
+    /// the last the whole day (the next morning), kept by the backend shuffled in one JSON Lines
+    /// file: compare against the fixture's HAE data exits 0, 2 syncs a date superseded. Taking
+    /// the last line of each date instead would compare a partial sync on most dates.
+    func testShuffledRepeatedSyncsOfAFixtureAgreeWithItsHAEData() throws {
+        let days = 6
+        let dir = try FixtureCheck.make(days: days, seed: 4, name: "repeated-syncs")
+        var lines: [(order: Int, text: String)] = []
+        for name in try FileManager.default.contentsOfDirectory(atPath: dir.appendingPathComponent("expected/payloads").path).sorted() {
+            let data = try Data(contentsOf: dir.appendingPathComponent("expected/payloads/" + name))
+            let whole = try XCTUnwrap(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+            let date = try XCTUnwrap(whole["date"] as? String)
+            let n = try XCTUnwrap(CivilDate.parseISODate(date))
+            func scaled(_ v: Any, _ f: Double) -> Any {
+                if let d = v as? [String: Any] { return d.mapValues { scaled($0, f) } }
+                if let x = PayloadReader.number(v) { return x * f }
+                return v
+            }
+            var early = whole, middle = whole, last = whole
+            early["metrics"] = scaled(whole["metrics"] ?? [:], 0.5)
+            early["sleep"] = nil
+            early["device_sync_timestamp"] = date + "T10:00:00Z"
+            middle["metrics"] = scaled(whole["metrics"] ?? [:], 0.8)
+            middle["device_sync_timestamp"] = date + "T18:00:00Z"
+            last["device_sync_timestamp"] = CivilDate.isoDate(n + 1) + "T06:00:00Z"
+            // Shuffled: the whole day first, the partial ones after it (a naive "last wins" loses).
+            for (k, p) in [last, early, middle].enumerated() {
+                let body = try JSONSerialization.data(withJSONObject: ["data": [p]], options: [.sortedKeys])
+                lines.append((k * 100 + n % 7, String(decoding: body, as: UTF8.self)))
+            }
+        }
+        let native = dir.appendingPathComponent("app-bodies.jsonl")
+        try Data((lines.sorted { $0.order < $1.order }.map(\.text).joined(separator: "\n") + "\n").utf8).write(to: native)
+        let outcome = try CompareJob(
+            CompareRequest(
+                native: [native.path], hae: [dir.appendingPathComponent("hae.json").path], days: days, from: FixtureRequest.defaultStart,
+                outDir: dir.appendingPathComponent("compare").path)
+        ).run()
+        XCTAssertEqual(outcome.exitStatus, 0, outcome.terminalText(color: false))
+        XCTAssertEqual(outcome.report.supersededSyncs.native, 2 * days)
+    }
 }

@@ -30,7 +30,11 @@ struct HAEBody: Sendable, Equatable {
             if isDirectory(path) {
                 let names = try folderFiles(path)
                 guard !names.isEmpty else {
-                    throw InputError(file: path, message: "is a folder without Health Auto Export JSON files (.json or .jsonl)")
+                    throw InputError(
+                        file: path,
+                        message:
+                            "is a folder without Health Auto Export JSON files (.json, .jsonl or .ndjson): a folder is read as HAE bodies; give an export.zip or export.xml itself, not the folder it is in"
+                    )
                 }
                 for name in names { out += try bodies(of: path + "/" + name) }
             } else {

@@ -231,4 +231,15 @@ final class HAEBodiesTests: XCTestCase {
             again.summaryLines().contains { $0.contains("4 Health Auto Export bodies read as one person's data") },
             "\(again.summaryLines())")
     }
+
+    /// A skipped datum of a set names its body: the file of a folder, the line of JSON Lines.
+    func testSkippedDatumNamesItsBody() throws {
+        let dir = try StoreTestSupport.temporaryDirectory()
+        let bad = Self.body(metrics: [Self.metric("step_count", "furlongs", [Self.s4])])
+        for (form, inputs) in try forms([Self.defaultWindows[0], bad], dir) where form != "files" {
+            let outcome = try ConvertJob(ConvertRequest(inputs: inputs, outDir: dir.appendingPathComponent("skip-" + form).path)).run()
+            let lines = outcome.summaryLines().joined(separator: "\n")
+            XCTAssertTrue(lines.contains(form == "folder" ? "body-01.json, byte " : "line 2, byte "), form + ": " + lines)
+        }
+    }
 }

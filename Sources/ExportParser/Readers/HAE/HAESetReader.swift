@@ -38,7 +38,18 @@ struct HAESetReader {
             var reader = HAEReader(path: body.path)
             if let progress { reader.progress = { progress(body, $0, $1) } }
             do {
-                report.merge(try reader.read(into: merger, range: body.range))
+                var own = try reader.read(into: merger, range: body.range)
+                // The set's report is one: each skipped item's place names its body.
+                let name = body.line.map { "line \($0)" } ?? URL(fileURLWithPath: body.path).lastPathComponent
+                for (reason, places) in own.skipExamples {
+                    own.skipExamples[reason] = places.map { place in
+                        var p = place
+                        p.file = body.line == nil ? name : nil
+                        p.line = body.line ?? p.line
+                        return p
+                    }
+                }
+                report.merge(own)
             } catch let error as InputError where body.line != nil {
                 // A line of a JSON Lines file: say which line, besides the byte.
                 throw InputError(

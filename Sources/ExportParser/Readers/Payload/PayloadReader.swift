@@ -38,9 +38,12 @@ enum PayloadReader {
         return result
     }
 
-    /// The `.json` files of a payloads folder, in name (date) order.
+    /// The `.json` (and JSON Lines: `.jsonl`, `.ndjson`) files of a payloads folder, in name
+    /// (date) order.
     static func jsonFiles(in dir: String) -> [String] {
-        ((try? FileManager.default.contentsOfDirectory(atPath: dir)) ?? []).filter { $0.hasSuffix(".json") }.sorted()
+        ((try? FileManager.default.contentsOfDirectory(atPath: dir)) ?? []).filter { n in
+            [".json", ".jsonl", ".ndjson"].contains { n.hasSuffix($0) }
+        }.sorted()
     }
 
     private static func read(file: String, into result: inout Result) throws {

@@ -7,7 +7,7 @@
 /// a later body win whole fields loses or repeats data; this layer passes each datum on once:
 ///
 /// - A sample-level datum (Summarize off) is keyed by everything the reader read of it (type,
-///   source, start, end, value, unit, bucket extremes). Copies within one body are separate
+///   source, start and end as instants, value, unit, bucket extremes). Copies within one body are separate
 ///   HealthKit samples (HAE writes one datum per sample: two foods logged in one minute with
 ///   the same protein); across bodies a datum counts as many times as the body holding it most
 ///   often (the multiset union). The k-th copy in a body goes on as `occurrence` k, only when no
@@ -27,12 +27,14 @@ final class HAEBodyMerger: SampleSink {
     let downstream: SampleSink
     let wantsDetails: Bool
 
-    /// What makes two sample-level datums copies of one.
+    /// What makes two sample-level datums copies of one. Times are compared as instants: a body
+    /// written after a change of offset (daylight saving, travel) may write the same instant in
+    /// another offset.
     private struct DatumKey: Hashable {
         var type: String
         var source: String
-        var start: Timestamp
-        var end: Timestamp
+        var start: Int64
+        var end: Int64
         var value: UInt64
         var valueText: String?
         var unit: String?
@@ -42,8 +44,8 @@ final class HAEBodyMerger: SampleSink {
         init(_ s: Sample) {
             type = s.type
             source = s.source
-            start = s.start
-            end = s.end
+            start = s.start.seconds
+            end = s.end.seconds
             value = (s.value ?? .nan).bitPattern
             valueText = s.valueText
             unit = s.unit

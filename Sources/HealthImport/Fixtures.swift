@@ -86,6 +86,12 @@ struct Fixtures: ParsableCommand {
             valueName: "style"))
     var haeStyle: String?
 
+    @Option(
+        help: ArgumentHelp(
+            "default (HAE's default period: each body the previous day and today so far) or since (Since Last Sync: each body what is new): also write the REST bodies HAE's API automation would have POSTed, four syncs a day, as hae-bodies/ (one JSON file a body) and hae-bodies.jsonl (one body a line). Example: --hae-bodies since",
+            valueName: "period"))
+    var haeBodies: String?
+
     @Option(help: ArgumentHelp("Output folder (created if missing). Example: --out fixtures/runner", valueName: "dir"))
     var out = "fixtures"
 
@@ -96,7 +102,8 @@ struct Fixtures: ParsableCommand {
     private var request: FixtureRequest {
         FixtureRequest(
             days: days, start: start, seed: seed, timeZoneName: timezone, profile: profile, units: units, outDir: out,
-            variant: variant, locale: locale, haeStyle: haeStyle, scaleMegabytes: scale, scaleFile: scaleFile)
+            variant: variant, locale: locale, haeStyle: haeStyle, scaleMegabytes: scale, scaleFile: scaleFile,
+            haeBodies: haeBodies)
     }
 
     func run() throws {

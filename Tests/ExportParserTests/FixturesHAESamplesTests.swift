@@ -9,32 +9,21 @@ import XCTest
 /// every profile, both unit systems, three seeds and across daylight-saving changes, as for the
 /// day-aggregated twin (FixturesConvertTests).
 ///
-/// With one exception, stated in a tolerances file rather than hidden: every date's protein
-/// is 1.3 g short from HAE. The afternoon snack is a Banana and Dates logged at one instant with
-/// 1.3 g of protein each; export.xml tells the two records apart by their metadata, HAE writes
-/// the two samples alike, and the reader takes HAE datums alike for one (docs/rules.md, "sum").
-/// 1.3 g is 2.05 % of the smallest day's protein (63.3 g), just over compare's 2 %.
-/// `testSamplesGiveThePlanExactlyButForWhatHAECannotCarry` pins the difference down exactly.
+/// No tolerance beyond compare's defaults: the afternoon snack's Banana and Dates, logged at one
+/// instant with 1.3 g of protein each, are two datums alike in every field, and the reader keeps
+/// them as two samples (HAE writes one datum per HealthKit sample; docs/rules.md, "sum"), so every
+/// date's protein is the plan's.
 final class FixturesHAESamplesTests: XCTestCase {
     let start = "2026-03-02"
     let days = 5
-
-    /// `metrics.protein_g` within 1.3 g (absolute), every other field at compare's default.
-    private func snackTolerance(_ dir: URL) throws -> String {
-        let path = dir.appendingPathComponent("snack-tolerance.json").path
-        try Data("{\"metrics.protein_g\": 1.3}\n".utf8).write(to: URL(fileURLWithPath: path))
-        return path
-    }
 
     private func check(profile: String) throws {
         for units in ["metric", "imperial"] {
             for seed: UInt64 in [1, 2, 3] {
                 let label = "\(profile) \(units) seed \(seed) samples"
                 let dir = try FixtureCheck.make(days: days, start: start, seed: seed, profile: profile, units: units, haeStyle: "samples")
-                let t = try snackTolerance(dir)
-                try FixtureCheck.assertCompareAgrees(
-                    dir, native: "expected/payloads", days: days, start: start, tolerances: t, label + " (expected)")
-                try FixtureCheck.assertCompareAgrees(dir, days: days, start: start, tolerances: t, label + " (export.zip)")
+                try FixtureCheck.assertCompareAgrees(dir, native: "expected/payloads", days: days, start: start, label + " (expected)")
+                try FixtureCheck.assertCompareAgrees(dir, days: days, start: start, label + " (export.zip)")
             }
         }
     }
@@ -53,19 +42,14 @@ final class FixturesHAESamplesTests: XCTestCase {
             let hae = try String(contentsOf: dir.appendingPathComponent("hae.json"), encoding: .utf8)
             let offsets = zone == "Europe/Amsterdam" ? ("+0100", "+0200") : ("+1100", "+1000")
             XCTAssertTrue(hae.contains(offsets.0 + "\"") && hae.contains(offsets.1 + "\""), "\(zone): both offsets in hae.json")
-            let t = try snackTolerance(dir)
-            try FixtureCheck.assertCompareAgrees(
-                dir, native: "expected/payloads", days: 8, start: from, tolerances: t, zone + " (expected)")
-            try FixtureCheck.assertCompareAgrees(dir, days: 8, start: from, tolerances: t, zone + " (export.zip)")
+            try FixtureCheck.assertCompareAgrees(dir, native: "expected/payloads", days: 8, start: from, zone + " (expected)")
+            try FixtureCheck.assertCompareAgrees(dir, days: 8, start: from, zone + " (export.zip)")
         }
     }
 
     /// Beyond the tolerances: converted, the samples give every field of the plan exactly, the
-    /// heart-rate count included (one datum a reading), but for what HAE cannot carry (the
-    /// zone's name, the export date, a workout's source) and one protein figure: the snack's
-    /// Banana and Dates, 1.3 g of protein each at the same instant, are two HealthKit samples that
-    /// HAE writes alike, and the reader takes HAE datums alike for one (docs/rules.md, "sum"), so
-    /// every date has 1.3 g less protein than planned.
+    /// heart-rate count included (one datum a reading) and the snack's two alike protein datums,
+    /// but for what HAE cannot carry (the zone's name, the export date, a workout's source).
     func testSamplesGiveThePlanExactlyButForWhatHAECannotCarry() throws {
         for profile in ["runner", "sedentary", "shift-worker", "traveller"] {
             for units in ["metric", "imperial"] {
@@ -87,10 +71,7 @@ final class FixturesHAESamplesTests: XCTestCase {
                 p["workouts"] = (p["workouts"] as? [[String: Any]])?.map { w in w.filter { $0.key != "source" } }
                 return p
             }
-            var want = try payload(dir.appendingPathComponent("expected"))
-            var metrics = try XCTUnwrap(want["metrics"] as? [String: Any])
-            metrics["protein_g"] = try XCTUnwrap(metrics["protein_g"] as? Double) - 1.3
-            want["metrics"] = metrics
+            let want = try payload(dir.appendingPathComponent("expected"))
             let got = try payload(out)
             let heartRate = (got["metrics"] as? [String: Any])?["heart_rate_samples"] as? [String: Any]
             XCTAssertNotNil(heartRate?["count"], "\(profile) \(units) \(day): the count of readings")

@@ -6,14 +6,17 @@ import XCTest
 /// Inputs that are not regular readable files (issue 10): a directory, a FIFO (this hung: `open`
 /// waited for a writer), an unreadable file. Each is refused before anything is read.
 final class HostileInputFileTests: XCTestCase {
-    /// A directory given as input.
+    /// A directory given as input is a folder of HAE bodies (docs/hae.md, "Several bodies"): one
+    /// without any (here an unzipped export's folder) is refused, saying what to give instead.
     func testDirectoryIsRefused() throws {
         let bench = try HostileBench()
         try bench.prepareGoodOutput()
         let input = bench.path("a-folder")
         try FileManager.default.createDirectory(atPath: input, withIntermediateDirectories: true)
-        try bench.assertToolRefuses(input, mentioning: ["is a directory"])
-        try bench.assertJobRefuses(input, mentioning: ["is a directory"])
+        try Data("<HealthData/>".utf8).write(to: URL(fileURLWithPath: input + "/export.xml"))
+        let why = ["is a folder without Health Auto Export JSON files", "give an export.zip or export.xml itself"]
+        try bench.assertToolRefuses(input, mentioning: why)
+        try bench.assertJobRefuses(input, mentioning: why)
     }
 
     /// A FIFO with no writer: refused at once (the file type is checked on a non-blocking open).

@@ -20,11 +20,12 @@ public final class CompareJob {
     public func run() throws -> CompareOutcome {
         let native: [String: ComparableDay], hae: [String: ComparableDay]
         var ignored: [IgnoredPayloadKeys] = []
+        var superseded = (native: 0, hae: 0)
         if let store = request.storePath {
             (native, hae) = try StoreSides.read(store, person: request.person)
         } else {
-            native = try Self.side(request.native, options: options, ignored: &ignored)
-            hae = try Self.side(request.hae, options: options, ignored: &ignored)
+            native = try Self.side(request.native, options: options, ignored: &ignored, superseded: &superseded.native)
+            hae = try Self.side(request.hae, options: options, ignored: &ignored, superseded: &superseded.hae)
         }
         guard let window = Comparison.window(native: native, hae: hae, from: fromDay, days: request.days) else {
             throw UsageError("--from", "no date has data on both sides; give --from to choose the dates to compare")
@@ -48,15 +49,20 @@ public final class CompareJob {
             report.series = CompareSeries.build(native: native, hae: hae, window: window, comparison: c)
         }
         report.ignoredKeys = ignored
+        report.supersededSyncs = superseded
         try CompareFiles.write(report, to: request.outDir)
         return CompareOutcome(report: report, outDir: request.outDir)
     }
 
-    /// One side's days by date: every input read into its own days (convert's readers and
-    /// rules, or payload JSON read back), later inputs winning field by field. Keys of payload
-    /// JSON that no field has are added to `ignored`, so a payload from another writer whose
-    /// names differ is not silently compared as missing.
-    static func side(_ inputs: [String], options: DayOptions, ignored: inout [IgnoredPayloadKeys]) throws -> [String: ComparableDay] {
+    /// One side's days by date (docs/compare.md, "Inputs"): payload JSON read back, the app's
+    /// several syncs of a date reduced to the latest (`LatestSyncs`, across all payload inputs of
+    /// the side; `superseded` counts the others); exports read through convert's readers and
+    /// rules, all HAE inputs as one set (`ConvertSource`); later inputs winning field by field.
+    /// Keys of payload JSON that no field has are added to `ignored`, so a payload from another
+    /// writer whose names differ is not silently compared as missing.
+    static func side(_ inputs: [String], options: DayOptions, ignored: inout [IgnoredPayloadKeys], superseded: inout Int) throws
+        -> [String: ComparableDay]
+    {
         var days: [String: ComparableDay] = [:]
         func overlay(_ d: ComparableDay) {
             guard var cur = days[d.date] else {
@@ -67,18 +73,22 @@ public final class CompareJob {
             for w in d.workouts where !cur.workouts.contains(where: { WorkoutMatcher.matches($0, w) }) { cur.workouts.append(w) }
             days[d.date] = cur
         }
+        var syncs = LatestSyncs()
+        var others: [String] = []
         for path in inputs {
-            if PayloadReader.isPayloadInput(path) {
-                let read = try PayloadReader.read(path)
-                for d in read.days { overlay(d) }
-                if !read.unknownKeys.isEmpty { ignored.append(IgnoredPayloadKeys(input: path, keys: read.unknownKeys)) }
+            guard PayloadReader.isPayloadInput(path) else {
+                others.append(path)
                 continue
             }
-            let format = try InputDetector.detect(path: path)
-            var dayOptions = options
-            dayOptions.fallbackExportDate = ConvertJob.modificationTime(path)
-            let book = DayBook(options: dayOptions)
-            _ = try ConvertJob.read(path, format: format, into: book)
+            let read = try PayloadReader.read(path)
+            for d in read.days { syncs.add(d) }
+            if !read.unknownKeys.isEmpty { ignored.append(IgnoredPayloadKeys(input: path, keys: read.unknownKeys)) }
+        }
+        for d in syncs.days { overlay(d) }
+        superseded += syncs.superseded
+        for source in try ConvertSource.plan(others) {
+            let book = DayBook(options: options)
+            _ = try source.read(into: book)
             for d in book.finish() { overlay(ComparableDay(d)) }
         }
         return days
@@ -98,6 +108,8 @@ struct CompareReport: Sendable {
     var monitored: (from: String, to: String)?
     /// Payload JSON keys no field has, per input.
     var ignoredKeys: [IgnoredPayloadKeys] = []
+    /// Per side, the app's earlier syncs of a date that a later sync replaced (`LatestSyncs`).
+    var supersededSyncs = (native: 0, hae: 0)
 
     var rows: [CompareRow] { comparison?.rows ?? [] }
     var failed: Bool { !gaps.isEmpty || (comparison?.failed ?? false) }

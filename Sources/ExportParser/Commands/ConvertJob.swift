@@ -47,9 +47,9 @@ public final class ConvertJob {
         }
         var days: [FinishedDay] = []
         do {
-            for path in request.inputs {
+            for source in try ConvertSource.plan(request.inputs) {
                 try finishStoring()
-                let (input, days, commit) = try read(path, store: store)
+                let (input, days, commit) = try read(source, store: store)
                 outcome.inputs.append(input)
                 perInput.append(days)
                 if let commit { storing = (outcome.inputs.count - 1, commit) }
@@ -95,37 +95,37 @@ public final class ConvertJob {
         var alreadyImported = false
     }
 
-    /// Reads one input into its own day book and, when there is a store, into one store import
-    /// (one transaction: committed when the input was read whole, rolled back otherwise). A file
-    /// the store already holds for this person is still read for the payloads, but not stored again.
-    /// The commit is returned running on its own thread.
-    private func read(_ path: String, store: HealthStore?) throws -> (ConvertOutcome.Input, [FinishedDay], BackgroundValue<StoreCommit>?) {
+    /// Reads one input (an export, or the run's HAE set) into its own day book and, when there is
+    /// a store, into one store import (one transaction: committed when the input was read whole,
+    /// rolled back otherwise). An input the store already holds for this person is still read
+    /// for the payloads, but not stored again. The commit is returned running on its own thread.
+    private func read(_ source: ConvertSource, store: HealthStore?) throws -> (
+        ConvertOutcome.Input, [FinishedDay], BackgroundValue<StoreCommit>?
+    ) {
         let started = Date()
-        let format = try InputDetector.detect(path: path)
-        var dayOptions = options
-        dayOptions.fallbackExportDate = Self.modificationTime(path)
-        let book = DayBook(options: dayOptions)
+        let book = DayBook(options: options)
         var session: StoreImportSession?
         var digest: BackgroundValue<String>?
         if let store {
-            // The file's sha256 is computed on another thread while it is parsed (it would cost
+            // The input's sha256 is computed on another thread while it is parsed (it would cost
             // a serial pass over the file first); `complete` checks it before committing.
-            digest = BackgroundValue(name: "health-import sha256") { try FileDigest.sha256(path: path) }
+            digest = BackgroundValue(name: "health-import sha256") { try source.sha256() }
             session = try store.beginImport(
                 ImportMetadata(
-                    person: request.person, fileName: URL(fileURLWithPath: path).lastPathComponent,
-                    sha256: "", format: format, toolVersion: ExportParserVersion.current, startedAt: started))
+                    person: request.person, fileName: source.fileName, sha256: "", format: source.format,
+                    toolVersion: ExportParserVersion.current, startedAt: started))
         }
         let sink: SampleSink = session.map { SinkFanout([book, $0]) } ?? book
         var report = ReadReport()
-        let onProgress: (Int64, Int64?) -> Void = { [weak self] done, total in
+        var set: HAESetReader.Summary?
+        let onProgress: (String, Int64, Int64?) -> Void = { [weak self] path, done, total in
             self?.progress?(
                 ConvertProgress(
                     input: path, bytesDone: done, bytesTotal: total, records: book.samplesSeen,
                     elapsed: Date().timeIntervalSince(started)))
         }
         do {
-            report = try Self.read(path, format: format, into: sink, progress: onProgress)
+            (report, set) = try source.read(into: sink, progress: onProgress)
         } catch {
             session?.abandon()
             throw error
@@ -143,7 +143,9 @@ public final class ConvertJob {
                 }
             }
         }
-        var input = ConvertOutcome.Input(path: path, format: format, report: report, elapsed: Date().timeIntervalSince(started))
+        var input = ConvertOutcome.Input(
+            path: source.label, format: source.format, report: report, elapsed: Date().timeIntervalSince(started))
+        input.haeSet = set
         input.lateSumPieces = book.lateSumPieces
         input.runningOutsideRuns = book.runningOutsideRuns
         input.duplicateWorkouts = book.duplicateWorkouts
@@ -205,10 +207,5 @@ public final class ConvertJob {
         try batch.commit()
         try csv.commit()
         try apple.commit()
-    }
-
-    static func modificationTime(_ path: String) -> Timestamp? {
-        guard let date = (try? FileManager.default.attributesOfItem(atPath: path))?[.modificationDate] as? Date else { return nil }
-        return Timestamp(seconds: Int64(date.timeIntervalSince1970), offset: 0)
     }
 }

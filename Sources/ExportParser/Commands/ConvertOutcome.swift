@@ -19,6 +19,8 @@ public struct ConvertOutcome: Sendable {
         var duplicateWorkouts = 0
         /// Apple's daily totals beside the tool's, when the input has ActivitySummary elements.
         var appleTotals: AppleDailyTotals?
+        /// For several HAE bodies read as one set: what their overlap repeated.
+        var haeSet: HAESetReader.Summary?
     }
     var inputs: [Input] = []
     var daysWritten = 0
@@ -43,6 +45,11 @@ public struct ConvertOutcome: Sendable {
             if i.duplicateWorkouts > 0 {
                 lines.append(
                     "\(i.path): \(Self.count(i.duplicateWorkouts)) workouts repeated an earlier one but for their creation date or app version (a sync's copies) and were counted once"
+                )
+            }
+            if let set = i.haeSet {
+                lines.append(
+                    "\(i.path): \(Self.count(set.bodies)) Health Auto Export bodies read as one person's data: \(Self.count(set.repeatedDatums)) datums another body had already given, \(Self.count(set.supersededBuckets)) day figures a more complete body replaced and \(Self.count(set.repeatedWorkouts)) repeated workouts counted once"
                 )
             }
             if i.runningOutsideRuns > 0 {

@@ -1,10 +1,10 @@
-/// Combines the days of several inputs read in one run. Each input has its own day book (sums
-/// from an Apple export and from HAE must not be added together: both count the same steps).
+/// Combines the days of several inputs read in one run. Each export has its own day book, and
+/// all HAE inputs one together (`ConvertSource`): sums from an Apple export and from HAE must
+/// not be added together, both count the same steps.
 ///
 /// Native data wins and HAE fills (docs/rules.md, "Several inputs in one run"), whatever the
 /// order on the command line: the native inputs are merged first, a later native input winning
-/// field by field over an earlier one; then the HAE inputs (merged the same way among
-/// themselves) fill only the fields native lacks. A `minmaxavg` summary and a night's sleep are
+/// field by field over an earlier one; then the HAE days fill only the fields native lacks. A `minmaxavg` summary and a night's sleep are
 /// one unit each (no night is made of one side's total and the other's stages). Workouts are the
 /// union, a workout that matches one already there (type, start within 2 minutes, duration within
 /// 5 %, as `compare` pairs them) kept once, the native one. `haeFilled` lists, on a date native

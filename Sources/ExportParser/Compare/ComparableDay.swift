@@ -8,6 +8,9 @@ struct ComparableDay: Sendable {
     var date: String
     var values: [String: OutputField.Scalar] = [:]
     var workouts: [ComparableWorkout] = []
+    /// A payload's `device_sync_timestamp`, when the day was read from payload JSON: it tells the
+    /// app's several syncs of one date apart (`LatestSyncs`). Never compared.
+    var deviceSync: Timestamp?
 
     /// Fields that describe the payload rather than the person: never compared.
     static let notCompared: Set<String> = ["date", "timezone", "device_sync_timestamp"]

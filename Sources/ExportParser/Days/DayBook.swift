@@ -27,6 +27,11 @@ final class DayBook: SampleSink {
     @exclusivity(unchecked) private var workouts = WorkoutBook()
     @exclusivity(unchecked) private var sources = SourceTable()
     private var exportDate: Timestamp?
+    /// The latest instant the data reaches (a sample's or workout's end, a night's wake-up): the
+    /// `device_sync_timestamp` of an input that states no export date (HAE, a trimmed export).
+    /// It comes from the data, never from the file's modification time, so reading unchanged
+    /// data again gives the same payloads byte for byte.
+    @exclusivity(unchecked) private var latestData = Timestamp(seconds: .min, offset: 0)
     /// One thread feeds the book (a reader's decoding thread), then `finish` runs on the caller's
     /// after the reader has waited for that thread (checked in debug builds).
     private let confinement = ThreadConfinement()
@@ -74,6 +79,7 @@ final class DayBook: SampleSink {
     func sample(_ s: Sample) {
         seen.wrappingAdd(1, ordering: .relaxed)
         confinement.check("a day book")
+        if s.end.seconds > latestData.seconds { latestData = s.end }
         if s.deviceIsWatch { sources.markWatch(s.source) }
         guard let metric = s.metric else {
             if s.type == Catalog.sleepType, let text = s.valueText, let stage = SleepSegment.stage(for: text) {
@@ -115,11 +121,13 @@ final class DayBook: SampleSink {
 
     func workout(_ w: Workout) {
         confinement.check("a day book")
+        if w.end.seconds > latestData.seconds { latestData = w.end }
         guard workouts.add(w) else { return }
         state(clock.day(w.start)).note(zone: w.timeZoneName, offset: w.start.offset)
     }
 
     func sleepSummary(_ night: SleepSummary) {
+        if night.sleepEnd.seconds > latestData.seconds { latestData = night.sleepEnd }
         nights.addSummary(night, night: clock.day(night.sleepEnd))
     }
 
@@ -146,7 +154,7 @@ final class DayBook: SampleSink {
     /// Runs every rule and returns the days in date order. Call once, after the last input.
     func finish() -> [FinishedDay] {
         confinement.claim()
-        let syncDate = exportDate ?? options.fallbackExportDate
+        let syncDate = exportDate ?? (latestData.seconds == .min ? nil : latestData)
         let syncText = syncDate.map { clock.iso($0) } ?? "1970-01-01T00:00:00+00:00"
         let names = sources.names, priority = options.sourcePriority, watches = sources.watches
         var out: [Int: FinishedDay] = [:]

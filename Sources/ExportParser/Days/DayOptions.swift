@@ -5,17 +5,14 @@ struct DayOptions: Sendable {
     /// The run's zone (`--timezone`); nil: each sample's own recorded offset.
     var timeZone: TimeZone?
     var sourcePriority: SourcePriority
-    /// `device_sync_timestamp` when the input states no export date (HAE; trimmed exports).
-    var fallbackExportDate: Timestamp?
     /// How many sum-rule sample pieces may wait in memory (32 bytes each) before days that the
     /// stream has left behind are resolved and their pieces freed. Keeps memory flat on any
     /// file size; files below it are resolved exactly whatever their record order.
     var sumPieceBudget = 400_000
 
-    init(timeZone: TimeZone? = nil, sourcePriority: SourcePriority = SourcePriority(), fallbackExportDate: Timestamp? = nil) {
+    init(timeZone: TimeZone? = nil, sourcePriority: SourcePriority = SourcePriority()) {
         self.timeZone = timeZone
         self.sourcePriority = sourcePriority
-        self.fallbackExportDate = fallbackExportDate
     }
 
     /// Options from command-line text; throws a readable error for an unknown zone.

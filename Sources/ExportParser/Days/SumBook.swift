@@ -75,7 +75,7 @@ struct SumBook {
     }
 
     /// Tells copies of one record from different records with the same source, times and value:
-    /// their unit and metadata (`SumPiece.fingerprint`).
+    /// their unit and metadata, and an HAE datum's number (`SumPiece.fingerprint`).
     @inline(__always)
     private mutating func fingerprint(_ s: Sample) -> UInt32 {
         if s.unit != lastUnit.0 {
@@ -84,7 +84,8 @@ struct SumBook {
             lastUnit = (s.unit, h.value)
         }
         let d = s.metadataDigest &* 0x9E37_79B9_7F4A_7C15 ^ lastUnit.1
-        return UInt32(truncatingIfNeeded: d ^ (d >> 32))
+        // An HAE datum's number within its body (`Sample.occurrence`) keeps alike datums apart.
+        return UInt32(truncatingIfNeeded: d ^ (d >> 32)) ^ s.occurrence
     }
 
     /// Resolves, for each metric, the days its stream has left at least two days behind, and

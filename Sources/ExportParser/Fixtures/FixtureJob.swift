@@ -21,11 +21,14 @@ public final class FixtureJob {
         var writer = try ExportXMLWriter(clock: clock, units: units, seed: request.seed, place: .memory)
         var samples = try options.samplesStyle ? HAESamplesWriter(clock: clock, units: units, place: .memory) : nil
         var data = FixtureData(exportDate: planner.exportDate)
+        // The REST bodies are cut from every date's records (a fixture of --days, so few).
+        var bodyDays: [FixtureDay] = []
         for day in planner.days {
             let d = planner.day(day)
             try writer.add(d)
             try samples?.add(d)
             data.plans.append(d.plan)
+            if options.haeBodies != nil { bodyDays.append(d) }
         }
         let xml = try OutputFiles.Staged(out + "/\(name).xml")
         try writer.finish(into: xml, locale: request.exportLocale, dtd: request.exportDTD, exportDate: data.exportDate)
@@ -39,6 +42,9 @@ public final class FixtureJob {
             try hae.commit()
         } else {
             try FixtureFiles.write(HAEFixtureWriter(data: data, clock: clock, units: units).json(), to: out + "/hae.json")
+        }
+        if let window = options.haeBodies {
+            try HAEBodiesWriter(window: window, clock: clock, units: units, samplesStyle: options.samplesStyle).write(bodyDays, to: out)
         }
         let days = ExpectedDays.days(data, clock: clock)
         try writeExpected(days, to: out + "/expected")

@@ -18,6 +18,8 @@ struct FixtureOptions {
     let profile: FixtureProfile
     let units: FixtureUnits
     let samplesStyle: Bool
+    /// `--hae-bodies`: the REST bodies' sync period, when they are asked for.
+    let haeBodies: HAEBodiesWriter.Window?
     /// `--scale MB` and the file it makes; nil for a fixture of `--days` dates.
     let scale: (megabytes: Int, file: ScaleFile)?
 
@@ -63,6 +65,17 @@ struct FixtureOptions {
         }
         if let s = request.haeStyle, !["days", "samples"].contains(s) {
             throw UsageError("--hae-style", "--hae-style \"\(s)\" is not a style: days, samples")
+        }
+        if let b = request.haeBodies {
+            guard let w = HAEBodiesWriter.Window(rawValue: b) else {
+                throw UsageError("--hae-bodies", "--hae-bodies \"\(b)\" is not a sync period: default, since")
+            }
+            guard request.scaleMegabytes == nil else {
+                throw UsageError("--hae-bodies", "--hae-bodies cuts a fixture of --days into REST bodies; --scale writes one large file")
+            }
+            haeBodies = w
+        } else {
+            haeBodies = nil
         }
         firstDay = first
         homeClock = clock

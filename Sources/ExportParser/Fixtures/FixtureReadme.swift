@@ -21,7 +21,7 @@ enum FixtureReadme {
             | `\(name).xml` | the Health app's export of those dates: records from an iPhone, an Apple Watch and third-party apps, correlations, workouts, daily rings |
             | `\(name).zip` | the same, zipped as the Health app shares it (`apple_health_export/\(name).xml`, `export_cda.xml`, `workout-routes/*.gpx`) |
             | `hae.json` | what Health Auto Export (export version 2, \(request.haeStyle == "samples" ? "Summarize off: one datum a sample, heart rate a reading at a time" : "summarised by day")) would have written for the same dates |
-            | `expected/payloads/DATE.json`, `expected/payloads.json`, `expected/daily.csv` | what `health-import convert \(name).zip` must write: made from the plan, never by running the converter |
+            \(bodiesRow(request))| `expected/payloads/DATE.json`, `expected/payloads.json`, `expected/daily.csv` | what `health-import convert \(name).zip` must write: made from the plan, never by running the converter |
             | `plan.json` | the plan: each date's values as decided before any sample was written |
 
             Check the converter against it:
@@ -32,5 +32,16 @@ enum FixtureReadme {
             ```
 
             """.utf8)
+    }
+
+    /// The README's row for the REST bodies, when `--hae-bodies` asked for them (ends in a line end).
+    static func bodiesRow(_ request: FixtureRequest) -> String {
+        guard let period = request.haeBodies else { return "" }
+        let cut =
+            period == "since"
+            ? "\"Since Last Sync\": each body holds what is new since the previous sync"
+            : "the default period: each body holds the previous day and today so far, so windows overlap"
+        return
+            "| `hae-bodies/NNNN-DATETIME.json`, `hae-bodies.jsonl` | the REST bodies HAE's API automation would have POSTed instead, four syncs a day (\(cut)), one file a body and one body a line; converted together they give the days `hae.json` gives |\n"
     }
 }

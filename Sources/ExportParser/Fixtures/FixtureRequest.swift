@@ -19,6 +19,9 @@ public struct FixtureRequest: Sendable {
     /// `days` (nil: the default): hae.json summarised by day (HAE's Summarize on); `samples`: one
     /// datum a sample (Summarize off).
     public var haeStyle: String?
+    /// `default` or `since`: also write the REST bodies HAE would have POSTed, four syncs a day,
+    /// with its default period (windows overlap) or "Since Last Sync" (`HAEBodiesWriter`).
+    public var haeBodies: String?
     /// `--scale MB`: one large file of about this many megabytes (10^6 bytes), for benchmarks,
     /// instead of a fixture of `days` dates.
     public var scaleMegabytes: Int?
@@ -32,7 +35,7 @@ public struct FixtureRequest: Sendable {
     public init(
         days: Int?, start: String = FixtureRequest.defaultStart, seed: UInt64 = 1, timeZoneName: String = FixtureRequest.defaultTimeZone,
         profile: String = "runner", units: String = "metric", outDir: String = "fixtures", variant: String? = nil, locale: String? = nil,
-        haeStyle: String? = nil, scaleMegabytes: Int? = nil, scaleFile: String? = nil
+        haeStyle: String? = nil, scaleMegabytes: Int? = nil, scaleFile: String? = nil, haeBodies: String? = nil
     ) {
         self.days = days
         self.start = start
@@ -44,6 +47,7 @@ public struct FixtureRequest: Sendable {
         self.variant = variant
         self.locale = locale
         self.haeStyle = haeStyle
+        self.haeBodies = haeBodies
         self.scaleMegabytes = scaleMegabytes
         self.scaleFile = scaleFile
     }
@@ -59,7 +63,7 @@ public struct FixtureRequest: Sendable {
         return
             "health-import fixtures \(size) --start \(start) --seed \(seed) --timezone \(timeZoneName) --profile \(profile) --units \(units)"
             + (variant.map { " --variant " + $0 } ?? "") + (locale.map { " --locale " + $0 } ?? "")
-            + (haeStyle == "samples" ? " --hae-style samples" : "")
+            + (haeStyle == "samples" ? " --hae-style samples" : "") + (haeBodies.map { " --hae-bodies " + $0 } ?? "")
     }
 
     /// The export's file name without extension: the Health app localises it.

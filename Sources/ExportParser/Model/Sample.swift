@@ -50,6 +50,13 @@ struct Sample: Sendable {
     /// The record's `device` says `model:Watch`: its source is an Apple Watch whatever the
     /// user named it (a renamed or localised watch).
     var deviceIsWatch = false
+    /// Tells apart datums of one Health Auto Export body that are alike in every field: two foods
+    /// logged in one minute with the same protein are two HealthKit samples, and HAE writes no
+    /// metadata that could tell them apart. The HAE reader numbers its datums; `HAEBodyMerger`
+    /// numbers the copies of one datum within a body (0, 1, …), so a copy that another body
+    /// repeats gets the same number there. 0 for export.xml records (their metadata tells them
+    /// apart; copies of one record from a re-sync are alike there and count once).
+    var occurrence: UInt32 = 0
 
     init(
         type: String, metric: Metric? = nil, source: String, sourceVersion: String? = nil,

@@ -108,6 +108,9 @@ struct Workout: Sendable {
     var statedAverageHeartRate: Double?
     var statedMaximumHeartRate: Double?
     var timeZoneName: String?
+    /// An HAE version-2 workout's `id`: the same workout in every REST body that repeats it, even
+    /// when a later body states more of it (`HAEBodyMerger` keeps it once).
+    var haeID: String?
 
     init(activityType: String, source: String, start: Timestamp, end: Timestamp) {
         self.activityType = activityType

@@ -140,9 +140,16 @@ final class HAEDatumMapper {
         s.isBucket = bucket
         s.bucketMinimum = minimum
         s.bucketMaximum = maximum
+        s.occurrence = Self.occurrence(d)
         samples += 1
         if shape.kind == .wristTemperature, bucket { emitWristTemperature(s, sink) } else { sink.sample(s) }
     }
+
+    /// A datum's number within its body (`Sample.occurrence`): its byte offset, unique in a file
+    /// of up to 4 GiB and the same when a metric is read again. Datums alike in every field are
+    /// then separate samples, as HAE writes one datum per HealthKit sample (docs/rules.md, "sum").
+    @inline(__always)
+    static func occurrence(_ d: HAEDatumFields) -> UInt32 { UInt32(truncatingIfNeeded: d.byteOffset) }
 
     /// Day buckets of wrist temperature are moved to the night they belong to
     /// (`wristTemperatureInstant`); finer buckets are not. A bucket at local midnight alone does
@@ -211,6 +218,7 @@ final class HAEDatumMapper {
             type: Catalog.sleepType, source: d.source ?? "", unit: shape.units, valueText: valueText,
             value: d.qty, start: start, end: d.endDate ?? start, metadata: wantsDetails ? d.extras : [])
         s.isBucket = false
+        s.occurrence = Self.occurrence(d)
         samples += 1
         sink.sample(s)
     }

@@ -44,29 +44,34 @@ struct HAEReader {
         self.pendingLimit = pendingLimit
     }
 
-    /// Streams the file into `sink`: `begin`, `exportDate` (the file's modification time, offset
-    /// 0), samples / sleep summaries / workouts / extras in document order, `finish`.
+    /// Streams the file (or, with `range`, the one JSON value at those bytes: a line of a JSON
+    /// Lines file of bodies) into `sink`: `begin`, samples / sleep summaries / workouts / extras in
+    /// document order, `finish`. No `exportDate`: HAE states none, and the file's modification
+    /// time is no property of the data (the day book dates the payloads by the data instead).
     /// Throws `InputError` (byte offset, JSON path, yajl's message) for bad, truncated or empty JSON.
-    func read(into sink: SampleSink) throws -> ReadReport {
+    func read(into sink: SampleSink, range: Range<Int64>? = nil) throws -> ReadReport {
         let fd = try InputFile.openRegular(path: path)
         defer { close(fd) }
         var st = stat()
         guard fstat(fd, &st) == 0 else { throw InputError(file: path, message: "cannot stat: \(String(cString: strerror(errno)))") }
-        let size = Int64(st.st_size)
+        let first = range?.lowerBound ?? 0
+        let end = range.map { Swift.min($0.upperBound, Int64(st.st_size)) } ?? Int64(st.st_size)
+        let size = end - first
         guard size > 0 else {
-            throw InputError(file: path, location: InputLocation(byteOffset: 0), message: "empty file: no JSON document")
+            throw InputError(file: path, location: InputLocation(byteOffset: first), message: "empty file: no JSON document")
         }
 
         let input = InputDescription(path: path, format: .hae, byteCount: size)
         sink.begin(input)
-        sink.exportDate(Timestamp(seconds: FileTimes.modificationSeconds(st), offset: 0))
 
         let buffer = UnsafeMutablePointer<UInt8>.allocate(capacity: Self.chunkSize)
         defer { buffer.deallocate() }
         let walker = HAEDocumentWalker(sink: sink, pendingLimit: pendingLimit)
         // The first pass runs on two threads (yajl here, the walker on a decoder thread).
         let player = HAETapePlayer(walker: walker)
-        try parse(fd: fd, from: 0, to: nil, walker: walker, player: player, buffer: buffer, progress: progress.map { p in { p($0, size) } })
+        try parse(
+            fd: fd, from: first, to: range == nil ? nil : end, walker: walker, player: player, buffer: buffer,
+            progress: progress.map { p in { p($0 - first, size) } })
         var report = walker.report
         // A second pass, on this thread, over the metrics whose datums overflowed while waiting
         // for their name and units (written after `data`): each from its own bytes, now known.

@@ -72,6 +72,9 @@ final class HAETapePlayer: @unchecked Sendable {
                 played.signal()
             }
             guard let walker = box.value else { return }
+            // The sinks are this thread's from now on: the thread's start orders its accesses after
+            // the previous feeder's (one body of an HAE set after another, each on its own thread).
+            walker.sink.takeOver()
             while let batch = queue.pop() {
                 for t in batch {
                     if shared.failure == nil, !t.play(into: walker) {

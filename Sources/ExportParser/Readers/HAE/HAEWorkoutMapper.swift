@@ -25,6 +25,7 @@ enum HAEWorkoutMapper {
         var w = Workout(
             activityType: "HKWorkoutActivityType" + (mapped ?? "Other"), source: f.source ?? defaultSource, start: start, end: end)
         w.metadata = f.metadata
+        w.haeID = f.id
         if wantsDetails {  // say which schema the workout had (decided per workout, §6)
             w.metadata.append(MetadataEntry(key: "HAEExportVersion", value: f.isVersion2 ? "2" : "1"))
         }

@@ -6,7 +6,8 @@ import Foundation
 /// payload object. Payloads are small (a few KB a day), so a file is parsed whole.
 ///
 /// Fields are taken by their payload path (`OutputFields`); keys the table does not know are
-/// counted, not guessed at.
+/// counted, not guessed at. Every payload read is returned, several of one date included (the
+/// app syncs a date several times): `LatestSyncs` chooses among them by `deviceSync`.
 enum PayloadReader {
     struct Result {
         var days: [ComparableDay] = []
@@ -37,9 +38,12 @@ enum PayloadReader {
         return result
     }
 
-    /// The `.json` files of a payloads folder, in name (date) order.
+    /// The `.json` (and JSON Lines: `.jsonl`, `.ndjson`) files of a payloads folder, in name
+    /// (date) order.
     static func jsonFiles(in dir: String) -> [String] {
-        ((try? FileManager.default.contentsOfDirectory(atPath: dir)) ?? []).filter { $0.hasSuffix(".json") }.sorted()
+        ((try? FileManager.default.contentsOfDirectory(atPath: dir)) ?? []).filter { n in
+            [".json", ".jsonl", ".ndjson"].contains { n.hasSuffix($0) }
+        }.sorted()
     }
 
     private static func read(file: String, into result: inout Result) throws {
@@ -97,7 +101,9 @@ enum PayloadReader {
         var day = ComparableDay(date: date)
         for (key, value) in object {
             switch key {
-            case "date", "timezone", "device_sync_timestamp":
+            case "device_sync_timestamp":
+                day.deviceSync = (value as? String).flatMap(ISOTimestamp.parse)
+            case "date", "timezone":
                 continue
             case "metrics", "sleep", "running_mechanics":
                 guard let members = value as? [String: Any] else {

@@ -128,6 +128,13 @@ enum CompareJSON {
                 report.monitored.map { .object([("from", .string($0.from)), ("to", .string($0.to))]) } ?? .null
             ),
             (
+                "superseded_syncs",
+                .object([
+                    ("native", .number(Double(report.supersededSyncs.native), decimals: 0)),
+                    ("hae", .number(Double(report.supersededSyncs.hae), decimals: 0)),
+                ])
+            ),
+            (
                 "ignored_keys",
                 .array(
                     report.ignoredKeys.map { i in

@@ -19,6 +19,11 @@ enum CompareTerminal {
             lines.append(
                 "Monitored the native side's last \(checked) for every field it had in \(from) … \(to): \(report.gaps.count) gaps")
         }
+        for (side, n) in [("native", report.supersededSyncs.native), ("HAE", report.supersededSyncs.hae)] where n > 0 {
+            lines.append(
+                "The \(side) side's payload JSON holds several syncs of a date: \(n) earlier \(n == 1 ? "sync was" : "syncs were") superseded by the latest device_sync_timestamp"
+            )
+        }
         for i in report.ignoredKeys {
             lines.append("Ignored in \(i.input), keys no payload field has: \(i.listed)")
         }

@@ -1,0 +1,75 @@
+import Foundation
+
+/// One input of a `convert` (or one side of `compare`) as it is read into its own day book: an
+/// Apple Health export, or every Health Auto Export input of the run together (docs/rules.md,
+/// "Several inputs in one run": all HAE inputs are one person's HAE data, read through
+/// `HAESetReader`, whatever the number of files, folders and JSON Lines files they come in).
+enum ConvertSource: Sendable {
+    case export(path: String, format: InputFormat)
+    case hae(paths: [String], bodies: [HAEBody])
+
+    /// The run's inputs in command-line order, the HAE ones as one source where the first of
+    /// them stands. A folder is a folder of HAE bodies.
+    static func plan(_ inputs: [String]) throws -> [ConvertSource] {
+        var out: [ConvertSource] = []
+        var haePaths: [String] = []
+        var haePlace: Int?
+        for path in inputs {
+            let format: InputFormat = HAEBody.isDirectory(path) ? .hae : try InputDetector.detect(path: path)
+            if format == .hae {
+                if haePlace == nil { haePlace = out.count }
+                haePaths.append(path)
+            } else {
+                out.append(.export(path: path, format: format))
+            }
+        }
+        if let haePlace {
+            out.insert(.hae(paths: haePaths, bodies: try HAEBody.list(haePaths)), at: haePlace)
+        }
+        return out
+    }
+
+    var format: InputFormat {
+        switch self {
+        case .export(_, let format): return format
+        case .hae: return .hae
+        }
+    }
+
+    /// The input's name in the summary: its path, or the first HAE path and how many more.
+    var label: String {
+        switch self {
+        case .export(let path, _): return path
+        case .hae(let paths, _): return paths.count == 1 ? paths[0] : "\(paths[0]) and \(paths.count - 1) more"
+        }
+    }
+
+    /// The file name the store records for the import.
+    var fileName: String {
+        switch self {
+        case .export(let path, _): return URL(fileURLWithPath: path).lastPathComponent
+        case .hae(let paths, _):
+            let first = URL(fileURLWithPath: paths[0]).lastPathComponent
+            return paths.count == 1 ? first : "\(first) and \(paths.count - 1) more"
+        }
+    }
+
+    func sha256() throws -> String {
+        switch self {
+        case .export(let path, _): return try FileDigest.sha256(path: path)
+        case .hae(_, let bodies): return try HAESetReader(bodies: bodies).sha256()
+        }
+    }
+
+    /// Streams the input into `sink`; `progress` gets (path, bytes read, size).
+    func read(into sink: SampleSink, progress: ((String, Int64, Int64?) -> Void)? = nil) throws -> (ReadReport, HAESetReader.Summary?) {
+        switch self {
+        case .export(let path, let format):
+            return (try ConvertJob.read(path, format: format, into: sink, progress: progress.map { p in { p(path, $0, $1) } }), nil)
+        case .hae(_, let bodies):
+            var reader = HAESetReader(bodies: bodies)
+            reader.progress = progress.map { p in { p($0.path, $1, $2) } }
+            return try reader.read(into: sink)
+        }
+    }
+}

@@ -79,7 +79,7 @@ public final class CompareJob {
             dayOptions.fallbackExportDate = ConvertJob.modificationTime(path)
             let book = DayBook(options: dayOptions)
             _ = try ConvertJob.read(path, format: format, into: book)
-            for d in book.finish() { overlay(ComparableDay(d)) }
+            for d in try ConvertJob.finishedDays(book, path: path, format: format, options: dayOptions).0 { overlay(ComparableDay(d)) }
         }
         return days
     }

@@ -27,6 +27,18 @@ final class DayAccumulators {
         if latest[metric].map({ $0.end <= end }) ?? true { latest[metric] = (end, value) }
     }
 
+    /// Adds what `other` gathered: a fringe slot of the day book (samples near midnight whose
+    /// date was known only at the end) joining the date it turned out to belong to. A latest
+    /// value tied on its end keeps this day's (file order is not known across slots).
+    func merge(_ other: DayAccumulators) {
+        for (i, v) in other.avgSum { avgSum[i, default: 0] += v }
+        for (i, n) in other.avgCount { avgCount[i, default: 0] += n }
+        for (i, l) in other.latest where latest[i].map({ $0.end < l.end }) ?? true { latest[i] = l }
+        for (i, acc) in other.minMaxAvg { minMaxAvg[i, default: MinMaxAvgAccumulator()].merge(acc) }
+        if offset == nil { offset = other.offset }
+        if zoneName == nil { zoneName = other.zoneName }
+    }
+
     /// Writes the day's values into `day`.
     func finish(into day: inout FinishedDay) {
         for (i, sum) in avgSum { day.values[i] = sum / Double(avgCount[i]!) }

@@ -4,6 +4,9 @@ import Foundation
 struct DayOptions: Sendable {
     /// The run's zone (`--timezone`); nil: each sample's own recorded offset.
     var timeZone: TimeZone?
+    /// The input's `HKTimeZone` timeline, given for a second pass when the first found it further
+    /// from the recorded offsets than one pass can correct (`DayBook.rereadTimeline`).
+    var timeline: ZoneTimeline?
     var sourcePriority: SourcePriority
     /// `device_sync_timestamp` when the input states no export date (HAE; trimmed exports).
     var fallbackExportDate: Timestamp?

@@ -169,7 +169,7 @@ final class DayBook: SampleSink {
             }
         }
         let d = state(day)
-        d.note(zone: s.timeZoneName, offset: s.start.offset)
+        d.note(zone: s.timeZoneName, offset: s.start.offset, order: dating ? samplesSeen : 0)
         switch metric.rule {
         case .sum:
             let waiting = sums.add(metric: metric.index, s, value, source: sources.id(s.source), firstDay: day, clock: clock)
@@ -196,6 +196,8 @@ final class DayBook: SampleSink {
     /// time, so pieces resolved apart add up to what they give together).
     private func fringe(_ metric: Metric, _ s: Sample, _ value: Double, offset off: Int32) {
         let key = FringeKey.key(s.start.seconds, offset: off)
+        // The slot's first zone and offset, for a date that the timeline does not name.
+        fringeState(key).note(zone: s.timeZoneName, offset: off, order: samplesSeen)
         switch metric.rule {
         case .sum:
             let source = sources.id(s.source), print = sums.fingerprint(s)

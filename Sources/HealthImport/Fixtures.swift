@@ -92,6 +92,12 @@ struct Fixtures: ParsableCommand {
             valueName: "period"))
     var haeBodies: String?
 
+    @Option(
+        help: ArgumentHelp(
+            "export (the default: every export.xml timestamp in the offset of the export moment, as the Health app writes them) or sample (each in the offset of its own instant). Example: --export-offsets sample",
+            valueName: "form"))
+    var exportOffsets = "export"
+
     @Option(help: ArgumentHelp("Output folder (created if missing). Example: --out fixtures/runner", valueName: "dir"))
     var out = "fixtures"
 
@@ -100,10 +106,12 @@ struct Fixtures: ParsableCommand {
     }
 
     private var request: FixtureRequest {
-        FixtureRequest(
+        var r = FixtureRequest(
             days: days, start: start, seed: seed, timeZoneName: timezone, profile: profile, units: units, outDir: out,
             variant: variant, locale: locale, haeStyle: haeStyle, scaleMegabytes: scale, scaleFile: scaleFile,
             haeBodies: haeBodies)
+        r.exportOffsets = exportOffsets
+        return r
     }
 
     func run() throws {

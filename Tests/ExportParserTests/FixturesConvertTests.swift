@@ -41,8 +41,10 @@ final class FixturesConvertTests: XCTestCase {
     }
 
     /// A traveller flies west on the middle date: the dates before it are in the home zone, the
-    /// travel date keeps it (its first `HKTimeZone` is from the morning), the dates after are in
-    /// the new zone, and the samples carry both offsets.
+    /// travel date keeps it (the zone at its start), the dates after are in the new zone. The
+    /// export writes every timestamp in the export moment's offset (New York's, -0400); the
+    /// `HKTimeZone` entries give the home zone, six hours from it, so convert reads the file a
+    /// second time with the timeline. Written with each sample's own offset, the same days.
     func testATravellersDatesFollowTheNewZone() throws {
         let dir = try FixtureCheck.make(days: 6, start: "2026-03-10", seed: 6, profile: "traveller")
         let zones = try (10...15).map { day -> String in
@@ -54,21 +56,46 @@ final class FixturesConvertTests: XCTestCase {
             Array(repeating: "  \"timezone\": \"Europe/Amsterdam\",", count: 4)
                 + Array(repeating: "  \"timezone\": \"America/New_York\",", count: 2))
         let xml = try String(contentsOf: dir.appendingPathComponent("export.xml"), encoding: .utf8)
-        XCTAssertTrue(xml.contains(" +0100\"") && xml.contains(" -0400\""))
+        XCTAssertTrue(!xml.contains(" +0100\"") && xml.contains(" -0400\""), "one offset, the export moment's")
+        XCTAssertTrue(xml.contains("\"Europe/Amsterdam\"") && xml.contains("\"America/New_York\""))
         try FixtureCheck.assertConvertReproducesExpected(dir, "traveller")
+        let outcome = try ConvertJob(
+            ConvertRequest(inputs: [dir.appendingPathComponent("export.zip").path], outDir: dir.appendingPathComponent("again").path)
+        ).run()
+        XCTAssertEqual(outcome.inputs.map(\.readAgain), [true])
+        XCTAssertTrue(outcome.summaryLines().contains { $0.contains("read a second time") })
+
+        let own = try FixtureCheck.make(
+            days: 6, start: "2026-03-10", seed: 6, profile: "traveller", exportOffsets: "sample", name: "own-offsets-traveller")
+        let ownXML = try String(contentsOf: own.appendingPathComponent("export.xml"), encoding: .utf8)
+        XCTAssertTrue(ownXML.contains(" +0100\"") && ownXML.contains(" -0400\""), "each sample's own offset")
+        XCTAssertEqual(
+            try FixtureCheck.files(own.appendingPathComponent("expected")), try FixtureCheck.files(dir.appendingPathComponent("expected")))
+        try FixtureCheck.assertConvertReproducesExpected(own, "traveller, own offsets")
     }
 
     /// Europe/Amsterdam springs forward on 2026-03-29 (a 23-hour date), Australia/Sydney falls
-    /// back on 2026-04-05 (25 hours): samples carry both offsets, and every date still matches.
+    /// back on 2026-04-05 (25 hours). As the Health app writes them, every timestamp is in the
+    /// export moment's offset (after the change: Amsterdam's +0200, Sydney's +1000), so the
+    /// dates before the change are read an hour off unless the `HKTimeZone` timeline dates
+    /// them: without --timezone every date still matches. Written with each sample's own offset
+    /// (both offsets in the file), the same expected files and the same days.
     func testDaylightSavingChangesInsideTheRange() throws {
-        for (zone, from, standard, summer) in [
+        for (zone, from, before, after) in [
             ("Europe/Amsterdam", "2026-03-25", "+0100", "+0200"),
             ("Australia/Sydney", "2026-04-01", "+1100", "+1000"),
         ] {
             let dir = try FixtureCheck.make(days: 8, start: from, seed: 5, zone: zone)
             let xml = try String(contentsOf: dir.appendingPathComponent("export.xml"), encoding: .utf8)
-            XCTAssertTrue(xml.contains(standard) && xml.contains(summer), "\(zone): both offsets in the export")
+            XCTAssertTrue(!xml.contains(" \(before)\"") && xml.contains(" \(after)\""), "\(zone): the export moment's offset only")
             try FixtureCheck.assertConvertReproducesExpected(dir, zone)
+            let own = try FixtureCheck.make(days: 8, start: from, seed: 5, zone: zone, exportOffsets: "sample", name: "own-offsets-\(from)")
+            let ownXML = try String(contentsOf: own.appendingPathComponent("export.xml"), encoding: .utf8)
+            XCTAssertTrue(ownXML.contains(" \(before)\"") && ownXML.contains(" \(after)\""), "\(zone): both offsets")
+            XCTAssertEqual(
+                try FixtureCheck.files(own.appendingPathComponent("expected")),
+                try FixtureCheck.files(dir.appendingPathComponent("expected")))
+            try FixtureCheck.assertConvertReproducesExpected(own, zone + ", own offsets")
             try FixtureCheck.assertCompareAgrees(dir, days: 8, start: from, zone)
             let payload = try String(contentsOf: dir.appendingPathComponent("expected/payloads/\(from).json"), encoding: .utf8)
             XCTAssertTrue(payload.contains("\"timezone\": \"\(zone)\""), zone)

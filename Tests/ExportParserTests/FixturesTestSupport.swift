@@ -9,12 +9,13 @@ enum FixtureCheck {
     static func make(
         days: Int, start: String = FixtureRequest.defaultStart, seed: UInt64 = 1, zone: String = FixtureRequest.defaultTimeZone,
         profile: String = "runner", units: String = "metric", variant: String? = nil, locale: String? = nil,
-        haeStyle: String = "days", haeBodies: String? = nil, name: String = #function
+        haeStyle: String = "days", haeBodies: String? = nil, exportOffsets: String = "export", name: String = #function
     ) throws -> URL {
         let dir = try TestPaths.temporaryDirectory(name)
-        let request = FixtureRequest(
+        var request = FixtureRequest(
             days: days, start: start, seed: seed, timeZoneName: zone, profile: profile, units: units, outDir: dir.path,
             variant: variant, locale: locale, haeStyle: haeStyle, haeBodies: haeBodies)
+        request.exportOffsets = exportOffsets
         let outcome = try FixtureJob(request).run()
         XCTAssertEqual(outcome.days, days)
         return dir

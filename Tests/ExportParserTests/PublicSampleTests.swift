@@ -113,10 +113,11 @@ final class PublicSampleTests: XCTestCase {
         let c = try Converted(xml: text)
         XCTAssertGreaterThan(expected, 1000)
         XCTAssertEqual(c.metric("2019-06-16", "step_count"), expected.rounded())
-        // That day's sleep record carries HKTimeZone metadata, which names the payload's zone;
-        // a day with no such metadata falls back to the recorded offset.
+        // The file's HKTimeZone entries (on sleep records) name America/New_York: that zone's
+        // timeline names every date's zone, also 2019-05-20, which has no such record and before
+        // this change fell back to the recorded offset, -04:00 (New York's in May, so no date moves).
         XCTAssertEqual(c.payloads["2019-06-16"]?["timezone"] as? String, "America/New_York")
-        XCTAssertEqual(c.payloads["2019-05-20"]?["timezone"] as? String, "-04:00")
+        XCTAssertEqual(c.payloads["2019-05-20"]?["timezone"] as? String, "America/New_York")
     }
 
     func testUnrealisticSamplesGiveSkipsNotCrashes() throws {

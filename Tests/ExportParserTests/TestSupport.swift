@@ -70,14 +70,24 @@ final class CollectingSink: SampleSink {
 
 /// The payloads an export in memory produces, by date, as parsed JSON objects.
 struct Converted {
-    let days: [FinishedDay]
+    var days: [FinishedDay]
     let report: ReadReport
     let payloads: [String: [String: Any]]
 
     init(xml: String, timezone: String? = nil, priority: [String]? = nil, file: StaticString = #filePath, line: UInt = #line) throws {
-        let book = DayBook(options: try DayOptions(timeZoneName: timezone, sourcePriority: priority))
+        let options = try DayOptions(timeZoneName: timezone, sourcePriority: priority)
+        let book = DayBook(options: options)
         report = try AppleExportReader.read(data: Data(xml.utf8), name: "test.xml", into: book)
         days = book.finish()
+        // A second pass when the HKTimeZone timeline is too far from the written offsets (a trip),
+        // as `ConvertJob.finishedDays` does.
+        if let timeline = book.rereadTimeline {
+            var again = options
+            again.timeline = timeline
+            let second = DayBook(options: again)
+            _ = try AppleExportReader.read(data: Data(xml.utf8), name: "test.xml", into: second)
+            days = second.finish()
+        }
         var p: [String: [String: Any]] = [:]
         for d in days {
             let text = PayloadEncoder.payload(d).render()

@@ -89,7 +89,7 @@ public final class CompareJob {
         for source in try ConvertSource.plan(others) {
             let book = DayBook(options: options)
             _ = try source.read(into: book)
-            for d in book.finish() { overlay(ComparableDay(d)) }
+            for d in try ConvertJob.finishedDays(book, source: source, options: options).0 { overlay(ComparableDay(d)) }
         }
         return days
     }

@@ -130,7 +130,7 @@ public final class ConvertJob {
             session?.abandon()
             throw error
         }
-        let days = book.finish()
+        let (days, readAgain) = try Self.finishedDays(book, source: source, options: options)
         var commit: BackgroundValue<StoreCommit>?
         if let session, let digest {
             let report = report
@@ -149,8 +149,24 @@ public final class ConvertJob {
         input.lateSumPieces = book.lateSumPieces
         input.runningOutsideRuns = book.runningOutsideRuns
         input.duplicateWorkouts = book.duplicateWorkouts
+        input.datedBy = book.datedBy
+        input.readAgain = readAgain
         input.appleTotals = book.appleTotalsCheck(days.filter(isInWindow))
         return (input, days, commit)
+    }
+
+    /// The days of `book`, which has read `source`: read again, into a day book alone (the store
+    /// import is not repeated), when one pass could not date them exactly (the `HKTimeZone`
+    /// timeline is more than an hour from the recorded offsets somewhere: a trip). Returns
+    /// whether it read again.
+    static func finishedDays(_ book: DayBook, source: ConvertSource, options: DayOptions) throws -> ([FinishedDay], Bool) {
+        let days = book.finish()
+        guard let timeline = book.rereadTimeline else { return (days, false) }
+        var again = options
+        again.timeline = timeline
+        let second = DayBook(options: again)
+        _ = try source.read(into: second)
+        return (second.finish(), true)
     }
 
     /// Streams one input through the reader its format needs.

@@ -17,6 +17,10 @@ public struct ConvertOutcome: Sendable {
         var runningOutsideRuns = 0
         /// Workouts that repeated one already read (a sync's copies), counted once.
         var duplicateWorkouts = 0
+        /// What the days were cut by, and whether the input was read a second time to date them
+        /// by its `HKTimeZone` timeline (a trip).
+        var datedBy: DayDating = .runZone
+        var readAgain = false
         /// Apple's daily totals beside the tool's, when the input has ActivitySummary elements.
         var appleTotals: AppleDailyTotals?
         /// For several HAE bodies read as one set: what their overlap repeated.
@@ -59,6 +63,16 @@ public struct ConvertOutcome: Sendable {
             }
             if let line = i.appleTotals?.summaryLine {
                 lines.append(inputs.count > 1 ? "\(i.path): \(line)" : line)
+            }
+            if i.datedBy == .recordedOffsets, i.format != .hae {
+                lines.append(
+                    "Note: \(i.path) has no HKTimeZone entries: its days are cut at the offset each timestamp is written in, which export.xml takes from the export moment (an hour off for half the year where clocks change); give --timezone with the zone you live in"
+                )
+            }
+            if i.readAgain {
+                lines.append(
+                    "\(i.path): its HKTimeZone entries show time zones more than an hour from the offsets written in it (a trip); it was read a second time to cut every day in the zone of that date"
+                )
             }
             if i.lateSumPieces > 0 {
                 lines.append(

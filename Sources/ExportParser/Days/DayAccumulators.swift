@@ -7,11 +7,17 @@ final class DayAccumulators {
     var minMaxAvg: [Int: MinMaxAvgAccumulator] = [:]
     private(set) var zoneName: String?
     private(set) var offset: Int32?
+    /// When the offset was seen (the book's sample count), so that a fringe slot merged in later
+    /// gives its offset only when it saw one first.
+    private var offsetOrder = Int.max
 
     /// The first zone name and recorded offset seen on the day name the payload's `timezone`.
     @inline(__always)
-    func note(zone: String?, offset recorded: Int32) {
-        if offset == nil { offset = recorded }
+    func note(zone: String?, offset recorded: Int32, order: Int = 0) {
+        if offset == nil {
+            offset = recorded
+            offsetOrder = order
+        }
         if zoneName == nil, let zone { zoneName = zone }
     }
 
@@ -25,6 +31,21 @@ final class DayAccumulators {
     @inline(__always)
     func addLatest(metric: Int, _ value: Double, end: Int64) {
         if latest[metric].map({ $0.end <= end }) ?? true { latest[metric] = (end, value) }
+    }
+
+    /// Adds what `other` gathered: a fringe slot of the day book (samples near midnight whose
+    /// date was known only at the end) joining the date it turned out to belong to. A latest
+    /// value tied on its end keeps this day's (file order is not known across slots).
+    func merge(_ other: DayAccumulators) {
+        for (i, v) in other.avgSum { avgSum[i, default: 0] += v }
+        for (i, n) in other.avgCount { avgCount[i, default: 0] += n }
+        for (i, l) in other.latest where latest[i].map({ $0.end < l.end }) ?? true { latest[i] = l }
+        for (i, acc) in other.minMaxAvg { minMaxAvg[i, default: MinMaxAvgAccumulator()].merge(acc) }
+        if let o = other.offset, other.offsetOrder < offsetOrder {
+            offset = o
+            offsetOrder = other.offsetOrder
+        }
+        if zoneName == nil { zoneName = other.zoneName }
     }
 
     /// Writes the day's values into `day`.

@@ -9,6 +9,14 @@ import Synchronization
 /// What it keeps is bounded by days and sources, except where a rule needs intervals: sum-rule
 /// pieces (32 bytes) until their days are complete, heart-rate samples (8 bytes) for workouts
 /// that state no heart rate, sleep and running samples, which are few.
+///
+/// Without `--timezone` the book dates samples in the person's zone as the input's `HKTimeZone`
+/// entries show it (`ZoneTimeline`), which is known only at the end of the pass (export.xml lists
+/// the records that carry it last). A sample recorded more than `FringeKey.width` from a local
+/// midnight keeps its recorded date when the zone is at most that far from the recorded offset;
+/// one nearer is kept under its quarter-hour (`FringeKey`) and joins its date in `finish`. Sleep
+/// and wrist-temperature samples are dated in `finish`. When the timeline is further from the
+/// recorded offsets somewhere (a trip), `rereadTimeline` asks the caller for a second pass.
 final class DayBook: SampleSink {
     private(set) var options: DayOptions
     let clock: LocalClock
@@ -26,6 +34,22 @@ final class DayBook: SampleSink {
     @exclusivity(unchecked) private var running = RunningMechanics()
     @exclusivity(unchecked) private var workouts = WorkoutBook()
     @exclusivity(unchecked) private var sources = SourceTable()
+    /// Dating by the input's `HKTimeZone` timeline, known at the end (no `--timezone`, no timeline
+    /// given): near-midnight samples wait in fringe slots, sleep and night-avg samples in lists.
+    private let dating: Bool
+    @exclusivity(unchecked) private var zoneNotes = ZoneNotes()
+    @exclusivity(unchecked) private var fringeDays: [Int: DayAccumulators] = [:]
+    @exclusivity(unchecked) private var lastFringe = Int.min
+    @exclusivity(unchecked) private var lastFringeState: DayAccumulators?
+    @exclusivity(unchecked) private var fringeSums = SumBook(lag: FringeKey.lag)
+    private var pendingSegments: [SleepSegment] = []
+    private var pendingNightAvg: [(metric: Int, value: Double, end: Timestamp)] = []
+    /// The recorded offsets seen, the dates they gave, and whether one was not whole quarter-hours
+    /// (its samples were dated at once): what `finish` checks the timeline against.
+    @exclusivity(unchecked) private var lastOffset = Int32.min
+    private var offsets = (least: Int32.max, greatest: Int32.min)
+    private var dayRange = (first: Int.max, last: Int.min)
+    private var oddOffset = false
     private var exportDate: Timestamp?
     /// The latest instant the data reaches (a sample's or workout's end, a night's wake-up): the
     /// `device_sync_timestamp` of an input that states no export date (HAE, a trimmed export).
@@ -45,16 +69,27 @@ final class DayBook: SampleSink {
 
     /// Sum samples that arrived for a day already resolved (a file not grouped by type and
     /// date, larger than the budget): added without source resolution, and reported.
-    var lateSumPieces: Int { sums.latePieces }
+    var lateSumPieces: Int { sums.latePieces + fringeSums.latePieces }
     /// Running-mechanics samples and buckets no running workout took (after `finish`).
     var runningOutsideRuns: Int { running.outsideRuns }
     /// Workouts that repeated one already read but for their creation date or app version (a sync's
     /// copies).
     var duplicateWorkouts: Int { workouts.duplicates }
+    /// How `finish` dated the samples.
+    private(set) var datedBy: DayDating = .recordedOffsets
+    /// Set by `finish` when the timeline is further than `FringeKey.width` from the recorded
+    /// offsets somewhere: the days are exact only from a second pass with this timeline given
+    /// (`DayOptions.timeline`).
+    private(set) var rereadTimeline: ZoneTimeline?
 
     init(options: DayOptions = DayOptions()) {
         self.options = options
-        self.clock = LocalClock(zone: options.timeZone)
+        if let timeline = options.timeline, options.timeZone == nil {
+            clock = LocalClock(timeline: timeline)
+        } else {
+            clock = LocalClock(zone: options.timeZone)
+        }
+        dating = options.timeZone == nil && options.timeline == nil
     }
 
     @inline(__always)
@@ -69,7 +104,30 @@ final class DayBook: SampleSink {
         }
         lastDay = day
         lastState = s
+        if day < dayRange.first { dayRange.first = day }
+        if day > dayRange.last { dayRange.last = day }
         return s
+    }
+
+    @inline(__always)
+    private func fringeState(_ key: Int) -> DayAccumulators {
+        if key == lastFringe, let s = lastFringeState { return s }
+        let s: DayAccumulators
+        if let existing = fringeDays[key] {
+            s = existing
+        } else {
+            s = DayAccumulators()
+            fringeDays[key] = s
+        }
+        lastFringe = key
+        lastFringeState = s
+        return s
+    }
+
+    private func noteOffset(_ off: Int32) {
+        lastOffset = off
+        offsets = (min(offsets.least, off), max(offsets.greatest, off))
+        if off % 900 != 0 { oddOffset = true }
     }
 
     // MARK: - SampleSink
@@ -81,11 +139,16 @@ final class DayBook: SampleSink {
         confinement.check("a day book")
         if s.end.seconds > latestData.seconds { latestData = s.end }
         if s.deviceIsWatch { sources.markWatch(s.source) }
+        if dating, let zone = s.timeZoneName { zoneNotes.note(zone, at: s.start.seconds) }
         guard let metric = s.metric else {
             if s.type == Catalog.sleepType, let text = s.valueText, let stage = SleepSegment.stage(for: text) {
-                nights.addSegment(
-                    SleepSegment(start: s.start, end: s.end, stage: stage, source: s.source), night: clock.night(endingAt: s.end))
-                state(clock.day(s.start)).note(zone: s.timeZoneName, offset: s.start.offset)
+                let segment = SleepSegment(start: s.start, end: s.end, stage: stage, source: s.source)
+                if dating {
+                    pendingSegments.append(segment)
+                } else {
+                    nights.addSegment(segment, night: clock.night(endingAt: s.end))
+                    state(clock.day(s.start)).note(zone: s.timeZoneName, offset: s.start.offset)
+                }
             }
             return
         }
@@ -95,8 +158,25 @@ final class DayBook: SampleSink {
             return
         }
         let day = clock.day(s.start)
+        if dating {
+            let off = s.start.offset
+            if off != lastOffset { noteOffset(off) }
+            if metric.rule == .nightAvg {
+                pendingNightAvg.append((metric.index, value, s.end))
+                return
+            }
+            if off % 900 == 0 {
+                let local = s.start.seconds + Int64(off), dayStart = Int64(day) * 86_400
+                if FringeKey.isFringe(timeOfDay: local - dayStart)
+                    || (metric.rule == .sum && s.end.seconds + Int64(off) > dayStart + 86_400 - FringeKey.width)
+                {
+                    fringe(metric, s, value, offset: off)
+                    return
+                }
+            }
+        }
         let d = state(day)
-        d.note(zone: s.timeZoneName, offset: s.start.offset)
+        d.note(zone: s.timeZoneName, offset: s.start.offset, order: dating ? samplesSeen : 0)
         switch metric.rule {
         case .sum:
             let waiting = sums.add(metric: metric.index, s, value, source: sources.id(s.source), firstDay: day, clock: clock)
@@ -117,13 +197,64 @@ final class DayBook: SampleSink {
         }
     }
 
+    /// A sample near a midnight (or a sum reaching one) while the timeline is not known yet: kept
+    /// under its quarter-hour (`FringeKey`); a sum is cut at the quarter-hours of the fringe and
+    /// at its edges, each piece under its slot or its date (`SumResolver` resolves overlap over
+    /// time, so pieces resolved apart add up to what they give together).
+    private func fringe(_ metric: Metric, _ s: Sample, _ value: Double, offset off: Int32) {
+        let key = FringeKey.key(s.start.seconds, offset: off)
+        // The slot's first zone and offset, for a date that the timeline does not name.
+        fringeState(key).note(zone: s.timeZoneName, offset: off, order: samplesSeen)
+        switch metric.rule {
+        case .sum:
+            let source = sources.id(s.source), print = sums.fingerprint(s)
+            let start = s.start.seconds, end = s.end.seconds
+            let length = Double(end - start)
+            var t = start
+            var waiting = 0
+            repeat {
+                let local = t + Int64(off)
+                let day = LocalClock.floorDiv(local, 86_400)
+                let timeOfDay = local - Int64(day) * 86_400
+                let inFringe = FringeKey.isFringe(timeOfDay: timeOfDay)
+                let next = inFringe ? Int64(LocalClock.floorDiv(t, 900) + 1) * 900 : t + 86_400 - FringeKey.width - timeOfDay
+                let pieceEnd = min(next, end)
+                let share = length > 0 ? value * Double(pieceEnd - t) / length : value
+                let piece = SumPiece(start: t, end: pieceEnd, value: share, source: source, fingerprint: print)
+                if inFringe {
+                    waiting = fringeSums.add(piece, metric: metric.index, key: FringeKey.key(t, offset: off)) + sums.waiting
+                } else {
+                    if day < dayRange.first { dayRange.first = day }
+                    if day > dayRange.last { dayRange.last = day }
+                    waiting = sums.add(piece, metric: metric.index, key: day) + fringeSums.waiting
+                }
+                t = pieceEnd
+            } while t < end
+            if waiting > options.sumPieceBudget { resolveLeftBehindDays() }
+        case .avg:
+            fringeState(key).addAverage(metric: metric.index, value)
+        case .minMaxAvg:
+            fringeState(key).minMaxAvg[metric.index, default: MinMaxAvgAccumulator()]
+                .add(value, bucketMinimum: s.bucketMinimum, bucketMaximum: s.bucketMaximum, isBucket: s.isBucket)
+            if metric.index == Self.heartRateIndex { workouts.addHeartRate(s.start.seconds, value) }
+        case .latest:
+            fringeState(key).addLatest(metric: metric.index, value, end: s.end.seconds)
+        case .nightAvg, .workoutAvg:
+            break  // kept before the fringe test
+        }
+        let day = LocalClock.floorDiv(s.start.seconds + Int64(off), 86_400)
+        if day < dayRange.first { dayRange.first = day }
+        if day > dayRange.last { dayRange.last = day }
+    }
+
     func takeOver() { confinement.claim() }
 
     func workout(_ w: Workout) {
         confinement.check("a day book")
         if w.end.seconds > latestData.seconds { latestData = w.end }
         guard workouts.add(w) else { return }
-        state(clock.day(w.start)).note(zone: w.timeZoneName, offset: w.start.offset)
+        if dating, let zone = w.timeZoneName { zoneNotes.note(zone, at: w.start.seconds) }
+        if !dating { state(clock.day(w.start)).note(zone: w.timeZoneName, offset: w.start.offset) }
     }
 
     func sleepSummary(_ night: SleepSummary) {
@@ -145,7 +276,9 @@ final class DayBook: SampleSink {
     /// enormous day?), raises the budget instead.
     private func resolveLeftBehindDays() {
         let names = sources.names, priority = options.sourcePriority, watches = sources.watches
-        let waiting = sums.resolveLeftBehind { SumResolver.resolve($0, sources: names, priority: priority, watches: watches) }
+        let waiting =
+            sums.resolveLeftBehind { SumResolver.resolve($0, sources: names, priority: priority, watches: watches) }
+            + fringeSums.resolveLeftBehind { SumResolver.resolve($0, sources: names, priority: priority, watches: watches) }
         if waiting > options.sumPieceBudget / 2 { options.sumPieceBudget = waiting * 2 }
     }
 
@@ -154,19 +287,46 @@ final class DayBook: SampleSink {
     /// Runs every rule and returns the days in date order. Call once, after the last input.
     func finish() -> [FinishedDay] {
         confinement.claim()
+        let names = sources.names, priority = options.sourcePriority, watches = sources.watches
+        let resolve = { (pieces: [SumPiece]) in SumResolver.resolve(pieces, sources: names, priority: priority, watches: watches) }
+        // The clock the waiting samples, the nights and the workouts are dated with.
+        var clock = self.clock
+        var fringeTotals: [Int: [Int: Double]] = [:]
+        if dating {
+            let timeline = zoneNotes.timeline
+            if let timeline {
+                clock = LocalClock(timeline: timeline)
+                datedBy = .timeline
+                if offsets.least <= offsets.greatest, dayRange.first <= dayRange.last {
+                    let span = (Int64(dayRange.first) - 1) * 86_400...(Int64(dayRange.last) + 2) * 86_400
+                    let shift = timeline.largestShift(over: span, recorded: offsets.least...offsets.greatest)
+                    if shift > FringeKey.width || oddOffset { rereadTimeline = timeline }
+                }
+            }
+            let slotClock = timeline == nil ? nil : clock
+            for (key, acc) in fringeDays { state(FringeKey.day(key, clock: slotClock)).merge(acc) }
+            for (key, totals) in fringeSums.totals(resolve) {
+                let n = FringeKey.day(key, clock: slotClock)
+                for (i, v) in totals { fringeTotals[n, default: [:]][i, default: 0] += v }
+            }
+            for segment in pendingSegments { nights.addSegment(segment, night: clock.night(endingAt: segment.end)) }
+            for p in pendingNightAvg { nights.addNightAvg(metric: p.metric, p.value, night: clock.night(endingAt: p.end)) }
+        } else {
+            datedBy = options.timeZone != nil ? .runZone : .timeline
+        }
         let syncDate = exportDate ?? (latestData.seconds == .min ? nil : latestData)
         let syncText = syncDate.map { clock.iso($0) } ?? "1970-01-01T00:00:00+00:00"
-        let names = sources.names, priority = options.sourcePriority, watches = sources.watches
         var out: [Int: FinishedDay] = [:]
 
-        /// A date's zone: the run's, else the first zone name or offset seen that date, else the
-        /// offset of its night's first sleep sample, else the export date's.
+        /// A date's zone: the run's, else the timeline's at the date's start, else the first zone
+        /// name or offset seen that date, else the offset of its night's first sleep sample, else
+        /// the export date's.
         func day(_ n: Int) -> FinishedDay {
             if let d = out[n] { return d }
             let st = days[n]
             let zone: String
-            if let tz = options.timeZone {
-                zone = tz.identifier
+            if let name = clock.zoneName(day: n) {
+                zone = name
             } else if let name = st?.zoneName {
                 zone = name
             } else if let off = st?.offset {
@@ -184,9 +344,14 @@ final class DayBook: SampleSink {
             st.finish(into: &d)
             out[n] = d
         }
-        for (n, totals) in sums.totals({ SumResolver.resolve($0, sources: names, priority: priority, watches: watches) }) {
+        for (n, totals) in sums.totals(resolve) {
             var d = day(n)
             for (i, v) in totals { d.values[i] = v }
+            out[n] = d
+        }
+        for (n, totals) in fringeTotals {
+            var d = day(n)
+            for (i, v) in totals { d.values[i] = (d.values[i] ?? 0) + v }
             out[n] = d
         }
         for (n, night) in nights.finish(priority: priority, clock: clock, watches: watches) {

@@ -4,6 +4,9 @@ import Foundation
 struct DayOptions: Sendable {
     /// The run's zone (`--timezone`); nil: each sample's own recorded offset.
     var timeZone: TimeZone?
+    /// The input's `HKTimeZone` timeline, given for a second pass when the first found it further
+    /// from the recorded offsets than one pass can correct (`DayBook.rereadTimeline`).
+    var timeline: ZoneTimeline?
     var sourcePriority: SourcePriority
     /// How many sum-rule sample pieces may wait in memory (32 bytes each) before days that the
     /// stream has left behind are resolved and their pieces freed. Keeps memory flat on any

@@ -1,29 +1,62 @@
 import Foundation
 
 /// Turns instants into local calendar days and local timestamps: in the run's IANA zone when
-/// `--timezone` is given, else in each instant's own recorded offset (the file's view).
+/// `--timezone` is given, in the zones of a `ZoneTimeline` (the input's `HKTimeZone` entries),
+/// else in each instant's own recorded offset (the file's view).
 ///
 /// Zone offsets are looked up through a cache of constant-offset intervals, since Foundation's
 /// `TimeZone` calls are far too slow for millions of samples.
 final class LocalClock {
     let zone: TimeZone?
+    let timeline: ZoneTimeline?
+    /// Neither a zone nor a timeline: each instant's recorded offset (kept as a flag: this is on
+    /// every sample's path).
+    private let recorded: Bool
     private var intervals: [(start: Int64, end: Int64, offset: Int32)] = []
     private var last = 0
 
-    init(zone: TimeZone?) { self.zone = zone }
+    init(zone: TimeZone?) {
+        self.zone = zone
+        timeline = nil
+        recorded = zone == nil
+    }
 
-    /// The offset in force at `t` (run zone) or `t`'s recorded one.
+    init(timeline: ZoneTimeline) {
+        zone = nil
+        self.timeline = timeline
+        recorded = false
+    }
+
+    /// The offset in force at `t` (run zone or timeline) or `t`'s recorded one.
     @inline(__always)
     func offset(_ t: Timestamp) -> Int32 {
-        zone == nil ? t.offset : zoneOffset(t.seconds)
+        recorded ? t.offset : zoneOffset(t.seconds)
+    }
+
+    /// The zone name a date is in: the run's zone, or the timeline's at the date's first instant;
+    /// nil when the clock reads recorded offsets.
+    func zoneName(day: Int) -> String? {
+        if let zone { return zone.identifier }
+        guard let timeline else { return nil }
+        return timeline.name(at: midnight(day: day, recordedOffset: 0))
     }
 
     func zoneOffset(_ seconds: Int64) -> Int32 {
-        guard let zone else { return 0 }
         if last < intervals.count, intervals[last].start <= seconds, seconds < intervals[last].end { return intervals[last].offset }
         for (i, iv) in intervals.enumerated() where iv.start <= seconds && seconds < iv.end {
             last = i
             return iv.offset
+        }
+        let zone: TimeZone
+        var bounds = (Int64.min, Int64.max)
+        if let z = self.zone {
+            zone = z
+        } else if let timeline {
+            let i = timeline.index(at: seconds)
+            zone = timeline.stretches[i].zone
+            bounds = (timeline.stretches[i].from, timeline.end(ofStretch: i) ?? Int64.max)
+        } else {
+            return 0
         }
         // Compute the constant-offset interval around `seconds` (bounded to a year each way).
         let date = Date(timeIntervalSince1970: TimeInterval(seconds))
@@ -42,7 +75,7 @@ final class LocalClock {
                 p = nn
             }
         }
-        intervals.append((start, max(next, seconds + 1), off))
+        intervals.append((max(start, bounds.0), min(max(next, seconds + 1), bounds.1), off))
         last = intervals.count - 1
         return off
     }
@@ -57,7 +90,7 @@ final class LocalClock {
     /// when no zone is set) .
     func midnight(day: Int, recordedOffset: Int32) -> Int64 {
         let local = Int64(day) * 86_400
-        guard zone != nil else { return local - Int64(recordedOffset) }
+        guard !recorded else { return local - Int64(recordedOffset) }
         var guess = local - Int64(zoneOffset(local))
         guess = local - Int64(zoneOffset(guess))
         return guess

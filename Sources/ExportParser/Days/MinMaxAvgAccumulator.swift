@@ -16,6 +16,15 @@ struct MinMaxAvgAccumulator {
         if isBucket { sawBucket = true }
     }
 
+    /// Adds what `other` gathered (another stretch of the same day).
+    mutating func merge(_ other: MinMaxAvgAccumulator) {
+        sum += other.sum
+        count += other.count
+        minimum = min(minimum, other.minimum)
+        maximum = max(maximum, other.maximum)
+        sawBucket = sawBucket || other.sawBucket
+    }
+
     var summary: MinMaxAvgSummary? {
         count > 0 ? MinMaxAvgSummary(average: sum / Double(count), minimum: minimum, maximum: maximum, count: sawBucket ? nil : count) : nil
     }

@@ -20,6 +20,11 @@ struct SumBook {
     private var watermark: [Int: Int] = [:]
     private(set) var latePieces = 0
     private var lastUnit: (String?, UInt64) = (nil, 0)
+    /// How far behind its metric's stream a key must be to be resolved early: two days for a book
+    /// keyed by day; the day book's fringe book keys by quarter-hour slot (`FringeKey`).
+    private let lag: Int
+
+    init(lag: Int = 2) { self.lag = lag }
 
     @inline(__always)
     private mutating func day(_ n: Int) -> Day {
@@ -36,13 +41,22 @@ struct SumBook {
         return d
     }
 
+    /// Pieces waiting in memory.
+    var waiting: Int { buffered }
+
     /// The days that have pieces or resolved sums.
     var dayNumbers: [Int] { Array(days.keys) }
 
     /// Keeps the sample's pieces; returns how many pieces now wait (the caller resolves the days
     /// left behind when that is over its budget).
     mutating func add(metric: Int, _ s: Sample, _ value: Double, source: Int32, firstDay: Int, clock: LocalClock) -> Int {
-        let print = fingerprint(s)
+        add(metric: metric, s, value, source: source, fingerprint: fingerprint(s), firstDay: firstDay, clock: clock)
+    }
+
+    /// `add` with the sample's fingerprint already taken.
+    mutating func add(metric: Int, _ s: Sample, _ value: Double, source: Int32, fingerprint print: UInt32, firstDay: Int, clock: LocalClock)
+        -> Int
+    {
         if firstDay > watermark[metric, default: Int.min] { watermark[metric] = firstDay }
         // Days and midnights are taken in the start's offset (docs/rules.md, "sum"): an end
         // recorded in another offset (a flight west) can name an earlier local date than the
@@ -67,6 +81,13 @@ struct SumBook {
         return buffered
     }
 
+    /// Keeps one piece under key `n` (a day, or a fringe slot); returns how many pieces now wait.
+    mutating func add(_ piece: SumPiece, metric: Int, key n: Int) -> Int {
+        if n > watermark[metric, default: Int.min] { watermark[metric] = n }
+        keep(piece, metric: metric, day: n)
+        return buffered
+    }
+
     private mutating func keep(_ piece: SumPiece, metric: Int, day n: Int) {
         let d = day(n)
         if d.resolved[metric] != nil, d.pieces[metric] == nil { latePieces += 1 }
@@ -77,7 +98,7 @@ struct SumBook {
     /// Tells copies of one record from different records with the same source, times and value:
     /// their unit and metadata, and an HAE datum's number (`SumPiece.fingerprint`).
     @inline(__always)
-    private mutating func fingerprint(_ s: Sample) -> UInt32 {
+    mutating func fingerprint(_ s: Sample) -> UInt32 {
         if s.unit != lastUnit.0 {
             var h = FNV1a()
             if let u = s.unit { h.add(u) }
@@ -93,7 +114,7 @@ struct SumBook {
     mutating func resolveLeftBehind(_ resolve: ([SumPiece]) -> Double) -> Int {
         for (n, d) in days {
             for (metric, pieces) in d.pieces {
-                guard let mark = watermark[metric], n <= mark - 2 else { continue }
+                guard let mark = watermark[metric], n <= mark - lag else { continue }
                 d.resolved[metric, default: 0] += resolve(pieces)
                 d.pieces[metric] = nil
                 buffered -= pieces.count

@@ -6,10 +6,12 @@ struct ExportXMLElements {
     let units: FixtureUnits
     private var time: FixtureTimeText
 
-    init(clock: FixtureClock, units: FixtureUnits) {
+    /// `writtenOffset`: the one offset every timestamp is written in (the export moment's), or
+    /// nil for each instant's own (`--export-offsets sample`).
+    init(clock: FixtureClock, units: FixtureUnits, writtenOffset: Int32?) {
         self.clock = clock
         self.units = units
-        time = FixtureTimeText(clock: clock)
+        time = FixtureTimeText(clock: clock, fixedOffset: writtenOffset)
     }
 
     /// The `device` attribute: the source's `HKDevice` text with a memory address of its own, as

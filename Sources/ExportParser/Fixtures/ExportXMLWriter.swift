@@ -40,8 +40,8 @@ struct ExportXMLWriter {
     /// Spool files of a `--scale` run are numbered from here (the HAE writer's from 0).
     private static let firstSpool = 1_000
 
-    init(clock: FixtureClock, units: FixtureUnits, seed: UInt64, place: FixtureSpool.Place) throws {
-        elements = ExportXMLElements(clock: clock, units: units)
+    init(clock: FixtureClock, units: FixtureUnits, seed: UInt64, place: FixtureSpool.Place, writtenOffset: Int32?) throws {
+        elements = ExportXMLElements(clock: clock, units: units, writtenOffset: writtenOffset)
         self.seed = seed
         let n = Self.typeOrder.count + 1
         records = try SortedSections(count: n, place: place, firstSpoolNumber: Self.firstSpool)

@@ -18,7 +18,8 @@ public final class FixtureJob {
         let clock = planner.clock, units = options.units
         let out = request.outDir
         let name = request.exportName
-        var writer = try ExportXMLWriter(clock: clock, units: units, seed: request.seed, place: .memory)
+        var writer = try ExportXMLWriter(
+            clock: clock, units: units, seed: request.seed, place: .memory, writtenOffset: options.writtenOffset(planner))
         var samples = try options.samplesStyle ? HAESamplesWriter(clock: clock, units: units, place: .memory) : nil
         var data = FixtureData(exportDate: planner.exportDate)
         // The REST bodies are cut from every date's records (a fixture of --days, so few).

@@ -20,6 +20,9 @@ struct FixtureOptions {
     let samplesStyle: Bool
     /// `--hae-bodies`: the REST bodies' sync period, when they are asked for.
     let haeBodies: HAEBodiesWriter.Window?
+    /// `--export-offsets export` (the default): export.xml's timestamps all in the export
+    /// moment's offset, as the Health app writes them; false: each in its own (`sample`).
+    let exportOffsets: Bool
     /// `--scale MB` and the file it makes; nil for a fixture of `--days` dates.
     let scale: (megabytes: Int, file: ScaleFile)?
 
@@ -77,6 +80,11 @@ struct FixtureOptions {
         } else {
             haeBodies = nil
         }
+        guard ["export", "sample"].contains(request.exportOffsets) else {
+            throw UsageError(
+                "--export-offsets", "--export-offsets \"\(request.exportOffsets)\" is not a choice: export, sample")
+        }
+        exportOffsets = request.exportOffsets == "export"
         firstDay = first
         homeClock = clock
         self.profile = profile
@@ -108,6 +116,12 @@ struct FixtureOptions {
     /// The clock of a fixture of `days` dates: a traveller flies west on the middle date.
     func clock(days: Int) -> FixtureClock {
         profile.travels ? homeClock.travelling(westOn: firstDay + days / 2) : homeClock
+    }
+
+    /// The one offset export.xml's timestamps are written in: the export moment's, or nil for
+    /// each instant's own.
+    func writtenOffset(_ planner: FixturePlanner) -> Int32? {
+        exportOffsets ? planner.clock.offset(planner.exportDate) : nil
     }
 
     func planner(days: Int, seed: UInt64) -> FixturePlanner {

@@ -28,6 +28,9 @@ public struct FixtureRequest: Sendable {
     /// With `scaleMegabytes`: `export` (nil: export.xml and export.zip), `xml` (export.xml
     /// alone) or `hae` (hae.json in the samples style).
     public var scaleFile: String?
+    /// `export` (the default): every export.xml timestamp in the offset of the export moment, as
+    /// the Health app writes them; `sample`: each in the offset of its own instant.
+    public var exportOffsets = "export"
 
     public static let defaultStart = "2026-03-02"
     public static let defaultTimeZone = "Europe/Amsterdam"
@@ -64,6 +67,7 @@ public struct FixtureRequest: Sendable {
             "health-import fixtures \(size) --start \(start) --seed \(seed) --timezone \(timeZoneName) --profile \(profile) --units \(units)"
             + (variant.map { " --variant " + $0 } ?? "") + (locale.map { " --locale " + $0 } ?? "")
             + (haeStyle == "samples" ? " --hae-style samples" : "") + (haeBodies.map { " --hae-bodies " + $0 } ?? "")
+            + (exportOffsets == "export" ? "" : " --export-offsets " + exportOffsets)
     }
 
     /// The export's file name without extension: the Health app localises it.

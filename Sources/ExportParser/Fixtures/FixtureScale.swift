@@ -18,7 +18,9 @@ enum FixtureScale {
         var fixed = 0
         switch file {
         case .export, .xml:
-            let writer = try ExportXMLWriter(clock: planner.clock, units: options.units, seed: request.seed, place: .counted)
+            let writer = try ExportXMLWriter(
+                clock: planner.clock, units: options.units, seed: request.seed, place: .counted,
+                writtenOffset: options.writtenOffset(planner))
             fixed =
                 writer.head(locale: request.exportLocale, dtd: request.exportDTD, exportDate: planner.exportDate).count
                 + ExportXMLWriter.tail.utf8.count

@@ -22,7 +22,8 @@ struct FixtureScaleRun {
         case .export, .xml:
             let name = request.exportName + ".xml"
             var writer = try ExportXMLWriter(
-                clock: planner.clock, units: options.units, seed: request.seed, place: .files(beside: out + "/" + name))
+                clock: planner.clock, units: options.units, seed: request.seed, place: .files(beside: out + "/" + name),
+                writtenOffset: options.writtenOffset(planner))
             for day in planner.days { try writer.add(planner.day(day)) }
             let xml = try OutputFiles.Staged(out + "/" + name)
             try writer.finish(into: xml, locale: request.exportLocale, dtd: request.exportDTD, exportDate: planner.exportDate)

@@ -1,17 +1,24 @@
 /// Writes instants as export.xml and HAE write them, `2026-03-22 07:00:00 +1100` (the text of
 /// `FixtureClock.exportText`), straight into a buffer: three of them in every record, so the
 /// date's and the offset's text are kept from one call to the next rather than made again.
+///
+/// With `fixedOffset` every instant is written in that one offset, as the Health app writes
+/// export.xml: in the offset the phone had at the export moment (docs/export-xml.md).
 struct FixtureTimeText {
     let clock: FixtureClock
+    let fixedOffset: Int32?
     private var day = Int.min
     private var dayText: [UInt8] = []
     private var offset = Int32.min
     private var offsetText: [UInt8] = []
 
-    init(clock: FixtureClock) { self.clock = clock }
+    init(clock: FixtureClock, fixedOffset: Int32? = nil) {
+        self.clock = clock
+        self.fixedOffset = fixedOffset
+    }
 
     mutating func put(_ t: Int64, into out: inout ByteBuffer) {
-        let off = clock.offset(t)
+        let off = fixedOffset ?? clock.offset(t)
         let local = t + Int64(off)
         let d = LocalClock.floorDiv(local, 86_400)
         if d != day {

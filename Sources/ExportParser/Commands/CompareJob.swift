@@ -20,21 +20,37 @@ public final class CompareJob {
     public func run() throws -> CompareOutcome {
         let native: [String: ComparableDay], hae: [String: ComparableDay]
         var ignored: [IgnoredPayloadKeys] = []
+        var sides: [CompareSideSummary]
         if let store = request.storePath {
             (native, hae) = try StoreSides.read(store, person: request.person)
+            sides = [
+                CompareSideSummary(side: .native, kind: "store imports of export.xml", files: [store], days: native),
+                CompareSideSummary(side: .hae, kind: "store imports of HAE JSON", files: [store], days: hae),
+            ]
         } else {
+            try CompareInputCheck.checkFiles(native: request.native, hae: request.hae)
             native = try Self.side(request.native, options: options, ignored: &ignored)
             hae = try Self.side(request.hae, options: options, ignored: &ignored)
+            sides = [
+                CompareSideSummary(side: .native, kind: CompareSideSummary.kind(of: request.native), files: request.native, days: native),
+                CompareSideSummary(side: .hae, kind: CompareSideSummary.kind(of: request.hae), files: request.hae, days: hae),
+            ]
         }
-        guard let window = Comparison.window(native: native, hae: hae, from: fromDay, days: request.days) else {
-            throw UsageError("--from", "no date has data on both sides; give --from to choose the dates to compare")
+        guard let window = Self.window(native: native, hae: hae, from: fromDay, days: request.days, monitor: request.monitor) else {
+            throw UsageError(
+                "--from",
+                "no date has data on both sides (native: \(sides[0].range); HAE: \(sides[1].range)); give --from to choose the dates to compare"
+            )
         }
         if request.monitor == nil, !window.dates.contains(where: { native[$0] != nil || hae[$0] != nil }) {
             throw UsageError(
                 "--from",
-                "no date from \(CivilDate.isoDate(window.from)) to \(CivilDate.isoDate(window.to)) has data on either side: nothing to compare"
+                "no date from \(CivilDate.isoDate(window.from)) to \(CivilDate.isoDate(window.to)) has data on either side (native: \(sides[0].range); HAE: \(sides[1].range)): nothing to compare"
             )
         }
+        // Compared in both modes: identical sides are the same data given twice, whatever is asked.
+        let c = Comparison(native: native, hae: hae, window: window, tolerances: tolerances)
+        if let sentence = CompareInputCheck.identicalValues(c) { throw UsageError(nil, sentence) }
         var report: CompareReport
         if let n = request.monitor {
             let fields = OutputFields.all.compactMap(\.payloadPath)
@@ -43,13 +59,33 @@ public final class CompareJob {
                 gaps: GapFinder.monitor(native: native, window: window, lastDates: n, fields: fields))
             report.monitored = GapFinder.monitoredDates(native: native, lastDates: n)
         } else {
-            let c = Comparison(native: native, hae: hae, window: window, tolerances: tolerances)
             report = CompareReport(mode: .validate, window: window, comparison: c, gaps: c.gaps)
             report.series = CompareSeries.build(native: native, hae: hae, window: window, comparison: c)
+        }
+        report.sides = sides
+        if let store = request.storePath {
+            report.explain = [.native: ExplainCommand(inputs: [], store: (store, request.person))]
+        } else {
+            report.explain = [
+                .native: .forSide(request.native, timeZoneName: request.timeZoneName),
+                .hae: .forSide(request.hae, timeZoneName: request.timeZoneName),
+            ]
         }
         report.ignoredKeys = ignored
         try CompareFiles.write(report, to: request.outDir)
         return CompareOutcome(report: report, outDir: request.outDir)
+    }
+
+    /// The dates compared. With `--monitor N` and no `--from`: the `days` dates before the
+    /// native side's last `N` (the reference its fields' cadence is learnt from), so that the
+    /// monitored dates never judge themselves.
+    static func window(native: [String: ComparableDay], hae: [String: ComparableDay], from: Int?, days: Int, monitor: Int?)
+        -> Comparison.Window?
+    {
+        guard let window = Comparison.window(native: native, hae: hae, from: from, days: days) else { return nil }
+        guard let n = monitor, from == nil, let last = native.keys.compactMap(CivilDate.parseISODate).max() else { return window }
+        let firstMonitored = last - n + 1
+        return window.to < firstMonitored ? window : Comparison.Window(from: firstMonitored - days, to: firstMonitored - 1)
     }
 
     /// One side's days by date: every input read into its own days (convert's readers and
@@ -64,6 +100,7 @@ public final class CompareJob {
                 return
             }
             cur.values.merge(d.values) { _, new in new }
+            cur.inputSources.formUnion(d.inputSources)
             for w in d.workouts where !cur.workouts.contains(where: { WorkoutMatcher.matches($0, w) }) { cur.workouts.append(w) }
             days[d.date] = cur
         }
@@ -79,7 +116,7 @@ public final class CompareJob {
             dayOptions.fallbackExportDate = ConvertJob.modificationTime(path)
             let book = DayBook(options: dayOptions)
             _ = try ConvertJob.read(path, format: format, into: book)
-            for d in book.finish() { overlay(ComparableDay(d)) }
+            for d in book.finish() { overlay(ComparableDay(d, inputSources: book.sourceNames)) }
         }
         return days
     }
@@ -98,8 +135,25 @@ struct CompareReport: Sendable {
     var monitored: (from: String, to: String)?
     /// Payload JSON keys no field has, per input.
     var ignoredKeys: [IgnoredPayloadKeys] = []
+    /// What each side is (native first): stated before any verdict.
+    var sides: [CompareSideSummary] = []
+    /// The `explain` command of each side (one, under `.native`, for `--store`).
+    var explain: [CompareSide: ExplainCommand] = [:]
 
     var rows: [CompareRow] { comparison?.rows ?? [] }
+    /// Per field, failing first (`validate` only).
+    var verdicts: [FieldVerdict] { FieldVerdict.verdicts(rows) }
+
+    /// The explain command lines of a mismatch row: `native:` and `HAE:` (or `store:`).
+    func explainLines(_ r: CompareRow) -> [(label: String, line: String)] {
+        guard r.status == .mismatch else { return [] }
+        var out: [(label: String, line: String)] = []
+        for side in [CompareSide.native, .hae] {
+            guard let line = explain[side]?.line(date: r.date, field: r.field) else { continue }
+            out.append((explain[side]?.store != nil ? "store" : side.name, line))
+        }
+        return out
+    }
     var failed: Bool { !gaps.isEmpty || (comparison?.failed ?? false) }
 }
 

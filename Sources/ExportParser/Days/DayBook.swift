@@ -45,6 +45,9 @@ final class DayBook: SampleSink {
     var runningOutsideRuns: Int { running.outsideRuns }
     /// Workouts that repeated one already read but for their creation date (a sync's copies).
     var duplicateWorkouts: Int { workouts.duplicates }
+    /// The source names the samples of sum-rule metrics came from, and the watches: what
+    /// `compare` says a side holds (not read on the hot path).
+    var sourceNames: [String] { sources.names }
 
     init(options: DayOptions = DayOptions()) {
         self.options = options

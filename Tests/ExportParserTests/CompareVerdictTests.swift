@@ -138,6 +138,7 @@ final class CompareVerdictTests: XCTestCase {
         XCTAssertEqual((json["window"] as? [String: Any])?["days"] as? Int, 60)
         let html = try String(contentsOfFile: out + "/compare.html", encoding: .utf8)
         XCTAssertTrue(html.contains("fields compared over 7 dates"), html)
+        XCTAssertTrue(html.contains("Validation window 2024-03-01 – 2024-04-29 (7 dates with data of 60)"), html)
     }
 
     /// Rows that are `not-comparable` are in no verdict and not under "Not matching": one line

@@ -15,7 +15,7 @@ enum CompareHTML {
             <title>Native vs HAE, \(from) – \(to)</title>
             <style>\(css)</style></head><body>
             <h1>Native HealthKit vs Health Auto Export</h1>
-            <p class="window">\(report.mode == .validate ? "Validation" : "Monitoring") window \(from) – \(to) (\(escape(CompareTerminal.datesText(report))))</p>
+            <p class="window">\(report.mode == .validate ? "Validation" : "Monitoring") window \(from) – \(to) (\(datesText(report)))</p>
 
             """
         if !report.sides.isEmpty {
@@ -104,6 +104,13 @@ enum CompareHTML {
         h +=
             "<footer>Made by health-import compare. Tolerances: sums ±2 %, averages ±3 %, latest readings ±1 %, heart-rate min/max ±1 bpm, sleep durations ±10 min, in-bed times ±15 min, unless a tolerances file said otherwise.</footer>\n</body></html>\n"
         return h
+    }
+
+    /// `7 dates`, or `14 dates with data of 60` when some of the window's dates have none.
+    static func datesText(_ report: CompareReport) -> String {
+        let n = report.comparison?.datesWithData ?? report.window.count
+        let dates = "\(n) \(n == 1 ? "date" : "dates")"
+        return n == report.window.count ? dates : dates + " with data of \(report.window.count)"
     }
 
     /// One field's chart: an SVG of both sides over the window.

@@ -120,7 +120,11 @@ final class CompareTests: XCTestCase {
         XCTAssertLessThan(text.range(of: "Per field:")!.lowerBound, text.range(of: "Not matching:")!.lowerBound)
         XCTAssertTrue(
             text.contains(
-                "  native: health-import explain \(native) --date 2024-03-04 --field metrics.step_count --timezone Australia/Sydney"),
+                """
+                  2024-03-04 step_count
+                    native:  health-import explain \(native) --date 2024-03-04 --field metrics.step_count --timezone Australia/Sydney
+                    HAE:     health-import explain \(hae) --date 2024-03-04 --field metrics.step_count --timezone Australia/Sydney
+                """),
             text)
         XCTAssertTrue(text.contains("  2024-03-04  step_count"), text)
         XCTAssertTrue(text.contains("no active_calories from HAE after 2024-03-05"), text)

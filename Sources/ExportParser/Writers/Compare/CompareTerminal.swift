@@ -73,7 +73,10 @@ enum CompareTerminal {
             lines.append("")
             lines.append("How each side's value was made:")
             for r in explained.prefix(Self.explainedRows) {
-                for (label, line) in report.explainLines(r) { lines.append("  \(label): \(line)") }
+                lines.append("  \(r.date) \(r.workout.map { GapFinder.name(r.field) + " (" + $0 + ")" } ?? GapFinder.name(r.field))")
+                for (label, line) in report.explainLines(r) {
+                    lines.append("    \(label + ":")\(String(repeating: " ", count: max(0, 7 - label.count))) \(line)")
+                }
             }
             if explained.count > Self.explainedRows {
                 lines.append("  (\(explained.count - Self.explainedRows) more in compare.json and compare.html)")

@@ -65,6 +65,15 @@ final class CompareVerdictTests: XCTestCase {
             "native and HAE have identical values on every compared field of all 7 dates (2024-03-01 … 2024-03-07): that is the same data given twice (the same export as export.zip and export.xml, or payload JSON converted from the other side's file), not the Health app's export beside Health Auto Export's, which always differ a little (HAE sums its own buckets and rounds); give the export as --native and the HAE file as --hae"
         XCTAssertEqual(refused([native], [nativeOut + "/payloads"], out: out), identical)
         XCTAssertEqual(refused([nativeOut + "/payloads"], [payloads], out: out), identical)
+        // Cut short, the same data is still the same: the payloads without 03-06 and 03-07 leave
+        // 03-01 … 03-05 on both sides, identical there; the export's 03-06 and 03-07 are on one
+        // side only and do not count.
+        let cut = dir.appendingPathComponent("cut").path
+        try FileManager.default.copyItem(atPath: nativeOut + "/payloads", toPath: cut)
+        for date in ["2024-03-06", "2024-03-07"] { try FileManager.default.removeItem(atPath: cut + "/\(date).json") }
+        XCTAssertTrue(
+            refused([native], [cut], out: out).hasPrefix(
+                "native and HAE have identical values on every compared field of all 5 dates (2024-03-01 … 2024-03-05):"))
         // Payload JSON is allowed on either side: the HAE file's payloads as --native against the
         // export's payloads as --hae is a check like any other (the planted differences: exit 1).
         let haeOut = dir.appendingPathComponent("h").path

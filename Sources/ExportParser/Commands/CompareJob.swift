@@ -50,7 +50,7 @@ public final class CompareJob {
         }
         // Compared in both modes: identical sides are the same data given twice, whatever is asked.
         let c = Comparison(native: native, hae: hae, window: window, tolerances: tolerances)
-        if let sentence = CompareInputCheck.identicalValues(c) { throw UsageError(nil, sentence) }
+        if let sentence = CompareInputCheck.identicalValues(c, native: native, hae: hae) { throw UsageError(nil, sentence) }
         var report: CompareReport
         if let n = request.monitor {
             let fields = OutputFields.all.compactMap(\.payloadPath)

@@ -28,14 +28,15 @@ enum CompareInputCheck {
         }
     }
 
-    /// After comparing: the sentence when every value both sides state is identical, on every
-    /// compared field and date, and neither side states a value the other lacks. Two independent
+    /// After comparing: the sentence when, on every date of the window both sides have, every
+    /// value both state is identical and neither states a value the other lacks. Two independent
     /// recordings never agree to the last digit everywhere (HAE sums its own buckets and rounds;
-    /// the export holds every sample), so this is the same data given twice.
-    static func identicalValues(_ c: Comparison) -> String? {
+    /// the export holds every sample), so this is the same data given twice. Dates only one side
+    /// has are left out: the same data with its last dates cut off is still the same data.
+    static func identicalValues(_ c: Comparison, native: [String: ComparableDay], hae: [String: ComparableDay]) -> String? {
         var both = 0
         var dates = Set<String>()
-        for r in c.rows {
+        for r in c.rows where native[r.date] != nil && hae[r.date] != nil {
             switch (r.native, r.hae) {
             case (let a?, let b?):
                 guard a == b else { return nil }

@@ -54,7 +54,8 @@ struct CompareSideSummary: Sendable {
 
     /// `native: Apple Health export export.zip, 2024-03-01 … 2024-03-07 (7 dates), sources: Anna’s Apple Watch, iPhone`.
     var sentence: String {
-        "\(side.name): \(kind) \(files.joined(separator: ", ")), \(range), sources: "
+        if files.isEmpty { return "\(side.name): no input" }
+        return "\(side.name): \(kind) \(files.joined(separator: ", ")), \(range), sources: "
             + (sources.isEmpty ? "none named" : sources.joined(separator: ", "))
     }
 }

@@ -13,7 +13,7 @@ enum CompareTerminal {
                 "Compared \(datesText(report)): \(s.fields) fields, \(report.rows.count) values: "
                     + "\(s.matches) match, \(s.mismatches) mismatch, \(s.onlyNative) only native, \(s.onlyHAE) only HAE, "
                     + "\(s.notComparable) not comparable; workouts: \(s.workoutsMatched) matched, \(s.workoutsUnmatched) on one side only; "
-                    + "\(report.gaps.count) gaps")
+                    + "\(report.gaps.count) \(report.gaps.count == 1 ? "gap" : "gaps")")
             let verdicts = report.verdicts
             if !verdicts.isEmpty {
                 lines.append("")
@@ -28,7 +28,8 @@ enum CompareTerminal {
         case .monitor:
             let checked = report.monitored.map { $0.from == $0.to ? "date, \($0.from)," : "dates, \($0.from) … \($0.to)," } ?? "dates"
             lines.append(
-                "Monitored the native side's last \(checked) each field by its cadence in \(from) … \(to): \(report.gaps.count) gaps")
+                "Monitored the native side's last \(checked) each field by its cadence in \(from) … \(to): \(report.gaps.count) \(report.gaps.count == 1 ? "gap" : "gaps")"
+            )
         }
         for i in report.ignoredKeys {
             lines.append("Ignored in \(i.input), keys no payload field has: \(i.listed)")

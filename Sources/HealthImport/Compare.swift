@@ -11,7 +11,14 @@ struct Compare: ParsableCommand {
             {"data": [...]} bodies). Every field of every date in the window is a row: native value, HAE \
             value, difference, the tolerance applied and a status (match, mismatch, only-native, \
             only-hae, not-comparable). Workouts are paired by type, start within 2 minutes and duration \
-            within 5 %. Gaps (a date or a field a side stopped delivering) are reported apart.
+            within 5 %. Gaps (a date or a field a side stopped delivering) are reported apart. The report \
+            states each side first (kind of input, files, dates, sources), then a verdict per field \
+            ("step_count 7/7 dates within ±2 %"), then the rows; each mismatch names the \
+            `health-import explain` command that shows how each side's value was made.
+
+            Mixed-up inputs are refused (exit 2, one sentence): an HAE file as --native, an export as \
+            --hae, both sides the same bytes, or both sides identical on every value (the same data \
+            given twice). Payload JSON is allowed on either side.
 
             Writes compare.csv, compare.json and compare.html under --out. Exit status: 0 when \
             everything comparable is within tolerance and there is no gap, 1 when not, 2 for bad input \
@@ -60,7 +67,7 @@ struct Compare: ParsableCommand {
 
     @Option(
         help: ArgumentHelp(
-            "After HAE is switched off: check the native side's last N dates for every field it had in the window (instead of comparing values). Example: --monitor 3",
+            "After HAE is switched off: check the native side's last N dates (instead of comparing values), each field by how often it came in the --days dates before them. Example: --monitor 3",
             valueName: "n"))
     var monitor: Int?
 

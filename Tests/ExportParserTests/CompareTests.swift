@@ -70,9 +70,62 @@ final class CompareTests: XCTestCase {
         XCTAssertEqual(steps["relative_difference"] as? Double, 0.05)
         XCTAssertEqual(steps["tolerance"] as? String, "±2 %")
 
-        // The terminal: the summary, the rows that are not `match`, the gaps, the verdict.
+        // The explain command of each side, beside the mismatch only.
+        XCTAssertEqual(
+            steps["explain"] as? [String: String],
+            [
+                "native": "health-import explain \(native) --date 2024-03-04 --field metrics.step_count --timezone Australia/Sydney",
+                "hae": "health-import explain \(hae) --date 2024-03-04 --field metrics.step_count --timezone Australia/Sydney",
+            ])
+        XCTAssertTrue(rows.filter { $0["status"] as? String != "mismatch" }.allSatisfy { $0["explain"] is NSNull })
+
+        // The per-field verdict, failing fields first (field-table order, workouts last), then
+        // those with dates on one side only, then those that pass. By hand from the plan above:
+        // steps: 5 of 7 dates match (03-04 is 10,500 − 10,000 = +500, 500 / 10,000 = 5 %; 03-06
+        // has no HAE); sleep total and core: 7 − 7.2 h = −0.2 h = −12 min on 03-02, 03-06 only
+        // native; workouts: the run paired, the walk alone; resting heart rate (±3 %, an average),
+        // in-bed times and the sleep source: 6 of 7, 03-06 only native; energy: 5 of 7 (03-06 and
+        // 03-07 only native); the run's energy 300 = 300.
+        let verdicts = try XCTUnwrap(json["verdict"] as? [[String: Any]])
+        XCTAssertEqual(
+            verdicts.compactMap { $0["sentence"] as? String },
+            [
+                "step_count 5/7 dates within ±2 % (2024-03-04 +500 (+5 %), 2024-03-06 only native)",
+                "sleep.total_hours 5/7 dates within ±10 min (2024-03-02 −12 min, 2024-03-06 only native)",
+                "sleep.core_hours 5/7 dates within ±10 min (2024-03-02 −12 min, 2024-03-06 only native)",
+                "workouts 1/2 paired (2024-03-05 Walking 12:00:00 only native)",
+                "resting_hr 6/7 dates within ±3 % (2024-03-06 only native)",
+                "active_calories 5/7 dates within ±2 % (2024-03-06 only native, 2024-03-07 only native)",
+                "sleep.in_bed_start 6/7 dates within ±15 min (2024-03-06 only native)",
+                "sleep.in_bed_end 6/7 dates within ±15 min (2024-03-06 only native)",
+                "sleep.source 6/7 dates the same (2024-03-06 only native)",
+                "workouts.energy_kcal 1/1 workout within ±2 %",
+            ])
+        XCTAssertEqual(
+            verdicts.compactMap { $0["status"] as? String },
+            Array(repeating: "fail", count: 4) + Array(repeating: "one-sided", count: 5) + ["pass"])
+
+        // The terminal: each side (HAE's run names no source: its reader calls it "Health Auto
+        // Export"), the summary, the per-field verdict, the rows that are not
+        // `match`, how each mismatch was made, the gaps, the verdict.
         let text = outcome.terminalText(color: false)
-        XCTAssertTrue(text.hasPrefix("Compared 2024-03-01 … 2024-03-07 (7 dates)"), text)
+        XCTAssertTrue(
+            text.hasPrefix(
+                """
+                native: Apple Health export \(native), 2024-03-01 … 2024-03-07 (7 dates), sources: Anna’s Apple Watch
+                HAE: Health Auto Export JSON \(hae), 2024-03-01 … 2024-03-07 (6 dates), sources: Anna’s Apple Watch, Health Auto Export
+                Compared 2024-03-01 … 2024-03-07 (7 dates)
+                """), text)
+        XCTAssertTrue(text.contains("\nPer field:\n  ✗ step_count 5/7 dates within ±2 %"), text)
+        XCTAssertLessThan(text.range(of: "Per field:")!.lowerBound, text.range(of: "Not matching:")!.lowerBound)
+        XCTAssertTrue(
+            text.contains(
+                """
+                  2024-03-04 step_count
+                    native:  health-import explain \(native) --date 2024-03-04 --field metrics.step_count --timezone Australia/Sydney
+                    HAE:     health-import explain \(hae) --date 2024-03-04 --field metrics.step_count --timezone Australia/Sydney
+                """),
+            text)
         XCTAssertTrue(text.contains("  2024-03-04  step_count"), text)
         XCTAssertTrue(text.contains("no active_calories from HAE after 2024-03-05"), text)
         XCTAssertTrue(text.contains("FAILED: 3 values out of tolerance, 1 workout on one side only, 2 gaps"), text)
@@ -161,46 +214,85 @@ final class CompareTests: XCTestCase {
         }
     }
 
-    /// The same days through both readers match: exit 0.
-    func testTwinsPass() throws {
+    /// The same days through both readers (an export and its HAE twin, as HAE writes one with
+    /// Summarize off) are two readings of the same HealthKit samples: identical values pass, as a
+    /// good migration does (only payload JSON identical to the other side is refused,
+    /// CompareVerdictTests). The HAE side's steps on 03-02 raised by 1 % (3,500 → 3,535:
+    /// 35 / 3,500 = 1 %, within ±2 %) pass too.
+    func testTwinsPassANearTwinPasses() throws {
         let twins = TestPaths.fixtures.appendingPathComponent("twins")
-        let out = try StoreTestSupport.temporaryDirectory().appendingPathComponent("c").path
-        let outcome = try run(
-            native: [twins.appendingPathComponent("same-days.xml").path],
-            hae: [twins.appendingPathComponent("same-days.hae.json").path], out: out)
+        let dir = try StoreTestSupport.temporaryDirectory()
+        let out = dir.appendingPathComponent("c").path
+        let xml = twins.appendingPathComponent("same-days.xml").path
+        let same = try run(native: [xml], hae: [twins.appendingPathComponent("same-days.hae.json").path], out: out)
+        XCTAssertEqual(same.exitStatus, 0, same.terminalText(color: false))
+        let near = try Self.nearTwin(in: dir)
+        let outcome = try run(native: [xml], hae: [near], out: out)
         XCTAssertEqual(outcome.exitStatus, 0, outcome.terminalText(color: false))
         XCTAssertTrue(outcome.terminalText(color: false).contains("PASSED"))
+        XCTAssertTrue(outcome.terminalText(color: false).contains("✓ step_count 2/2 dates within ±2 %"), outcome.terminalText(color: false))
     }
 
-    /// `--monitor 3` after the switch-off: the native side's last three dates must carry every
-    /// field it had in the window. The last date's payload lost its sleep: five sleep fields
-    /// missing on 03-07; the other two dates are whole.
+    /// The twins' HAE file with 03-02's steps 1 % higher (3,535 for 3,500).
+    static func nearTwin(in dir: URL) throws -> String {
+        let text = try String(
+            contentsOf: TestPaths.fixtures.appendingPathComponent("twins/same-days.hae.json"), encoding: .utf8)
+        XCTAssertTrue(text.contains("\"qty\": 3500,"))
+        let path = dir.appendingPathComponent("near-twin.hae.json")
+        try Data(text.replacingOccurrences(of: "\"qty\": 3500,", with: "\"qty\": 3535,").utf8).write(to: path)
+        return path.path
+    }
+
+    /// `--monitor 3` after the switch-off: the native side's last three dates (03-05 … 03-07),
+    /// each field by its cadence in the reference dates before them that the side has: 03-01 …
+    /// 03-04 (the window is the 7 dates 02-27 … 03-04, 2024 being a leap year; nothing before
+    /// 03-01). Sleep came on 4 of 4: spacing max(1, ⌈4 / 4⌉) = 1, so it is missing once more
+    /// than 1 date has passed since it was last seen. Sleep gone from 03-07 alone: 03-07 − 03-05
+    /// = 1, no gap. Gone from 03-06 and 03-07: 03-07 − 03-05 = 2 > 1, one line for each of the
+    /// five sleep fields.
     func testMonitorFindsAFieldTheNativeSideStoppedDelivering() throws {
         let dir = try StoreTestSupport.temporaryDirectory()
         let (native, hae) = try F.write(into: dir)
         let nativeOut = dir.appendingPathComponent("native").path
         _ = try ConvertJob(ConvertRequest(inputs: [native], outDir: nativeOut, timeZoneName: "Australia/Sydney")).run()
-        let last = nativeOut + "/payloads/2024-03-07.json"
-        var day = try Self.json(last)
-        day["sleep"] = nil
-        try JSONSerialization.data(withJSONObject: day).write(to: URL(fileURLWithPath: last))
+        func dropSleep(_ date: String) throws {
+            let path = nativeOut + "/payloads/\(date).json"
+            var day = try Self.json(path)
+            day["sleep"] = nil
+            try JSONSerialization.data(withJSONObject: day).write(to: URL(fileURLWithPath: path))
+        }
         let out = dir.appendingPathComponent("compare").path
+        try dropSleep("2024-03-07")
+        let oneDate = try run(native: [nativeOut + "/payloads"], hae: [hae], out: out, monitor: 3)
+        XCTAssertEqual(oneDate.exitStatus, 0, oneDate.terminalText(color: false))
+
+        try dropSleep("2024-03-06")
         let outcome = try run(native: [nativeOut + "/payloads"], hae: [hae], out: out, monitor: 3)
         XCTAssertEqual(outcome.exitStatus, 1)
         let gaps = (try Self.json(out + "/compare.json")["gaps"] as? [[String: Any]])?.compactMap { $0["sentence"] as? String }
+        let usual = "(usually every date: seen on 4 of the 4 reference dates)"
         XCTAssertEqual(
             gaps,
-            [
-                "native sleep.total_hours missing on 2024-03-07", "native sleep.core_hours missing on 2024-03-07",
-                "native sleep.in_bed_start missing on 2024-03-07", "native sleep.in_bed_end missing on 2024-03-07",
-                "native sleep.source missing on 2024-03-07",
-            ])
+            ["sleep.total_hours", "sleep.core_hours", "sleep.in_bed_start", "sleep.in_bed_end", "sleep.source"].map {
+                "native \($0) missing on 2024-03-06 … 2024-03-07 \(usual)"
+            })
         // The dates checked are named: the native side's last three, 03-05 … 03-07.
         XCTAssertTrue(
-            outcome.terminalText(color: false).hasPrefix(
-                "Monitored the native side's last dates, 2024-03-05 … 2024-03-07, for every field"),
+            outcome.terminalText(color: false).contains(
+                "Monitored the native side's last dates, 2024-03-05 … 2024-03-07, each field by its cadence in 2024-02-27 … 2024-03-04"),
             outcome.terminalText(color: false))
         XCTAssertEqual(try Self.json(out + "/compare.json")["monitored"] as? [String: String], ["from": "2024-03-05", "to": "2024-03-07"])
+
+        // A monitored date with nothing at all is one line, not one a field: 03-06 gone, 03-07
+        // whole again (each field last seen 03-05: 03-07 − 03-05 = 2 dates, but present on 03-07).
+        let wholeOut = dir.appendingPathComponent("whole").path
+        _ = try ConvertJob(ConvertRequest(inputs: [native], outDir: wholeOut, timeZoneName: "Australia/Sydney")).run()
+        try FileManager.default.removeItem(atPath: wholeOut + "/payloads/2024-03-06.json")
+        _ = try run(native: [wholeOut + "/payloads"], hae: [hae], out: out, monitor: 3)
+        XCTAssertEqual(
+            (try Self.json(out + "/compare.json")["gaps"] as? [[String: Any]])?.compactMap { $0["sentence"] as? String },
+            ["no data from native on 2024-03-06"])
+
         // Whole dates pass.
         let whole = try run(native: [native], hae: [hae], out: out, monitor: 3)
         XCTAssertEqual(whole.exitStatus, 0, whole.terminalText(color: false))
@@ -260,10 +352,18 @@ final class CompareTests: XCTestCase {
         }
         let out = dir.appendingPathComponent("c").path
         let pass = try command([
-            "--native", twins.appendingPathComponent("same-days.xml").path, "--hae",
-            twins.appendingPathComponent("same-days.hae.json").path, "--timezone", "Australia/Sydney", "--out", out,
+            "--native", twins.appendingPathComponent("same-days.xml").path, "--hae", try Self.nearTwin(in: dir), "--timezone",
+            "Australia/Sydney", "--out", out,
         ])
         XCTAssertEqual(pass.0, 0, pass.1 + pass.2)
+        // Mixed-up inputs: exit 2 and one sentence, nothing on stdout.
+        let swapped = try command(["--native", hae, "--hae", native, "--out", out])
+        XCTAssertEqual(swapped.0, 2, swapped.1 + swapped.2)
+        XCTAssertEqual(swapped.1, "")
+        XCTAssertEqual(
+            swapped.2,
+            "health-import: \(hae) is a Health Auto Export file, given as --native: the native side is the Health app's export (export.zip or export.xml) or payload JSON; give this file as --hae\n"
+        )
         let fail = try command(["--native", native, "--hae", hae, "--timezone", "Australia/Sydney", "--out", out])
         XCTAssertEqual(fail.0, 1, fail.2)
         XCTAssertTrue(fail.1.contains("FAILED"))

@@ -21,20 +21,44 @@ public final class CompareJob {
         let native: [String: ComparableDay], hae: [String: ComparableDay]
         var ignored: [IgnoredPayloadKeys] = []
         var superseded = (native: 0, hae: 0)
+        var sides: [CompareSideSummary]
         if let store = request.storePath {
             (native, hae) = try StoreSides.read(store, person: request.person)
+            sides = [
+                CompareSideSummary(side: .native, kind: "store imports of export.xml", files: [store], days: native),
+                CompareSideSummary(side: .hae, kind: "store imports of HAE JSON", files: [store], days: hae),
+            ]
         } else {
+            try CompareInputCheck.checkFiles(native: request.native, hae: request.hae)
             native = try Self.side(request.native, options: options, ignored: &ignored, superseded: &superseded.native)
             hae = try Self.side(request.hae, options: options, ignored: &ignored, superseded: &superseded.hae)
+            sides = [
+                CompareSideSummary(side: .native, kind: CompareSideSummary.kind(of: request.native), files: request.native, days: native),
+                CompareSideSummary(side: .hae, kind: CompareSideSummary.kind(of: request.hae), files: request.hae, days: hae),
+            ]
         }
-        guard let window = Comparison.window(native: native, hae: hae, from: fromDay, days: request.days) else {
-            throw UsageError("--from", "no date has data on both sides; give --from to choose the dates to compare")
+        guard let window = Self.window(native: native, hae: hae, from: fromDay, days: request.days, monitor: request.monitor) else {
+            throw UsageError(
+                "--from",
+                "no date has data on both sides (native: \(sides[0].range); HAE: \(sides[1].range)); give --from to choose the dates to compare"
+            )
         }
         if request.monitor == nil, !window.dates.contains(where: { native[$0] != nil || hae[$0] != nil }) {
             throw UsageError(
                 "--from",
-                "no date from \(CivilDate.isoDate(window.from)) to \(CivilDate.isoDate(window.to)) has data on either side: nothing to compare"
+                "no date from \(CivilDate.isoDate(window.from)) to \(CivilDate.isoDate(window.to)) has data on either side (native: \(sides[0].range); HAE: \(sides[1].range)): nothing to compare"
             )
+        }
+        // Compared in both modes: identical sides are the same data given twice, whatever is asked.
+        // Only where the HAE side holds payload JSON, whose origin the file checks cannot tell: an
+        // export (or the app's payloads) beside HAE JSON read with Summarize off holds the very
+        // same HealthKit samples, and identical values are then what a good migration looks like
+        // (CompareInputCheck).
+        let c = Comparison(native: native, hae: hae, window: window, tolerances: tolerances)
+        if request.storePath == nil, request.hae.contains(where: PayloadReader.isPayloadInput),
+            let sentence = CompareInputCheck.identicalValues(c, native: native, hae: hae)
+        {
+            throw UsageError(nil, sentence)
         }
         var report: CompareReport
         if let n = request.monitor {
@@ -44,14 +68,34 @@ public final class CompareJob {
                 gaps: GapFinder.monitor(native: native, window: window, lastDates: n, fields: fields))
             report.monitored = GapFinder.monitoredDates(native: native, lastDates: n)
         } else {
-            let c = Comparison(native: native, hae: hae, window: window, tolerances: tolerances)
             report = CompareReport(mode: .validate, window: window, comparison: c, gaps: c.gaps)
             report.series = CompareSeries.build(native: native, hae: hae, window: window, comparison: c)
+        }
+        report.sides = sides
+        if let store = request.storePath {
+            report.explain = [.native: ExplainCommand(inputs: [], store: (store, request.person))]
+        } else {
+            report.explain = [
+                .native: .forSide(request.native, timeZoneName: request.timeZoneName),
+                .hae: .forSide(request.hae, timeZoneName: request.timeZoneName),
+            ]
         }
         report.ignoredKeys = ignored
         report.supersededSyncs = superseded
         try CompareFiles.write(report, to: request.outDir)
         return CompareOutcome(report: report, outDir: request.outDir)
+    }
+
+    /// The dates compared. With `--monitor N` and no `--from`: the `days` dates before the
+    /// native side's last `N` (the reference its fields' cadence is learnt from), so that the
+    /// monitored dates never judge themselves.
+    static func window(native: [String: ComparableDay], hae: [String: ComparableDay], from: Int?, days: Int, monitor: Int?)
+        -> Comparison.Window?
+    {
+        guard let window = Comparison.window(native: native, hae: hae, from: from, days: days) else { return nil }
+        guard let n = monitor, from == nil, let last = native.keys.compactMap(CivilDate.parseISODate).max() else { return window }
+        let firstMonitored = last - n + 1
+        return window.to < firstMonitored ? window : Comparison.Window(from: firstMonitored - days, to: firstMonitored - 1)
     }
 
     /// One side's days by date (docs/compare.md, "Inputs"): payload JSON read back, the app's
@@ -70,6 +114,7 @@ public final class CompareJob {
                 return
             }
             cur.values.merge(d.values) { _, new in new }
+            cur.inputSources.formUnion(d.inputSources)
             for w in d.workouts where !cur.workouts.contains(where: { WorkoutMatcher.matches($0, w) }) { cur.workouts.append(w) }
             days[d.date] = cur
         }
@@ -89,7 +134,9 @@ public final class CompareJob {
         for source in try ConvertSource.plan(others) {
             let book = DayBook(options: options)
             _ = try source.read(into: book)
-            for d in try ConvertJob.finishedDays(book, source: source, options: options).0 { overlay(ComparableDay(d)) }
+            for d in try ConvertJob.finishedDays(book, source: source, options: options).0 {
+                overlay(ComparableDay(d, inputSources: book.sourceNames))
+            }
         }
         return days
     }
@@ -110,8 +157,25 @@ struct CompareReport: Sendable {
     var ignoredKeys: [IgnoredPayloadKeys] = []
     /// Per side, the app's earlier syncs of a date that a later sync replaced (`LatestSyncs`).
     var supersededSyncs = (native: 0, hae: 0)
+    /// What each side is (native first): stated before any verdict.
+    var sides: [CompareSideSummary] = []
+    /// The `explain` command of each side (one, under `.native`, for `--store`).
+    var explain: [CompareSide: ExplainCommand] = [:]
 
     var rows: [CompareRow] { comparison?.rows ?? [] }
+    /// Per field, failing first (`validate` only).
+    var verdicts: [FieldVerdict] { FieldVerdict.verdicts(rows) }
+
+    /// The explain command lines of a mismatch row: `native:` and `HAE:` (or `store:`).
+    func explainLines(_ r: CompareRow) -> [(label: String, line: String)] {
+        guard r.status == .mismatch else { return [] }
+        var out: [(label: String, line: String)] = []
+        for side in [CompareSide.native, .hae] {
+            guard let line = explain[side]?.line(date: r.date, field: r.field) else { continue }
+            out.append((explain[side]?.store != nil ? "store" : side.name, line))
+        }
+        return out
+    }
     var failed: Bool { !gaps.isEmpty || (comparison?.failed ?? false) }
 }
 

@@ -11,14 +11,20 @@ struct ComparableDay: Sendable {
     /// A payload's `device_sync_timestamp`, when the day was read from payload JSON: it tells the
     /// app's several syncs of one date apart (`LatestSyncs`). Never compared.
     var deviceSync: Timestamp?
+    /// Source names of the input this day came from that the day's values do not name (the
+    /// readers keep sources per input, not per date): the report's "sources it holds". The
+    /// sleep source and the workouts' sources are in the values and workouts themselves.
+    var inputSources: Set<String> = []
 
     /// Fields that describe the payload rather than the person: never compared.
     static let notCompared: Set<String> = ["date", "timezone", "device_sync_timestamp"]
 
     init(date: String) { self.date = date }
 
-    init(_ day: FinishedDay) {
+    init(_ day: FinishedDay, inputSources: [String] = []) {
         date = day.date
+        // HAE names a bucket made of several sources `Watch|iPhone`: each is a source.
+        self.inputSources = Set(inputSources.flatMap { $0.split(separator: "|").map(String.init) })
         for f in OutputFields.all {
             guard let path = f.payloadPath, !Self.notCompared.contains(path), let v = f.read(day) else { continue }
             if case .workouts(let list) = v {
@@ -30,6 +36,17 @@ struct ComparableDay: Sendable {
     }
 
     var isEmpty: Bool { values.isEmpty && workouts.isEmpty }
+
+    /// Every source name the day holds: its input's, its sleep source (`Watch|iPhone` names
+    /// two) and its workouts'.
+    var sources: Set<String> {
+        var out = inputSources
+        if case .text(let s)? = values["sleep.source"] {
+            for name in s.split(separator: "|") where !name.isEmpty { out.insert(String(name)) }
+        }
+        for w in workouts { if let s = w.source, !s.isEmpty { out.insert(s) } }
+        return out
+    }
 }
 
 /// A workout as both sides can state it (payload units).

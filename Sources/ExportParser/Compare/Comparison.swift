@@ -15,6 +15,9 @@ struct Comparison: Sendable {
     var gaps: [CompareGap] = []
     /// Dates of the window each side has data for.
     var nativeDates = 0, haeDates = 0
+    /// Dates of the window either side has data for: the dates compared (`--days 60` over 14
+    /// dates of data compares 14).
+    var datesWithData = 0
 
     /// Chooses the window: `from` and `days` when given; otherwise the last `days` calendar
     /// dates ending on the latest date both sides cover. Nil when no date has both.
@@ -37,6 +40,7 @@ struct Comparison: Sendable {
             if n != nil { nativeDates += 1 }
             if h != nil { haeDates += 1 }
             if n == nil && h == nil { continue }
+            datesWithData += 1
             for f in fields {
                 let path = f.payloadPath!
                 let a = n?.values[path], b = h?.values[path]

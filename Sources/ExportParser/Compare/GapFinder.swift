@@ -42,26 +42,68 @@ enum GapFinder {
         return out.sorted { ($0.date, $0.side.rawValue, $0.field ?? "") < ($1.date, $1.side.rawValue, $1.field ?? "") }
     }
 
-    /// `--monitor N`: after HAE is switched off, each of the native side's last `n` dates must
-    /// carry every field the native side had in the validation window.
+    /// `--monitor N`: after HAE is switched off, the native side's last `n` dates, each field
+    /// judged by its own cadence in the reference dates (the window's dates before the first
+    /// monitored date that the side has data for). A field seen on `k` of those `N` dates has the spacing
+    /// `s = max(largest step between consecutive dates it was seen, ⌈N / k⌉)` dates: 1 for a
+    /// field seen every date, 7 for a weekly weigh-in. It is a gap once more than `s` dates have
+    /// passed since it was last seen: the date it was due and one more, because a daily habit or
+    /// a weekly weigh-in drifts by a date, where a stop does not (steps gone for 2 dates fail).
+    /// A field seen on fewer than 3 reference dates is not judged: one reading has no spacing
+    /// (weekly, or monthly?) and two give a single one, which cannot tell a habit from chance (a
+    /// VO2 max estimate follows some outdoor runs, on no schedule). A monitored date the side has nothing for is one line, not one a
+    /// field; each overdue field is one line naming its missing dates.
     static func monitor(native: [String: ComparableDay], window: Comparison.Window, lastDates n: Int, fields: [String]) -> [CompareGap] {
-        let expected = Set(window.dates.flatMap { native[$0]?.values.keys.map { $0 } ?? [] })
         guard let last = native.keys.compactMap(CivilDate.parseISODate).max() else { return [] }
-        var out: [CompareGap] = []
-        for day in (last - n + 1)...last {
-            let date = CivilDate.isoDate(day)
-            guard let d = native[date] else {
-                out.append(missingDate(.native, date))
-                continue
-            }
-            for field in fields where expected.contains(field) && d.values[field] == nil {
-                out.append(
-                    CompareGap(
-                        kind: .fieldMissing, side: .native, date: date, field: field,
-                        sentence: "native \(name(field)) missing on \(date)"))
-            }
+        let first = last - n + 1
+        // Dates the side has nothing for teach nothing about a field's cadence: they are gaps of
+        // their own (`missingDate`).
+        let reference = (window.from <= first - 1 ? Array(window.from...min(window.to, first - 1)) : []).filter {
+            native[CivilDate.isoDate($0)] != nil
         }
-        return out
+        var out: [CompareGap] = []
+        for day in first...last where native[CivilDate.isoDate(day)] == nil { out.append(missingDate(.native, CivilDate.isoDate(day))) }
+        for field in fields {
+            let seen = reference.filter { native[CivilDate.isoDate($0)]?.values[field] != nil }
+            guard let spacing = cadence(seen: seen, of: reference.count) else { continue }
+            var lastSeen = seen.last!
+            var overdueTo: Int?
+            var runs: [ClosedRange<Int>] = []
+            for day in first...last {
+                guard let d = native[CivilDate.isoDate(day)] else { continue }
+                if d.values[field] != nil {
+                    if let to = overdueTo { runs.append((lastSeen + 1)...to) }
+                    lastSeen = day
+                    overdueTo = nil
+                } else if day - lastSeen > spacing {
+                    overdueTo = day
+                }
+            }
+            if let to = overdueTo { runs.append((lastSeen + 1)...to) }
+            guard let firstRun = runs.first else { continue }
+            let dates = runs.map { r in
+                r.count == 1 ? CivilDate.isoDate(r.lowerBound) : "\(CivilDate.isoDate(r.lowerBound)) … \(CivilDate.isoDate(r.upperBound))"
+            }
+            let usual = spacing == 1 ? "every date" : "every \(spacing) dates"
+            out.append(
+                CompareGap(
+                    kind: .fieldMissing, side: .native, date: CivilDate.isoDate(firstRun.lowerBound), field: field,
+                    sentence:
+                        "native \(name(field)) missing on \(dates.joined(separator: ", ")) (usually \(usual): seen on \(seen.count) of the \(reference.count) reference dates)"
+                ))
+        }
+        return out  // the missing dates in date order, then the fields in field-table order
+    }
+
+    /// How many reference dates a field must be seen on to be judged by `monitor`.
+    static let judgedFrom = 3
+
+    /// The usual spacing in dates of a field seen on the day numbers `seen` (ascending) out of
+    /// `count` reference dates; nil when seen fewer than `judgedFrom` times.
+    static func cadence(seen: [Int], of count: Int) -> Int? {
+        guard seen.count >= judgedFrom else { return nil }
+        let largest = zip(seen, seen.dropFirst()).map { $1 - $0 }.max()!
+        return max(largest, (count + seen.count - 1) / seen.count)
     }
 
     /// The dates `monitor` checks: the native side's last `n` dates, up to its last.

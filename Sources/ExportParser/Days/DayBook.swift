@@ -81,6 +81,9 @@ final class DayBook: SampleSink {
     /// offsets somewhere: the days are exact only from a second pass with this timeline given
     /// (`DayOptions.timeline`).
     private(set) var rereadTimeline: ZoneTimeline?
+    /// The source names the samples of sum-rule metrics came from, and the watches: what
+    /// `compare` says a side holds (not read on the hot path).
+    var sourceNames: [String] { sources.names }
 
     init(options: DayOptions = DayOptions()) {
         self.options = options

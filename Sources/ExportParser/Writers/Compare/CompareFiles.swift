@@ -91,6 +91,33 @@ enum CompareJSON {
                 ("native", scalar(r.native)), ("hae", scalar(r.hae)), ("difference", num(r.difference)),
                 ("relative_difference", num(r.relativeDifference)), ("tolerance", r.tolerance.map { .string($0.description) } ?? .null),
                 ("unit", r.unit.map(JSONValue.string) ?? .null), ("status", .string(r.status.rawValue)),
+                (
+                    "explain",
+                    r.status == .mismatch
+                        ? .object(report.explainLines(r).map { ($0.label.lowercased(), .string($0.line)) }) : .null
+                ),
+            ])
+        }
+        let sides: [JSONValue] = report.sides.map { side in
+            .object([
+                ("side", .string(side.side.rawValue)), ("kind", .string(side.kind)), ("files", .array(side.files.map(JSONValue.string))),
+                ("from", side.first.map(JSONValue.string) ?? .null), ("to", side.last.map(JSONValue.string) ?? .null),
+                ("dates", .number(Double(side.dates), decimals: 0)), ("sources", .array(side.sources.map(JSONValue.string))),
+            ])
+        }
+        let verdicts: [JSONValue] = report.verdicts.map { v in
+            .object([
+                ("field", .string(v.field)), ("status", .string(v.status.rawValue)),
+                ("compared", .number(Double(v.compared), decimals: 0)), ("within", .number(Double(v.within), decimals: 0)),
+                ("tolerance", v.tolerance.map { .string($0.description) } ?? .null),
+                (
+                    "exceptions",
+                    .array(
+                        v.exceptions.map { e in
+                            .object([("date", .string(e.date)), ("status", .string(e.status.rawValue)), ("text", .string(e.text))])
+                        })
+                ),
+                ("sentence", .string(v.sentence)),
             ])
         }
         let gaps: [JSONValue] = report.gaps.map { g in
@@ -102,6 +129,9 @@ enum CompareJSON {
         let s = CompareSummary(report)
         return .object([
             ("mode", .string(report.mode.rawValue)),
+            ("sides", .array(sides)),
+            ("verdict", .array(verdicts)),
+            ("not_comparable", FieldVerdict.notComparableLine(report.rows).map(JSONValue.string) ?? .null),
             (
                 "window",
                 .object([
@@ -159,7 +189,7 @@ struct CompareSummary {
     var workoutsMatched = 0, workoutsUnmatched = 0
 
     init(_ report: CompareReport) {
-        dates = report.window.count
+        dates = report.comparison?.datesWithData ?? report.window.count
         fields = report.comparison?.fieldsCompared ?? 0
         for r in report.rows {
             switch r.status {

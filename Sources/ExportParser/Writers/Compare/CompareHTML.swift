@@ -15,11 +15,32 @@ enum CompareHTML {
             <title>Native vs HAE, \(from) – \(to)</title>
             <style>\(css)</style></head><body>
             <h1>Native HealthKit vs Health Auto Export</h1>
-            <p class="window">\(report.mode == .validate ? "Validation" : "Monitoring") window \(from) – \(to) (\(report.window.count) dates)</p>
+            <p class="window">\(report.mode == .validate ? "Validation" : "Monitoring") window \(from) – \(to) (\(datesText(report)))</p>
 
             """
+        if !report.sides.isEmpty {
+            h +=
+                "<table class=\"sides\"><thead><tr><th>side</th><th>input</th><th>files</th><th>dates</th><th>sources</th></tr></thead><tbody>"
+            for side in report.sides {
+                h +=
+                    "<tr><td>\(side.side.name)</td><td>\(escape(side.kind))</td><td>\(side.files.map { "<code>" + escape($0) + "</code>" }.joined(separator: "<br>"))</td>"
+                    + "<td>\(escape(side.range))</td><td>\(escape(side.sources.isEmpty ? "none named" : side.sources.joined(separator: ", ")))</td></tr>"
+            }
+            h += "</tbody></table>\n"
+        }
         let verdict = report.failed ? "Not ready to switch HAE off" : "Native data matches HAE"
-        h += "<section class=\"verdict \(report.failed ? "fail" : "pass")\"><h2>\(verdict)</h2><ul class=\"counts\">"
+        h += "<section class=\"verdict \(report.failed ? "fail" : "pass")\"><h2>\(verdict)</h2>"
+        let verdicts = report.verdicts
+        if !verdicts.isEmpty {
+            h += "<ul class=\"fields\">"
+            for v in verdicts {
+                let mark = v.status == .pass ? "✓" : v.status == .fail ? "✗" : "–"
+                h += "<li class=\"\(v.status.rawValue)\"><span class=\"mark\">\(mark)</span> \(escape(v.sentence))</li>"
+            }
+            h += "</ul>"
+        }
+        if let nc = FieldVerdict.notComparableLine(report.rows) { h += "<p class=\"nc\">\(escape(nc))</p>" }
+        h += "<ul class=\"counts\">"
         if report.mode == .validate {
             for (label, n, cls) in [
                 ("match", s.matches, "match"), ("mismatch", s.mismatches, "mismatch"), ("only native", s.onlyNative, "only"),
@@ -37,7 +58,7 @@ enum CompareHTML {
             for g in report.gaps { h += "<li>\(escape(g.sentence))</li>" }
             h += "</ul></section>\n"
         }
-        let odd = report.rows.filter { $0.status != .match }
+        let odd = report.rows.filter { $0.status != .match && $0.status != .notComparable }
         if !odd.isEmpty {
             h +=
                 "<section><h2>Not matching</h2><table><thead><tr><th>date</th><th>field</th><th>native</th><th>HAE</th><th>difference</th><th>tolerance</th><th>status</th></tr></thead><tbody>"
@@ -49,11 +70,22 @@ enum CompareHTML {
                     + "<td class=\"n\">\(escape(CompareText.shown(r.hae, decimals: r.decimals)))</td><td class=\"n\">\(escape(diff))</td>"
                     + "<td>\(escape(r.tolerance?.description ?? ""))</td><td>\(r.status.rawValue)</td></tr>"
             }
-            h += "</tbody></table></section>\n"
+            h += "</tbody></table>"
+            let explained = odd.filter { $0.status == .mismatch }.map { ($0, report.explainLines($0)) }.filter { !$0.1.isEmpty }
+            if !explained.isEmpty {
+                h += "<h3>How each side's value was made</h3><ul class=\"explain\">"
+                for (r, lines) in explained {
+                    h += "<li>\(r.date) \(escape(GapFinder.name(r.field))):"
+                    for (label, line) in lines { h += "<br>\(escape(label)): <code>\(escape(line))</code>" }
+                    h += "</li>"
+                }
+                h += "</ul>"
+            }
+            h += "</section>\n"
         }
         if !report.series.isEmpty {
             h +=
-                "<section><h2>Field by field</h2><p class=\"legend\"><span class=\"key native\"></span> native <span class=\"key hae\"></span> HAE <span class=\"key band\"></span> tolerance around HAE <span class=\"key bad\"></span> out of tolerance</p><div class=\"charts\">"
+                "<section><h2>Field by field</h2><p class=\"legend\"><span class=\"key native\"></span> native <span class=\"key hae\"></span> HAE <span class=\"key band\"></span> tolerance around HAE <span class=\"key bad\"></span> out of tolerance <span class=\"key missing\"></span> a side has no value</p><div class=\"charts\">"
             for series in report.series { h += chart(series) }
             h += "</div></section>\n"
         }
@@ -72,6 +104,13 @@ enum CompareHTML {
         h +=
             "<footer>Made by health-import compare. Tolerances: sums ±2 %, averages ±3 %, latest readings ±1 %, heart-rate min/max ±1 bpm, sleep durations ±10 min, in-bed times ±15 min, unless a tolerances file said otherwise.</footer>\n</body></html>\n"
         return h
+    }
+
+    /// `7 dates`, or `14 dates with data of 60` when some of the window's dates have none.
+    static func datesText(_ report: CompareReport) -> String {
+        let n = report.comparison?.datesWithData ?? report.window.count
+        let dates = "\(n) \(n == 1 ? "date" : "dates")"
+        return n == report.window.count ? dates : dates + " with data of \(report.window.count)"
     }
 
     /// One field's chart: an SVG of both sides over the window.
@@ -130,10 +169,19 @@ enum CompareHTML {
                     "<circle cx=\"\(f(x(i)))\" cy=\"\(f(y(v)))\" r=\"\(bad ? 4.5 : 2.5)\" class=\"dot \(cls)\(bad ? " bad" : "")\"><title>\(p.date) \(cls): \(escape(label(v)))</title></circle>"
             }
         }
+        // A date where a side has no value: a hollow mark under the plot, named in its title.
+        var missing = 0
+        for (i, p) in s.points.enumerated() where p.native == nil || p.hae == nil {
+            missing += 1
+            let which = p.native == nil && p.hae == nil ? "no value on either side" : p.native == nil ? "no native value" : "no HAE value"
+            svg +=
+                "<rect x=\"\(f(x(i) - 3.5))\" y=\"\(f(hgt - bottom + 3))\" width=\"7\" height=\"7\" class=\"missing\"><title>\(p.date): \(which)</title></rect>"
+        }
         svg += "</svg>"
+        let note = missing == 0 ? "" : "<span class=\"gapnote\">missing on \(missing) \(missing == 1 ? "date" : "dates")</span>"
         let title = escape(GapFinder.name(s.field)) + (s.unit.map { " <span class=\"unit\">" + escape($0) + "</span>" } ?? "")
         return
-            "<figure class=\"\(s.hasMismatch ? "chart bad" : "chart")\"><figcaption>\(title) <span class=\"tol\">\(escape(s.tolerance?.description ?? "not compared"))</span></figcaption>\(svg)</figure>"
+            "<figure class=\"\(s.hasMismatch ? "chart bad" : "chart")\"><figcaption>\(title) <span class=\"tol\">\(escape(s.tolerance?.description ?? "not compared"))</span>\(note)</figcaption>\(svg)</figure>"
     }
 
     /// Consecutive indices grouped: [0, 1, 3] → [[0, 1], [3]].
@@ -186,6 +234,11 @@ enum CompareHTML {
         .line.native{stroke:#2563eb}.line.hae{stroke:#d97706;stroke-dasharray:4 3}.dot.native{fill:#2563eb}.dot.hae{fill:#d97706}
         .dot.bad{fill:#fff;stroke:#dc2626;stroke-width:2.2}.legend{color:#555;font-size:12px}.key{display:inline-block;width:14px;height:8px;margin:0 4px 0 10px}
         .key.native{background:#2563eb}.key.hae{background:#d97706}.key.band{background:#f5a524;opacity:.35}.key.bad{border:2px solid #dc2626;border-radius:50%;width:6px;height:6px}
+        td:first-child,th:first-child{white-space:nowrap}.sides{margin:0 0 16px}.sides code{font-size:12px}
+        .fields{list-style:none;padding:0;margin:8px 0 10px;columns:2 420px}.fields li{padding:1px 0;break-inside:avoid}
+        .fields .fail{color:#b42318;font-weight:600}.fields .one-sided{color:#9a6700}.fields .pass .mark{color:#1e7b34}.nc{color:#555;margin:4px 0}
+        .explain{font-size:12px}.explain code{word-break:break-all}h3{font-size:14px;margin:12px 0 4px}
+        .missing{fill:#fff;stroke:#9ca3af;stroke-width:1.4}.key.missing{border:1.5px solid #9ca3af;width:6px;height:6px}.gapnote{display:block;font-weight:400;color:#9a6700;font-size:11px}
         footer{color:#777;font-size:12px;border-top:1px solid #e4e4e7;padding-top:8px}
         """
 }

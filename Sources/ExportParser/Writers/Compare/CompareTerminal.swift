@@ -6,18 +6,30 @@ enum CompareTerminal {
         func paint(_ text: String, _ code: String) -> String { color ? "\u{1B}[\(code)m" + text + "\u{1B}[0m" : text }
         let s = CompareSummary(report)
         let from = CivilDate.isoDate(report.window.from), to = CivilDate.isoDate(report.window.to)
-        var lines: [String] = []
+        var lines: [String] = report.sides.map(\.sentence)
         switch report.mode {
         case .validate:
             lines.append(
-                "Compared \(from) … \(to) (\(report.window.count) \(report.window.count == 1 ? "date" : "dates")): \(s.fields) fields, \(report.rows.count) values: "
+                "Compared \(datesText(report)): \(s.fields) fields, \(report.rows.count) values: "
                     + "\(s.matches) match, \(s.mismatches) mismatch, \(s.onlyNative) only native, \(s.onlyHAE) only HAE, "
                     + "\(s.notComparable) not comparable; workouts: \(s.workoutsMatched) matched, \(s.workoutsUnmatched) on one side only; "
-                    + "\(report.gaps.count) gaps")
+                    + "\(report.gaps.count) \(report.gaps.count == 1 ? "gap" : "gaps")")
+            let verdicts = report.verdicts
+            if !verdicts.isEmpty {
+                lines.append("")
+                lines.append("Per field:")
+                for v in verdicts {
+                    let mark = v.status == .pass ? "✓" : v.status == .fail ? "✗" : "–"
+                    let line = "  \(mark) " + v.sentence
+                    lines.append(v.status == .fail ? paint(line, "31") : v.status == .oneSided ? paint(line, "33") : line)
+                }
+            }
+            if let nc = FieldVerdict.notComparableLine(report.rows) { lines.append("  " + nc) }
         case .monitor:
             let checked = report.monitored.map { $0.from == $0.to ? "date, \($0.from)," : "dates, \($0.from) … \($0.to)," } ?? "dates"
             lines.append(
-                "Monitored the native side's last \(checked) for every field it had in \(from) … \(to): \(report.gaps.count) gaps")
+                "Monitored the native side's last \(checked) each field by its cadence in \(from) … \(to): \(report.gaps.count) \(report.gaps.count == 1 ? "gap" : "gaps")"
+            )
         }
         for (side, n) in [("native", report.supersededSyncs.native), ("HAE", report.supersededSyncs.hae)] where n > 0 {
             lines.append(
@@ -27,7 +39,7 @@ enum CompareTerminal {
         for i in report.ignoredKeys {
             lines.append("Ignored in \(i.input), keys no payload field has: \(i.listed)")
         }
-        let odd = report.rows.filter { $0.status != .match }
+        let odd = report.rows.filter { $0.status != .match && $0.status != .notComparable }
         if !odd.isEmpty {
             lines.append("")
             lines.append("Not matching:")
@@ -62,6 +74,20 @@ enum CompareTerminal {
                 lines.append(line)
             }
         }
+        let explained = odd.filter { $0.status == .mismatch }
+        if !explained.isEmpty, !report.explainLines(explained[0]).isEmpty {
+            lines.append("")
+            lines.append("How each side's value was made:")
+            for r in explained.prefix(Self.explainedRows) {
+                lines.append("  \(r.date) \(r.workout.map { GapFinder.name(r.field) + " (" + $0 + ")" } ?? GapFinder.name(r.field))")
+                for (label, line) in report.explainLines(r) {
+                    lines.append("    \(label + ":")\(String(repeating: " ", count: max(0, 7 - label.count))) \(line)")
+                }
+            }
+            if explained.count > Self.explainedRows {
+                lines.append("  (\(explained.count - Self.explainedRows) more in compare.json and compare.html)")
+            }
+        }
         if !report.gaps.isEmpty {
             lines.append("")
             lines.append("Gaps:")
@@ -81,5 +107,17 @@ enum CompareTerminal {
         lines.append(verdict)
         lines.append("Report: \(outDir)/compare.html (every row in compare.csv and compare.json)")
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// Mismatches whose explain commands the terminal prints (all are in the files).
+    static let explainedRows = 3
+
+    /// `2024-03-01 … 2024-03-07 (7 dates)`; when some dates of the window have no data on either
+    /// side, how many were compared: `14 dates with data in 2024-03-01 … 2024-04-29 (a 60-date window)`.
+    static func datesText(_ report: CompareReport) -> String {
+        let from = CivilDate.isoDate(report.window.from), to = CivilDate.isoDate(report.window.to)
+        let n = report.comparison?.datesWithData ?? report.window.count
+        if n == report.window.count { return "\(from) … \(to) (\(n) \(n == 1 ? "date" : "dates"))" }
+        return "\(n) \(n == 1 ? "date" : "dates") with data in \(from) … \(to) (a \(report.window.count)-date window)"
     }
 }

@@ -46,6 +46,19 @@ final class DayBook: SampleSink {
     /// Workouts that repeated one already read but for their creation date (a sync's copies).
     var duplicateWorkouts: Int { workouts.duplicates }
 
+    /// `explain`: hears where this book places the samples of one date and metric (nil: none).
+    /// Read on every sample, hence unchecked like the state above.
+    @exclusivity(unchecked) private(set) var attribution: DayAttribution?
+
+    /// Lets `a` hear where this book places its date's samples. Call before the first sample.
+    func attribute(to a: DayAttribution) {
+        attribution = a
+        sums.attribution = a
+    }
+    /// The sources by name and those known to be watches: what the sum rule ranked (`explain`).
+    var sourceNames: [String] { sources.names }
+    var watchSources: Set<String> { sources.watches }
+
     init(options: DayOptions = DayOptions()) {
         self.options = options
         self.clock = LocalClock(zone: options.timeZone)
@@ -76,8 +89,9 @@ final class DayBook: SampleSink {
         if s.deviceIsWatch { sources.markWatch(s.source) }
         guard let metric = s.metric else {
             if s.type == Catalog.sleepType, let text = s.valueText, let stage = SleepSegment.stage(for: text) {
-                nights.addSegment(
-                    SleepSegment(start: s.start, end: s.end, stage: stage, source: s.source), night: clock.night(endingAt: s.end))
+                let night = clock.night(endingAt: s.end)
+                nights.addSegment(SleepSegment(start: s.start, end: s.end, stage: stage, source: s.source), night: night)
+                attribution?.sample(s, metric: nil, day: night)
                 state(clock.day(s.start)).note(zone: s.timeZoneName, offset: s.start.offset)
             }
             return
@@ -85,6 +99,7 @@ final class DayBook: SampleSink {
         guard let value = s.canonicalValue else { return }
         if metric.rule == .workoutAvg {
             running.add(metric: metric.index, s, value, clock: clock)
+            attribution?.runningSample(s, metric: metric.index, day: clock.day(s.start))
             return
         }
         let day = clock.day(s.start)
@@ -96,15 +111,20 @@ final class DayBook: SampleSink {
             if waiting > options.sumPieceBudget { resolveLeftBehindDays() }
         case .avg:
             d.addAverage(metric: metric.index, value)
+            attribution?.sample(s, metric: metric.index, day: day)
         case .minMaxAvg:
             d.minMaxAvg[metric.index, default: MinMaxAvgAccumulator()]
                 .add(value, bucketMinimum: s.bucketMinimum, bucketMaximum: s.bucketMaximum, isBucket: s.isBucket)
+            attribution?.sample(s, metric: metric.index, day: day)
             // Heart rate alone also feeds the workouts that state no heart rate of their own.
             if metric.index == Self.heartRateIndex { workouts.addHeartRate(s.start.seconds, value) }
         case .latest:
             d.addLatest(metric: metric.index, value, end: s.end.seconds)
+            attribution?.sample(s, metric: metric.index, day: day)
         case .nightAvg:
-            nights.addNightAvg(metric: metric.index, value, night: clock.night(endingAt: s.end))
+            let night = clock.night(endingAt: s.end)
+            nights.addNightAvg(metric: metric.index, value, night: night)
+            attribution?.sample(s, metric: metric.index, day: night)
         case .workoutAvg:
             break  // kept above, before the day lookup
         }
@@ -115,11 +135,15 @@ final class DayBook: SampleSink {
     func workout(_ w: Workout) {
         confinement.check("a day book")
         guard workouts.add(w) else { return }
-        state(clock.day(w.start)).note(zone: w.timeZoneName, offset: w.start.offset)
+        let day = clock.day(w.start)
+        state(day).note(zone: w.timeZoneName, offset: w.start.offset)
+        attribution?.workout(w, day: day)
     }
 
     func sleepSummary(_ night: SleepSummary) {
-        nights.addSummary(night, night: clock.day(night.sleepEnd))
+        let day = clock.day(night.sleepEnd)
+        nights.addSummary(night, night: day)
+        attribution?.summary(night, night: day)
     }
 
     func activitySummary(_ summary: ActivitySummary) {

@@ -20,6 +20,8 @@ struct SumBook {
     private var watermark: [Int: Int] = [:]
     private(set) var latePieces = 0
     private var lastUnit: (String?, UInt64) = (nil, 0)
+    /// `explain`: hears every piece kept, with its sample.
+    var attribution: DayAttribution?
 
     @inline(__always)
     private mutating func day(_ n: Int) -> Day {
@@ -51,7 +53,7 @@ struct SumBook {
         if lastDay == firstDay || s.end.seconds <= s.start.seconds {
             keep(
                 SumPiece(start: s.start.seconds, end: s.end.seconds, value: value, source: source, fingerprint: print), metric: metric,
-                day: firstDay)
+                day: firstDay, of: s)
             return buffered
         }
         let length = Double(s.end.seconds - s.start.seconds)
@@ -60,14 +62,17 @@ struct SumBook {
             let pieceEnd = n == lastDay ? s.end.seconds : clock.midnight(day: n + 1, recordedOffset: s.start.offset)
             if pieceEnd > pieceStart {
                 let share = value * Double(pieceEnd - pieceStart) / length
-                keep(SumPiece(start: pieceStart, end: pieceEnd, value: share, source: source, fingerprint: print), metric: metric, day: n)
+                keep(
+                    SumPiece(start: pieceStart, end: pieceEnd, value: share, source: source, fingerprint: print), metric: metric, day: n,
+                    of: s)
             }
             pieceStart = max(pieceStart, pieceEnd)
         }
         return buffered
     }
 
-    private mutating func keep(_ piece: SumPiece, metric: Int, day n: Int) {
+    private mutating func keep(_ piece: SumPiece, metric: Int, day n: Int, of s: Sample) {
+        attribution?.piece(piece, of: s, metric: metric, day: n)
         let d = day(n)
         if d.resolved[metric] != nil, d.pieces[metric] == nil { latePieces += 1 }
         d.pieces[metric, default: []].append(piece)

@@ -19,68 +19,88 @@ public final class ExplainJob {
     }
 
     public func run() throws -> ExplainOutcome {
-        var read: [(path: String, isHAE: Bool, days: [FinishedDay], attributed: AttributedDay)] = []
-        var payloads: [(path: String, day: ComparableDay?, dates: [String])] = []
+        ExplainOutcome(explanation: explain(field, in: try readDate()))
+    }
+
+    /// The inputs read for the date: each input's book with what it heard, payload JSON days,
+    /// and the date merged as `convert` merges inputs. Any field of the date can be explained
+    /// from it (the tests explain them all from one read).
+    struct DateReading {
+        var read: [(path: String, isHAE: Bool, attributed: AttributedDay)] = []
+        var payloads: [(path: String, day: ComparableDay)] = []
+        var merged: FinishedDay?
+    }
+
+    func readDate() throws -> DateReading {
+        var r = DateReading()
+        var perInput: [(days: [FinishedDay], isHAE: Bool)] = []
+        var dates = Set<String>()
         for path in request.inputs {
             if PayloadReader.isPayloadInput(path) {
                 let days = try PayloadReader.read(path).days
-                payloads.append((path, days.first { $0.date == request.date }, days.map(\.date)))
+                dates.formUnion(days.map(\.date))
+                if let day = days.first(where: { $0.date == request.date }) { r.payloads.append((path, day)) }
                 continue
             }
             let format = try InputDetector.detect(path: path)
             var dayOptions = options
             dayOptions.fallbackExportDate = ConvertJob.modificationTime(path)
             let book = DayBook(options: dayOptions)
-            let attribution = DayAttribution(day: dayNumber, metric: ExplainedField.metric(of: field)?.index)
+            let attribution = DayAttribution(day: dayNumber)
             book.attribute(to: attribution)
             _ = try ConvertJob.read(path, format: format, into: SinkFanout([book, DetailsWanted()]))
             let days = book.finish()
+            dates.formUnion(days.map(\.date))
             let attributed = AttributedDay(
                 input: path, attribution: attribution, day: days.first { $0.dayNumber == dayNumber }, clock: book.clock,
                 sources: book.sourceNames, watches: book.watchSources, priority: book.options.sourcePriority,
                 lateSumPieces: book.lateSumPieces)
-            read.append((path, format == .hae, days, attributed))
+            r.read.append((path, format == .hae, attributed))
+            perInput.append((days, format == .hae))
         }
-        let merged = DayMerge.merge(read.map { ($0.days, $0.isHAE) }).first { $0.dayNumber == dayNumber }
-        guard merged != nil || payloads.contains(where: { $0.day != nil }) else {
-            let dates = Set(read.flatMap { $0.days.map(\.date) } + payloads.flatMap(\.dates)).sorted()
+        r.merged = DayMerge.merge(perInput).first { $0.dayNumber == dayNumber }
+        guard r.merged != nil || !r.payloads.isEmpty else {
+            let sorted = dates.sorted()
             let range =
-                dates.isEmpty ? "they hold no dates" : "their dates run from \(dates.first!) to \(dates.last!) (\(dates.count) dates)"
+                sorted.isEmpty ? "they hold no dates" : "their dates run from \(sorted.first!) to \(sorted.last!) (\(sorted.count) dates)"
             throw UsageError("--date", "no data on \(request.date) in \(request.inputs.joined(separator: ", ")); \(range)")
         }
+        return r
+    }
+
+    func explain(_ field: OutputField, in r: DateReading) -> Explanation {
         var explanation: Explanation
-        if let merged {
+        if let merged = r.merged {
             let value = field.read(merged)
             // The input the payload took the value from: the last native one that has it (native
             // wins, a later input over an earlier), else the last HAE one (`DayMerge`).
-            let order = read.filter { !$0.isHAE } + read.filter(\.isHAE)
-            let source = order.last { $0.attributed.day.flatMap(field.read) == value && value != nil } ?? order.last!
+            let order = r.read.filter { !$0.isHAE } + r.read.filter(\.isHAE)
+            let source = order.last { value != nil && $0.attributed.day.flatMap(field.read) == value } ?? order.last!
             explanation = Explainer.explain(source.attributed, field: field)
             explanation.value = value
-            if read.count > 1 {
+            if r.read.count > 1 {
                 explanation.from = source.path
-                explanation.otherInputs = read.filter { $0.path != source.path }.map { ($0.path, $0.attributed.day.flatMap(field.read)) }
+                explanation.otherInputs = r.read.filter { $0.path != source.path }.map { ($0.path, $0.attributed.day.flatMap(field.read)) }
             }
         } else {
-            let (path, day, _) = payloads.last { $0.day != nil }!
-            explanation = Explanation(date: request.date, field: field, value: nil, rule: "")
-            explanation.rule = "payload JSON: the value as the file states it"
-            if let path = field.payloadPath, let v = day?.values[path] {
+            let (path, day) = r.payloads.last!
+            explanation = Explanation(date: request.date, field: field, value: nil, rule: "payload JSON: the value as the file states it")
+            if let p = field.payloadPath, let v = day.values[p] {
                 switch v {
                 case .number(let n): explanation.value = .number(n)
                 case .text(let t): explanation.value = .text(t)
                 }
-            } else if field.kind == .workoutsCount, let day {
+            } else if field.kind == .workoutsCount {
                 explanation.value = .number(Double(day.workouts.count))
             }
             explanation.from = path
         }
-        if !payloads.isEmpty {
+        if !r.payloads.isEmpty {
             explanation.notes.append(
-                "payload JSON holds day values, not samples: nothing to show from " + payloads.map(\.path).joined(separator: ", "))
+                "payload JSON holds day values, not samples: nothing to show from " + r.payloads.map(\.path).joined(separator: ", "))
         }
         if explanation.value == nil { explanation.notes.append("no value on this date: the payload leaves the field out") }
-        return ExplainOutcome(explanation: explanation)
+        return explanation
     }
 }
 

@@ -91,7 +91,7 @@ final class DayBook: SampleSink {
             if s.type == Catalog.sleepType, let text = s.valueText, let stage = SleepSegment.stage(for: text) {
                 let night = clock.night(endingAt: s.end)
                 nights.addSegment(SleepSegment(start: s.start, end: s.end, stage: stage, source: s.source), night: night)
-                attribution?.sample(s, metric: nil, day: night)
+                attribution?.sleepSample(s, night: night)
                 state(clock.day(s.start)).note(zone: s.timeZoneName, offset: s.start.offset)
             }
             return

@@ -3,9 +3,10 @@ enum Explainer {
     static func explain(_ d: AttributedDay, field: OutputField) -> Explanation {
         var e = Explanation(date: CivilDate.isoDate(d.attribution.day), field: field, value: d.day.flatMap(field.read), rule: "")
         let path = field.payloadPath ?? ""
+        let metric = ExplainedField.metric(of: field)?.index ?? -1
         switch field.kind {
         case .sum:
-            SumExplainer.explain(d, into: &e)
+            SumExplainer.explain(d, metric: metric, into: &e)
         case .sleepDuration, .sleepTime:
             SleepExplainer.explain(d, key: String(path.dropFirst("sleep.".count)), into: &e)
         case .text where path.hasPrefix("sleep."):
@@ -13,7 +14,7 @@ enum Explainer {
         case .workoutsCount:
             WorkoutExplainer.explain(d, into: &e)
         case .avg, .min, .max, .count, .latest, .nightAvg, .workoutAvg:
-            SampleRuleExplainer.explain(d, kind: field.kind, into: &e)
+            SampleRuleExplainer.explain(d, metric: metric, kind: field.kind, into: &e)
         case .date, .text:
             e.rule = "\(field.kind.rawValue): the day itself"
         }

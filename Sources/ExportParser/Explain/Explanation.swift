@@ -29,10 +29,11 @@ struct Explanation: Sendable {
         self.rule = rule
     }
 
-    /// The sum of the counted parts (nil when no sample has a counted part).
+    /// The sum of the counted parts: 0 when there are no samples, nil when the samples have no
+    /// counted parts (text fields).
     var countedTotal: Double? {
         let parts = samples.compactMap(\.counted)
-        return parts.isEmpty ? nil : parts.reduce(0, +)
+        return parts.isEmpty && !samples.isEmpty ? nil : parts.reduce(0, +)
     }
 
     /// The value as a number, when it is one (workouts: their count).

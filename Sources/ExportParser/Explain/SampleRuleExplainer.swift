@@ -3,8 +3,8 @@
 /// night); which of them the rule used follows the rule's definition (docs/rules.md), and the
 /// value is always the payload's own.
 enum SampleRuleExplainer {
-    static func explain(_ d: AttributedDay, kind: OutputField.Kind, into e: inout Explanation) {
-        let all = d.attribution.samples.filter { $0.canonicalValue != nil }
+    static func explain(_ d: AttributedDay, metric: Int, kind: OutputField.Kind, into e: inout Explanation) {
+        let all = (d.attribution.samples[metric] ?? []).filter { $0.canonicalValue != nil }
         var used = Array(repeating: false, count: all.count)
         var counted = Array(repeating: 0.0, count: all.count)
         var notes = Array(repeating: String?.none, count: all.count)

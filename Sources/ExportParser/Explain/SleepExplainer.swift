@@ -11,7 +11,7 @@ enum SleepExplainer {
         e.rule = rule
         let n = d.attribution.day
         e.notes.append("night window: \(CivilDate.isoDate(n - 1))T12:00 to \(CivilDate.isoDate(n))T12:00 local")
-        let all = d.attribution.samples.compactMap { s in
+        let all = d.attribution.sleepSamples.compactMap { s in
             s.valueText.flatMap(SleepSegment.stage(for:)).map { (sample: s, stage: $0) }
         }
         let chosenSource = d.day?.sleep?.source
@@ -85,7 +85,7 @@ enum SleepExplainer {
     }
 
     private static func clockTime(_ d: AttributedDay, _ seconds: Int64) -> String {
-        let offset = d.attribution.samples.first?.start.offset ?? 0
+        let offset = d.attribution.sleepSamples.first?.start.offset ?? 0
         return d.iso(Timestamp(seconds: seconds, offset: offset))
     }
 }

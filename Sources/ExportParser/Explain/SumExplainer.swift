@@ -8,9 +8,9 @@ enum SumExplainer {
             + "source counts\(ranked); exact duplicates count once"
     }
 
-    static func explain(_ d: AttributedDay, into e: inout Explanation) {
-        let a = d.attribution
-        let pieces = a.pieces
+    static func explain(_ d: AttributedDay, metric: Int, into e: inout Explanation) {
+        let pieces = d.attribution.pieces[metric] ?? []
+        let pieceSamples = d.attribution.pieceSamples[metric] ?? []
         let (_, counted) = SumResolver.attribute(pieces, sources: d.sources, priority: d.priority, watches: d.watches)
         func name(_ p: SumPiece) -> String { d.sources[Int(p.source)] }
         let order = d.priority.order(Array(Set(pieces.map(name))), watches: d.watches)
@@ -23,7 +23,7 @@ enum SumExplainer {
             let own = IntervalSet(pieces.filter { name($0) == source }.map { ($0.start, $0.end) })
             unions[source] = own
             let won = own.subtracting(covered)
-            let offset = a.pieceSamples.first { $0.source == source }?.start.offset ?? 0
+            let offset = pieceSamples.first { $0.source == source }?.start.offset ?? 0
             e.stretches.append(
                 SourceStretch(
                     source: source, rank: rank + 1,
@@ -53,7 +53,7 @@ enum SumExplainer {
         let rank = Dictionary(uniqueKeysWithValues: order.enumerated().map { ($1, $0) })
         var rows: [(Int64, ExplainedSample)] = []
         for (i, p) in pieces.enumerated() {
-            let s = a.pieceSamples[i]
+            let s = pieceSamples[i]
             var note: String?
             if duplicate.contains(i) {
                 note = "duplicate of another sample: counted once"

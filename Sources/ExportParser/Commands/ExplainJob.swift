@@ -74,8 +74,11 @@ public final class ExplainJob {
             let value = field.read(merged)
             // The input the payload took the value from: the last native one that has it (native
             // wins, a later input over an earlier), else the last HAE one (`DayMerge`).
-            let order = r.read.filter { !$0.isHAE } + r.read.filter(\.isHAE)
-            let source = order.last { value != nil && $0.attributed.day.flatMap(field.read) == value } ?? order.last!
+            func gave(_ x: (path: String, isHAE: Bool, attributed: AttributedDay)) -> Bool {
+                value != nil && x.attributed.day.flatMap(field.read) == value
+            }
+            let source =
+                r.read.last { !$0.isHAE && gave($0) } ?? r.read.last { $0.isHAE && gave($0) } ?? r.read.last { !$0.isHAE } ?? r.read.last!
             explanation = Explainer.explain(source.attributed, field: field)
             explanation.value = value
             if r.read.count > 1 {
@@ -94,6 +97,7 @@ public final class ExplainJob {
                 explanation.value = .number(Double(day.workouts.count))
             }
             explanation.from = path
+            explanation.hasSamples = false
         }
         if !r.payloads.isEmpty {
             explanation.notes.append(

@@ -19,6 +19,8 @@ struct Explanation: Sendable {
     var stretches: [SourceStretch] = []
     /// Further facts (the sleep window, a payload input without samples, a merge), one a line.
     var notes: [String] = []
+    /// False where the value was read from payload JSON, which holds no samples.
+    var hasSamples = true
     /// Other inputs' own values for the field when several were read.
     var otherInputs: [(input: String, value: OutputField.Value?)] = []
 
@@ -30,10 +32,10 @@ struct Explanation: Sendable {
     }
 
     /// The sum of the counted parts: 0 when there are no samples, nil when the samples have no
-    /// counted parts (text fields).
+    /// counted parts (text fields) or the input has no samples (payload JSON).
     var countedTotal: Double? {
         let parts = samples.compactMap(\.counted)
-        return parts.isEmpty && !samples.isEmpty ? nil : parts.reduce(0, +)
+        return !hasSamples || (parts.isEmpty && !samples.isEmpty) ? nil : parts.reduce(0, +)
     }
 
     /// The value as a number, when it is one (workouts: their count).

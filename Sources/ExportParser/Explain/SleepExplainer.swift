@@ -26,7 +26,7 @@ enum SleepExplainer {
             if x.stage == .inBed { return false }
             return watch.isEmpty ? x.sample.source == chosenSource : SourcePriority.isAppleWatch(x.sample.source, watches: d.watches)
         }
-        if let chosenSource {
+        if let chosenSource, !all.isEmpty {
             e.notes.append(
                 "chosen source: \(chosenSource)" + (watch.isEmpty ? "" : " (every Apple Watch source's stages)")
                     + (legacy ? " (InBed only: a legacy night)" : ""))
@@ -69,11 +69,43 @@ enum SleepExplainer {
         for (stage, union) in stageUnions(all.filter(chosen)) {
             e.notes.append("\(stage) union: " + union.spans.map { "\(clockTime(d, $0.0))–\(clockTime(d, $0.1))" }.joined(separator: ", "))
         }
-        for s in d.attribution.nightSummaries {
-            e.notes.append(
-                "the input's own summary of the night (HAE): \(s.totalHours) h asleep, ending \(d.iso(s.sleepEnd))"
-                    + (s.source.map { ", from \($0)" } ?? ""))
+        explainSummaries(d, key: key, segments: all, into: &e)
+    }
+
+    /// A night the samples give no sleep for takes the nights the input summarised (HAE), added
+    /// (`NightBook.summarize`): each summary is a row counting its own hours.
+    private static func explainSummaries(
+        _ d: AttributedDay, key: String, segments: [(sample: Sample, stage: SleepSegment.Stage)], into e: inout Explanation
+    ) {
+        let summaries = d.attribution.nightSummaries
+        guard !summaries.isEmpty else { return }
+        let fromSamples = SleepNight.resolve(
+            segments.map { SleepSegment(start: $0.sample.start, end: $0.sample.end, stage: $0.stage, source: $0.sample.source) },
+            priority: d.priority, clock: d.clock, watches: d.watches)
+        guard fromSamples == nil else {
+            e.notes.append("the input's own summaries of the night are not used: its samples give the night")
+            return
         }
+        e.notes.append("no sleep samples give this night: the payload adds the input's own summaries of it (HAE)")
+        let hours: (SleepSummary) -> Double? =
+            switch key {
+            case "total_hours": { $0.totalHours }
+            case "core_hours": { $0.coreHours }
+            case "deep_hours": { $0.deepHours }
+            case "rem_hours": { $0.remHours }
+            case "awake_hours": { $0.awakeHours }
+            default: { _ in nil }
+            }
+        let isText = e.field.kind.isText
+        e.samples =
+            e.samples.map {
+                var s = $0; s.counted = isText ? nil : 0; s.used = false; s.note = "the night's summary is used"; return s
+            }
+            + summaries.map { n in
+                ExplainedSample(
+                    start: d.iso(n.sleepStart ?? n.inBedStart ?? n.sleepEnd), end: d.iso(n.sleepEnd), text: "night summary",
+                    source: n.source ?? "", counted: isText ? nil : (hours(n) ?? 0), used: true)
+            }
     }
 
     private static func stageUnions(_ chosen: [(sample: Sample, stage: SleepSegment.Stage)]) -> [(String, IntervalSet)] {

@@ -13,6 +13,9 @@ struct Explain: ParsableCommand {
             sleep field the night's window, the chosen source and the stage intervals; workouts where \
             each figure came from. The counted parts add up to the value, which is the payload's.
 
+            --store FILE [--person ID] explains from a store instead: the person's stored records \
+            around the date (export.xml imports and HAE imports, merged as convert merges inputs).
+
             FIELD is a payload path as compare names it (metrics.step_count, \
             metrics.heart_rate_samples.max, sleep.total_hours, workouts) or its CSV column. Payload JSON \
             inputs hold no samples: their value is shown as written.
@@ -23,6 +26,7 @@ struct Explain: ParsableCommand {
             Examples:
               health-import explain export.zip --date 2026-03-14 --field metrics.step_count
               health-import explain export.zip hae.json --date 2026-03-14 --field sleep.total_hours --format json
+              health-import explain --store out/health.sqlite --person ann --date 2026-03-14 --field metrics.step_count
             """
     )
 
@@ -43,6 +47,15 @@ struct Explain: ParsableCommand {
 
     @Option(
         help: ArgumentHelp(
+            "Explain from a store instead of inputs: the person's stored records around the date. Example: --store out/health.sqlite",
+            valueName: "file"))
+    var store: String?
+
+    @Option(help: ArgumentHelp("With --store: whose records (default me). Example: --person ann", valueName: "id"))
+    var person = "me"
+
+    @Option(
+        help: ArgumentHelp(
             "Source names (or parts of them), highest priority first, as for convert. Example: --source-priority \"Apple Watch,iPhone\"",
             valueName: "list"))
     var sourcePriority: String?
@@ -59,7 +72,7 @@ struct Explain: ParsableCommand {
     private var request: ExplainRequest {
         ExplainRequest(
             inputs: inputs, date: date, field: field, timeZoneName: timezone,
-            sourcePriority: sourcePriority.map { $0.split(separator: ",").map { String($0) } })
+            sourcePriority: sourcePriority.map { $0.split(separator: ",").map { String($0) } }, storePath: store, person: person)
     }
 
     func run() throws {

@@ -184,6 +184,41 @@ final class ExplainTests: XCTestCase {
         }
     }
 
+    /// `--store`: the person's records replayed around each date give every field the value
+    /// the store holds for it (`day_values`, made when convert read the files), with parts
+    /// that add up, for an export and its HAE twin imported together.
+    func testStoreReplayGivesTheStoresDayValues() throws {
+        let fixture = try FixtureCheck.make(days: 3, name: "explain-store")
+        let store = fixture.appendingPathComponent("h.sqlite").path
+        _ = try ConvertJob(
+            ConvertRequest(
+                inputs: [fixture.appendingPathComponent("export.zip").path, fixture.appendingPathComponent("hae.json").path],
+                outDir: fixture.appendingPathComponent("out").path, storePath: store, person: "ann")
+        ).run()
+        var checked = 0
+        for date in ["2026-03-02", "2026-03-03", "2026-03-04"] {
+            let job = try ExplainJob(ExplainRequest(inputs: [], date: date, field: "metrics.step_count", storePath: store, person: "ann"))
+            let reading = try job.readDate()
+            let stored = try XCTUnwrap(reading.storeValues)
+            XCTAssertGreaterThan(stored.count, 20)
+            for field in ExplainedField.all {
+                let e = job.explain(field, in: reading)
+                let label = "\(date) \(field.name)"
+                XCTAssertFalse(e.notes.contains { $0.hasPrefix("the store's day value differs") }, "\(label): \(e.notes)")
+                if let name = field.storeName { XCTAssertEqual(stored[name], e.value?.scalar, label) }
+                guard let n = e.number, !field.kind.isText else { continue }
+                XCTAssertEqual(try XCTUnwrap(e.countedTotal, label), n, accuracy: 1e-9 * max(1, abs(n)), label)
+                checked += 1
+            }
+        }
+        XCTAssertGreaterThan(checked, 60)
+        XCTAssertThrowsError(
+            try ExplainJob(ExplainRequest(inputs: [], date: "2026-03-03", field: "step_count", storePath: store, person: "bob")).run()
+        ) { error in
+            XCTAssertTrue("\(error)".contains("\"bob\""), "\(error)")
+        }
+    }
+
     private func checkEveryField(profile: String) throws {
         let fixture = try FixtureCheck.make(days: 4, profile: profile, name: "explain-\(profile)")
         let zip = fixture.appendingPathComponent("export.zip").path

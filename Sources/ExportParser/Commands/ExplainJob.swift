@@ -29,12 +29,33 @@ public final class ExplainJob {
         var read: [(path: String, isHAE: Bool, attributed: AttributedDay)] = []
         var payloads: [(path: String, day: ComparableDay)] = []
         var merged: FinishedDay?
+        /// `--store`: the store's own day values of the date, by store name.
+        var storeValues: [String: OutputField.Scalar]?
     }
 
     func readDate() throws -> DateReading {
         var r = DateReading()
         var perInput: [(days: [FinishedDay], isHAE: Bool)] = []
         var dates = Set<String>()
+        if let storePath = request.storePath {
+            let store = try StoreAccess.open(storePath)
+            let imports = try StoreAccess.mapped { try store.imports(person: request.person) }.filter { $0.finishedAt != nil }
+            guard !imports.isEmpty else { throw StoreAccess.missing(request.person, in: storePath) }
+            for hae in [false, true] where imports.contains(where: { ($0.format == InputFormat.hae.rawValue) == hae }) {
+                let label = "\(storePath) (\(request.person)'s \(hae ? "HAE" : "export") imports)"
+                let book = DayBook(options: options)
+                let attribution = DayAttribution(day: dayNumber)
+                book.attribute(to: attribution)
+                try StoreAccess.mapped {
+                    try StoreDateReplay.play(store, person: request.person, hae: hae, day: dayNumber, into: book)
+                }
+                let days = book.finish()
+                dates.formUnion(days.map(\.date))
+                r.read.append((label, hae, attributed(label, book: book, attribution: attribution, days: days)))
+                perInput.append((days, hae))
+            }
+            r.storeValues = try StoreAccess.mapped { try Self.storedDayValues(store, person: request.person, date: request.date) }
+        }
         for path in request.inputs {
             if PayloadReader.isPayloadInput(path) {
                 let days = try PayloadReader.read(path).days
@@ -51,11 +72,7 @@ public final class ExplainJob {
             _ = try ConvertJob.read(path, format: format, into: SinkFanout([book, DetailsWanted()]))
             let days = book.finish()
             dates.formUnion(days.map(\.date))
-            let attributed = AttributedDay(
-                input: path, attribution: attribution, day: days.first { $0.dayNumber == dayNumber }, clock: book.clock,
-                sources: book.sourceNames, watches: book.watchSources, priority: book.options.sourcePriority,
-                lateSumPieces: book.lateSumPieces)
-            r.read.append((path, format == .hae, attributed))
+            r.read.append((path, format == .hae, attributed(path, book: book, attribution: attribution, days: days)))
             perInput.append((days, format == .hae))
         }
         r.merged = DayMerge.merge(perInput).first { $0.dayNumber == dayNumber }
@@ -66,6 +83,27 @@ public final class ExplainJob {
             throw UsageError("--date", "no data on \(request.date) in \(request.inputs.joined(separator: ", ")); \(range)")
         }
         return r
+    }
+
+    private func attributed(_ input: String, book: DayBook, attribution: DayAttribution, days: [FinishedDay]) -> AttributedDay {
+        AttributedDay(
+            input: input, attribution: attribution, day: days.first { $0.dayNumber == dayNumber }, clock: book.clock,
+            sources: book.sourceNames, watches: book.watchSources, priority: book.options.sourcePriority,
+            lateSumPieces: book.lateSumPieces)
+    }
+
+    /// The store's own day values of the date (`day_values`, by store name), to set beside the
+    /// replay's.
+    static func storedDayValues(_ store: HealthStore, person: String, date: String) throws -> [String: OutputField.Scalar] {
+        let s = try store.db.prepare("SELECT field, value, text FROM day_values WHERE person = ?1 AND date = ?2")
+        s.bind(1, person)
+        s.bind(2, date)
+        var out: [String: OutputField.Scalar] = [:]
+        while try s.step() {
+            guard let field = s.text(0) else { continue }
+            if let v = s.double(1) { out[field] = .number(v) } else if let t = s.text(2) { out[field] = .text(t) }
+        }
+        return out
     }
 
     func explain(_ field: OutputField, in r: DateReading) -> Explanation {
@@ -104,6 +142,16 @@ public final class ExplainJob {
                 "payload JSON holds day values, not samples: nothing to show from " + r.payloads.map(\.path).joined(separator: ", "))
         }
         if explanation.value == nil { explanation.notes.append("no value on this date: the payload leaves the field out") }
+        if let stored = r.storeValues, let name = field.storeName, stored[name] != explanation.value?.scalar {
+            let text: String
+            switch stored[name] {
+            case .number(let n): text = JSONValue.format(n, decimals: field.decimals ?? 6)
+            case .text(let t): text = t
+            case nil: text = "none"
+            }
+            explanation.notes.append(
+                "the store's day value differs: \(text) (made when its imports were read; the replay of its records gives the value above)")
+        }
         return explanation
     }
 }

@@ -85,6 +85,25 @@ final class DayBook: SampleSink {
     /// `compare` says a side holds (not read on the hot path).
     var sourceNames: [String] { sources.names }
 
+    /// `explain`: hears where this book places the samples of one date and metric (nil: none).
+    /// Read on every sample, hence unchecked like the state above.
+    @exclusivity(unchecked) private(set) var attribution: DayAttribution?
+
+    /// Lets `a` hear where this book places its date's samples. Call before the first sample.
+    func attribute(to a: DayAttribution) {
+        attribution = a
+        sums.attribution = a
+    }
+    /// The `HKTimeZone` timeline the input showed, when this book dated by it (after `finish`):
+    /// `explain` reads again with it given, so that every sample is placed on arrival where its
+    /// attribution can hear it.
+    var timelineSeen: ZoneTimeline? { dating ? zoneNotes.timeline : nil }
+    /// Whether this book waited for a timeline (no `--timezone`, none given): some of its samples
+    /// were placed only in `finish`.
+    var datedAtTheEnd: Bool { dating }
+    /// The sources known to be watches: what the sum rule ranked first (`explain`).
+    var watchSources: Set<String> { sources.watches }
+
     init(options: DayOptions = DayOptions()) {
         self.options = options
         if let timeline = options.timeline, options.timeZone == nil {
@@ -92,7 +111,7 @@ final class DayBook: SampleSink {
         } else {
             clock = LocalClock(zone: options.timeZone)
         }
-        dating = options.timeZone == nil && options.timeline == nil
+        dating = options.timeZone == nil && options.timeline == nil && !options.recordedOffsetsOnly
     }
 
     @inline(__always)
@@ -149,7 +168,9 @@ final class DayBook: SampleSink {
                 if dating {
                     pendingSegments.append(segment)
                 } else {
-                    nights.addSegment(segment, night: clock.night(endingAt: s.end))
+                    let night = clock.night(endingAt: s.end)
+                    nights.addSegment(segment, night: night)
+                    attribution?.sleepSample(s, night: night)
                     state(clock.day(s.start)).note(zone: s.timeZoneName, offset: s.start.offset)
                 }
             }
@@ -158,6 +179,7 @@ final class DayBook: SampleSink {
         guard let value = s.canonicalValue else { return }
         if metric.rule == .workoutAvg {
             running.add(metric: metric.index, s, value, clock: clock)
+            attribution?.runningSample(s, metric: metric.index, day: clock.day(s.start))
             return
         }
         let day = clock.day(s.start)
@@ -186,15 +208,20 @@ final class DayBook: SampleSink {
             if waiting > options.sumPieceBudget { resolveLeftBehindDays() }
         case .avg:
             d.addAverage(metric: metric.index, value)
+            attribution?.sample(s, metric: metric.index, day: day)
         case .minMaxAvg:
             d.minMaxAvg[metric.index, default: MinMaxAvgAccumulator()]
                 .add(value, bucketMinimum: s.bucketMinimum, bucketMaximum: s.bucketMaximum, isBucket: s.isBucket)
+            attribution?.sample(s, metric: metric.index, day: day)
             // Heart rate alone also feeds the workouts that state no heart rate of their own.
             if metric.index == Self.heartRateIndex { workouts.addHeartRate(s.start.seconds, value) }
         case .latest:
             d.addLatest(metric: metric.index, value, end: s.end.seconds)
+            attribution?.sample(s, metric: metric.index, day: day)
         case .nightAvg:
-            nights.addNightAvg(metric: metric.index, value, night: clock.night(endingAt: s.end))
+            let night = clock.night(endingAt: s.end)
+            nights.addNightAvg(metric: metric.index, value, night: night)
+            attribution?.sample(s, metric: metric.index, day: night)
         case .workoutAvg:
             break  // kept above, before the day lookup
         }
@@ -257,12 +284,18 @@ final class DayBook: SampleSink {
         if w.end.seconds > latestData.seconds { latestData = w.end }
         guard workouts.add(w) else { return }
         if dating, let zone = w.timeZoneName { zoneNotes.note(zone, at: w.start.seconds) }
-        if !dating { state(clock.day(w.start)).note(zone: w.timeZoneName, offset: w.start.offset) }
+        if !dating {
+            let day = clock.day(w.start)
+            state(day).note(zone: w.timeZoneName, offset: w.start.offset)
+            attribution?.workout(w, day: day)
+        }
     }
 
     func sleepSummary(_ night: SleepSummary) {
         if night.sleepEnd.seconds > latestData.seconds { latestData = night.sleepEnd }
-        nights.addSummary(night, night: clock.day(night.sleepEnd))
+        let day = clock.day(night.sleepEnd)
+        nights.addSummary(night, night: day)
+        attribution?.summary(night, night: day)
     }
 
     func activitySummary(_ summary: ActivitySummary) {

@@ -7,6 +7,9 @@ struct DayOptions: Sendable {
     /// The input's `HKTimeZone` timeline, given for a second pass when the first found it further
     /// from the recorded offsets than one pass can correct (`DayBook.rereadTimeline`).
     var timeline: ZoneTimeline?
+    /// Each instant in its recorded offset, placed on arrival, without learning a timeline: what
+    /// an input without `HKTimeZone` gives anyway; `explain` reads so to hear every sample placed.
+    var recordedOffsetsOnly = false
     var sourcePriority: SourcePriority
     /// How many sum-rule sample pieces may wait in memory (32 bytes each) before days that the
     /// stream has left behind are resolved and their pieces freed. Keeps memory flat on any

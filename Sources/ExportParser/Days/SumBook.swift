@@ -26,6 +26,9 @@ struct SumBook {
 
     init(lag: Int = 2) { self.lag = lag }
 
+    /// `explain`: hears every piece kept, with its sample.
+    var attribution: DayAttribution?
+
     @inline(__always)
     private mutating func day(_ n: Int) -> Day {
         if n == lastDay, let d = lastState { return d }
@@ -65,7 +68,7 @@ struct SumBook {
         if lastDay == firstDay || s.end.seconds <= s.start.seconds {
             keep(
                 SumPiece(start: s.start.seconds, end: s.end.seconds, value: value, source: source, fingerprint: print), metric: metric,
-                day: firstDay)
+                day: firstDay, of: s)
             return buffered
         }
         let length = Double(s.end.seconds - s.start.seconds)
@@ -74,7 +77,9 @@ struct SumBook {
             let pieceEnd = n == lastDay ? s.end.seconds : clock.midnight(day: n + 1, recordedOffset: s.start.offset)
             if pieceEnd > pieceStart {
                 let share = value * Double(pieceEnd - pieceStart) / length
-                keep(SumPiece(start: pieceStart, end: pieceEnd, value: share, source: source, fingerprint: print), metric: metric, day: n)
+                keep(
+                    SumPiece(start: pieceStart, end: pieceEnd, value: share, source: source, fingerprint: print), metric: metric, day: n,
+                    of: s)
             }
             pieceStart = max(pieceStart, pieceEnd)
         }
@@ -84,11 +89,12 @@ struct SumBook {
     /// Keeps one piece under key `n` (a day, or a fringe slot); returns how many pieces now wait.
     mutating func add(_ piece: SumPiece, metric: Int, key n: Int) -> Int {
         if n > watermark[metric, default: Int.min] { watermark[metric] = n }
-        keep(piece, metric: metric, day: n)
+        keep(piece, metric: metric, day: n, of: nil)
         return buffered
     }
 
-    private mutating func keep(_ piece: SumPiece, metric: Int, day n: Int) {
+    private mutating func keep(_ piece: SumPiece, metric: Int, day n: Int, of s: Sample?) {
+        if let s { attribution?.piece(piece, of: s, metric: metric, day: n) }
         let d = day(n)
         if d.resolved[metric] != nil, d.pieces[metric] == nil { latePieces += 1 }
         d.pieces[metric, default: []].append(piece)

@@ -69,7 +69,8 @@ enum PayloadEncoder {
         }
     }
 
-    private static func json(_ value: OutputField.Value, of f: OutputField) -> JSONValue {
+    /// A field's value as the payload writes it (rounded for the wire; `explain` prints it too).
+    static func json(_ value: OutputField.Value, of f: OutputField) -> JSONValue {
         switch value {
         case .number(let n): return .number(n, decimals: f.numberDecimals)
         case .text(let t): return .string(t)

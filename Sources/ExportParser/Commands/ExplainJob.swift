@@ -1,0 +1,201 @@
+import Foundation
+
+/// The `explain` command: every input read in full as `convert` reads it (the payload's value
+/// needs the whole day book), with the book telling a `DayAttribution` where it placed the
+/// explained date's samples; the inputs merged as `convert` merges them; the explanation built
+/// from the input whose value the payload took.
+public final class ExplainJob {
+    let request: ExplainRequest
+    let options: DayOptions
+    let dayNumber: Int
+    let field: OutputField
+
+    public init(_ request: ExplainRequest) throws {
+        try request.validate()
+        self.request = request
+        options = try DayOptions(timeZoneName: request.timeZoneName, sourcePriority: request.sourcePriority)
+        dayNumber = try ConvertJob.day(request.date, option: "--date")
+        field = try ExplainedField.named(request.field)
+    }
+
+    public func run() throws -> ExplainOutcome {
+        ExplainOutcome(explanation: explain(field, in: try readDate()))
+    }
+
+    /// The inputs read for the date: each input's book with what it heard, payload JSON days,
+    /// and the date merged as `convert` merges inputs. Any field of the date can be explained
+    /// from it (the tests explain them all from one read).
+    struct DateReading {
+        var read: [(path: String, isHAE: Bool, attributed: AttributedDay)] = []
+        var payloads: [(path: String, day: ComparableDay)] = []
+        var merged: FinishedDay?
+        /// `--store`: the store's own day values of the date, by store name.
+        var storeValues: [String: OutputField.Scalar]?
+    }
+
+    func readDate() throws -> DateReading {
+        var r = DateReading()
+        var perInput: [(days: [FinishedDay], isHAE: Bool)] = []
+        var dates = Set<String>()
+        if let storePath = request.storePath {
+            let store = try StoreAccess.open(storePath)
+            let imports = try StoreAccess.mapped { try store.imports(person: request.person) }.filter { $0.finishedAt != nil }
+            guard !imports.isEmpty else { throw StoreAccess.missing(request.person, in: storePath) }
+            for hae in [false, true] where imports.contains(where: { ($0.format == InputFormat.hae.rawValue) == hae }) {
+                let label = "\(storePath) (\(request.person)'s \(hae ? "HAE" : "export") imports)"
+                let (book, attribution, days) = try attributedRead { book in
+                    _ = try StoreAccess.mapped {
+                        try StoreDateReplay.play(store, person: request.person, hae: hae, day: dayNumber, into: book)
+                    }
+                }
+                dates.formUnion(days.map(\.date))
+                r.read.append((label, hae, attributed(label, book: book, attribution: attribution, days: days)))
+                perInput.append((days, hae))
+            }
+            r.storeValues = try StoreAccess.mapped { try Self.storedDayValues(store, person: request.person, date: request.date) }
+        }
+        var others: [String] = []
+        for path in request.inputs {
+            if PayloadReader.isPayloadInput(path) {
+                let days = try PayloadReader.read(path).days
+                dates.formUnion(days.map(\.date))
+                if let day = days.first(where: { $0.date == request.date }) { r.payloads.append((path, day)) }
+                continue
+            }
+            others.append(path)
+        }
+        // Exports one by one, every HAE input as one set, as convert reads them (`ConvertSource`).
+        for source in try ConvertSource.plan(others) {
+            let (book, attribution, days) = try attributedRead { book in
+                _ = try source.read(into: SinkFanout([book, DetailsWanted()]))
+            }
+            dates.formUnion(days.map(\.date))
+            let isHAE = source.format == .hae
+            r.read.append((source.label, isHAE, attributed(source.label, book: book, attribution: attribution, days: days)))
+            perInput.append((days, isHAE))
+        }
+        r.merged = DayMerge.merge(perInput).first { $0.dayNumber == dayNumber }
+        guard r.merged != nil || !r.payloads.isEmpty else {
+            let sorted = dates.sorted()
+            let range =
+                sorted.isEmpty ? "they hold no dates" : "their dates run from \(sorted.first!) to \(sorted.last!) (\(sorted.count) dates)"
+            throw UsageError("--date", "no data on \(request.date) in \(request.inputs.joined(separator: ", ")); \(range)")
+        }
+        return r
+    }
+
+    /// One input read into a day book that attributes the date's samples. Without `--timezone`
+    /// an input is dated by its `HKTimeZone` timeline, known only at its end, and near-midnight
+    /// samples wait until then unheard; so it is read a second time with the timeline given (or,
+    /// with none, in the recorded offsets), every sample then placed on arrival (docs/explain.md).
+    private func attributedRead(_ read: (DayBook) throws -> Void) throws -> (DayBook, DayAttribution, [FinishedDay]) {
+        var book = DayBook(options: options)
+        var attribution = DayAttribution(day: dayNumber)
+        book.attribute(to: attribution)
+        try read(book)
+        var days = book.finish()
+        if book.datedAtTheEnd {
+            var again = options
+            if let timeline = book.timelineSeen { again.timeline = timeline } else { again.recordedOffsetsOnly = true }
+            book = DayBook(options: again)
+            attribution = DayAttribution(day: dayNumber)
+            book.attribute(to: attribution)
+            try read(book)
+            days = book.finish()
+        }
+        return (book, attribution, days)
+    }
+
+    private func attributed(_ input: String, book: DayBook, attribution: DayAttribution, days: [FinishedDay]) -> AttributedDay {
+        AttributedDay(
+            input: input, attribution: attribution, day: days.first { $0.dayNumber == dayNumber }, clock: book.clock,
+            sources: book.sourceNames, watches: book.watchSources, priority: book.options.sourcePriority,
+            lateSumPieces: book.lateSumPieces)
+    }
+
+    /// The store's own day values of the date (`day_values`, by store name), to set beside the
+    /// replay's.
+    static func storedDayValues(_ store: HealthStore, person: String, date: String) throws -> [String: OutputField.Scalar] {
+        let s = try store.db.prepare("SELECT field, value, text FROM day_values WHERE person = ?1 AND date = ?2")
+        s.bind(1, person)
+        s.bind(2, date)
+        var out: [String: OutputField.Scalar] = [:]
+        while try s.step() {
+            guard let field = s.text(0) else { continue }
+            if let v = s.double(1) { out[field] = .number(v) } else if let t = s.text(2) { out[field] = .text(t) }
+        }
+        return out
+    }
+
+    func explain(_ field: OutputField, in r: DateReading) -> Explanation {
+        var explanation: Explanation
+        if let merged = r.merged {
+            let value = field.read(merged)
+            // The input the payload took the value from: the last native one that has it (native
+            // wins, a later input over an earlier), else the last HAE one (`DayMerge`).
+            func gave(_ x: (path: String, isHAE: Bool, attributed: AttributedDay)) -> Bool {
+                value != nil && x.attributed.day.flatMap(field.read) == value
+            }
+            let source =
+                r.read.last { !$0.isHAE && gave($0) } ?? r.read.last { $0.isHAE && gave($0) } ?? r.read.last { !$0.isHAE } ?? r.read.last!
+            explanation = Explainer.explain(source.attributed, field: field)
+            explanation.value = value
+            if r.read.count > 1 {
+                explanation.from = source.path
+                explanation.otherInputs = r.read.filter { $0.path != source.path }.map { ($0.path, $0.attributed.day.flatMap(field.read)) }
+            }
+        } else {
+            let (path, day) = r.payloads.last!
+            explanation = Explanation(date: request.date, field: field, value: nil, rule: "payload JSON: the value as the file states it")
+            if let p = field.payloadPath, let v = day.values[p] {
+                switch v {
+                case .number(let n): explanation.value = .number(n)
+                case .text(let t): explanation.value = .text(t)
+                }
+            } else if field.kind == .workoutsCount {
+                explanation.value = .number(Double(day.workouts.count))
+            }
+            explanation.from = path
+            explanation.hasSamples = false
+        }
+        if !r.payloads.isEmpty {
+            explanation.notes.append(
+                "payload JSON holds day values, not samples: nothing to show from " + r.payloads.map(\.path).joined(separator: ", "))
+        }
+        if explanation.value == nil { explanation.notes.append("no value on this date: the payload leaves the field out") }
+        if let stored = r.storeValues, let name = field.storeName, !Self.sameAsWritten(stored[name], explanation.value?.scalar, field) {
+            let text: String
+            switch stored[name] {
+            case .number(let n): text = JSONValue.format(n, decimals: field.decimals ?? 6)
+            case .text(let t): text = t
+            case nil: text = "none"
+            }
+            explanation.notes.append(
+                "the store's day value differs: \(text) (made when its imports were read; the replay of its records gives the value above)")
+        }
+        return explanation
+    }
+
+    /// Whether two day values are the same as the payload writes them (rounded to the field's
+    /// decimals): a store's day value comes from the one-pass dating of its import, whose
+    /// near-midnight sums are added in another order than the replay's, which can move the last
+    /// bits of a double and nothing the payload shows.
+    static func sameAsWritten(_ a: OutputField.Scalar?, _ b: OutputField.Scalar?, _ field: OutputField) -> Bool {
+        switch (a, b) {
+        case (.number(let x)?, .number(let y)?):
+            let d = field.decimals ?? 6
+            return JSONValue.format(x, decimals: d) == JSONValue.format(y, decimals: d)
+        default: return a == b
+        }
+    }
+}
+
+/// The end of an explain run: the explanation, as text or JSON.
+public struct ExplainOutcome: Sendable {
+    let explanation: Explanation
+
+    /// Aligned columns, the rule in one line.
+    public var text: String { ExplanationText.render(explanation) }
+    /// `date`, `field`, `value` (the payload's), `rule`, `samples` with their `counted` parts.
+    public var json: String { ExplanationJSON.render(explanation) }
+}

@@ -1,0 +1,65 @@
+/// What `explain` asks a day book to keep about one date while it folds the whole input: the
+/// very sum pieces its `SumBook` kept for that date (with the sample each came from), and the
+/// samples its other rules placed on that date or night. The book decides the placement; this
+/// only listens, so an explanation can never place a sample where the payload did not.
+///
+/// Bounded by one date's samples (that night's sleep, that date's workouts, and the next date's
+/// running samples a run crossing midnight may take).
+final class DayAttribution {
+    /// Days since 1970-01-01 of the explained date.
+    let day: Int
+    /// Sum pieces on `day` by metric index, in the order kept, and the sample each is a part of.
+    private(set) var pieces: [Int: [SumPiece]] = [:]
+    private(set) var pieceSamples: [Int: [Sample]] = [:]
+    /// Samples by metric index that the book placed on `day` (avg, latest, minmaxavg; the night
+    /// ending on `day` for night-avg; the start's date for workout-avg).
+    private(set) var samples: [Int: [Sample]] = [:]
+    /// The sleep samples of the night that ends on `day`.
+    private(set) var sleepSamples: [Sample] = []
+    /// Nights an input already summarised (HAE) that end on `day`.
+    private(set) var nightSummaries: [SleepSummary] = []
+    /// Workouts the book kept (duplicates left out) that start on `day` (workout fields, and the
+    /// runs of running mechanics).
+    private(set) var workouts: [Workout] = []
+
+    init(day: Int) { self.day = day }
+
+    @inline(__always)
+    func piece(_ p: SumPiece, of s: Sample, metric m: Int, day n: Int) {
+        guard n == day else { return }
+        pieces[m, default: []].append(p)
+        pieceSamples[m, default: []].append(s)
+    }
+
+    /// A sample of metric `m` placed on date or night `n`.
+    @inline(__always)
+    func sample(_ s: Sample, metric m: Int, day n: Int) {
+        guard n == day else { return }
+        samples[m, default: []].append(s)
+    }
+
+    /// A running-mechanics sample starting on date `n`: a run of the explained date that
+    /// crosses midnight takes samples of the next date too, so both are kept.
+    @inline(__always)
+    func runningSample(_ s: Sample, metric m: Int, day n: Int) {
+        guard n == day || n == day + 1 else { return }
+        samples[m, default: []].append(s)
+    }
+
+    @inline(__always)
+    func sleepSample(_ s: Sample, night n: Int) {
+        guard n == day else { return }
+        sleepSamples.append(s)
+    }
+
+    func summary(_ night: SleepSummary, night n: Int) {
+        guard n == day else { return }
+        nightSummaries.append(night)
+    }
+
+    @inline(__always)
+    func workout(_ w: Workout, day n: Int) {
+        guard n == day else { return }
+        workouts.append(w)
+    }
+}

@@ -3,8 +3,9 @@ import Foundation
 /// The `convert` command: every input streamed through its reader into a day book (and the
 /// store, when one is asked for), then the finished days written as payloads and CSV.
 ///
-/// Nothing in `--out` is touched until every input has been read without a fatal error, and
-/// then every file is replaced atomically.
+/// Nothing in `--out` or the store is touched until every input has been read without a fatal
+/// error: the store's imports are one transaction committed just before the files are put in
+/// place, each replaced atomically; a run that fails removes the folders it created.
 public final class ConvertJob {
     let request: ConvertRequest
     let options: DayOptions
@@ -33,10 +34,20 @@ public final class ConvertJob {
         var outcome = ConvertOutcome()
         outcome.outDir = request.outDir
         outcome.storePath = request.storePath
-        let store = try openStore()
+        let createdOut = OutputFiles.missingDirectories(request.outDir)
+        let store: HealthStore?
+        do {
+            store = try openStore()
+            // One transaction for the whole run: nothing is stored until every input was read.
+            try store?.beginRun()
+        } catch {
+            OutputFiles.removeIfEmpty(createdOut)
+            throw error
+        }
         var perInput: [[FinishedDay]] = []
-        // An input's store import commits on its own thread; the next import (one at a time on a
-        // store) or the end of the run waits for it. The last one overlaps writing the payloads.
+        // An input's store import completes (a savepoint of the run) on its own thread; the next
+        // import (one at a time on a store) or the end of the run waits for it. The last one
+        // overlaps writing the payloads; the run commits once they are written.
         var storing: (input: Int, commit: BackgroundValue<StoreCommit>)?
         func finishStoring() throws {
             guard let (i, commit) = storing else { return }
@@ -62,13 +73,16 @@ public final class ConvertJob {
                 try finishStoring()
                 // The store keeps the very payloads this run writes, for `push --store`.
                 try store?.savePayloads(person: request.person, payloads)
+                try store?.commitRun()
             }
         } catch {
             // A commit under way still ends (committed or not) before the run reports the error,
             // and a new store that got no import is removed now, not whenever its last reference
             // goes (the process may exit first).
             try? finishStoring()
+            store?.rollbackRun()
             store?.discardIfUnpublished()
+            OutputFiles.removeIfEmpty(createdOut)
             throw error
         }
         outcome.daysWritten = days.count

@@ -15,11 +15,37 @@ enum OutputFiles {
             guard isDir.boolValue else { throw OutputError(file: path, message: "exists and is not a directory") }
             return
         }
+        // A folder cannot be made under a file: say which file (Foundation's own message is
+        // "NSCocoaErrorDomain error 512").
+        if let shallowest = missingDirectories(path).last {
+            let parent = URL(fileURLWithPath: shallowest).deletingLastPathComponent().path
+            if FileManager.default.fileExists(atPath: parent, isDirectory: &isDir), !isDir.boolValue {
+                throw OutputError(file: path, message: "cannot be created: it is under \(parent), which is a file, not a folder")
+            }
+        }
         do {
             try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         } catch {
             throw OutputError(file: path, message: "cannot create the directory: \(error.localizedDescription)")
         }
+    }
+
+    /// The folders `makeDirectory(path)` would create, deepest first (empty when `path` exists).
+    static func missingDirectories(_ path: String) -> [String] {
+        var missing: [String] = []
+        var url = URL(fileURLWithPath: path).standardizedFileURL
+        var st = stat()
+        while url.path != "/", lstat(url.path, &st) != 0, errno == ENOENT || errno == ENOTDIR {
+            missing.append(url.path)
+            url = url.deletingLastPathComponent()
+        }
+        return missing
+    }
+
+    /// Removes the folders a failed run created (deepest first), each only when it is empty: a
+    /// failed run leaves no new folder behind, and never removes anything that holds a file.
+    static func removeIfEmpty(_ directories: [String]) {
+        for dir in directories { rmdir(dir) }
     }
 
     /// Creates `path` (which must not exist) with mode 0600 and writes `text`.

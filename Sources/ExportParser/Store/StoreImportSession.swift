@@ -148,6 +148,8 @@ final class StoreImportSession: SampleSink, @unchecked Sendable {
             if let sha256 {
                 // The digest was computed while the file was read (begun with an empty one).
                 if let earlier = try store.existingImport(person: meta.person, sha256: sha256) {
+                    // Stored once, with the days of that import: this run must make the same.
+                    try store.checkSameDays(days, as: earlier)
                     throw AlreadyImported(existing: earlier)
                 }
                 let u = try db.prepare("UPDATE imports SET file_sha256 = ?1 WHERE id = ?2")

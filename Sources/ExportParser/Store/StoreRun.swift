@@ -37,6 +37,8 @@ extension HealthStore {
     /// Rolls the whole run back (it failed). Safe to call more than once, and when no run is open.
     func rollbackRun() {
         guard runInProgress else { return }
+        // The caller waited for any import's commit thread: the connection is its again.
+        db.confinement.claim()
         if sqlite3_get_autocommit(db.handle) == 0 { try? db.execute("ROLLBACK") }
         runInProgress = false
     }

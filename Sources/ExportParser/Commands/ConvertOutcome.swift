@@ -61,7 +61,7 @@ public struct ConvertOutcome: Sendable {
         }
         let types = total.recordsByType.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }
         lines.append(
-            "Read \(Self.count(total.totalRecords)) records of \(types.count) types, \(Self.count(total.workouts)) workouts, \(Self.count(total.correlations)) correlations, \(Self.count(total.activitySummaries)) activity summaries"
+            "Read \(Self.count(total.totalRecords, "record")) of \(Self.count(types.count, "type")), \(Self.count(total.workouts, "workout")), \(Self.count(total.correlations, "correlation")), \(Self.count(total.activitySummaries, "activity summary", plural: "activity summaries"))"
         )
         for (t, n) in types.prefix(maxTypes) { lines.append("  \(Self.count(n).leftPad(11))  \(Self.shortType(t))") }
         if types.count > maxTypes {
@@ -71,7 +71,7 @@ public struct ConvertOutcome: Sendable {
         }
         if daysWritten > 0, let f = firstDate, let l = lastDate {
             lines.append(
-                "Wrote \(Self.count(daysWritten)) days (\(f) … \(l)) to \(outDir)/payloads, \(outDir)/payloads.json and \(outDir)/daily.csv"
+                "Wrote \(Self.count(daysWritten, "day")) (\(f) … \(l)) to \(outDir)/payloads, \(outDir)/payloads.json and \(outDir)/daily.csv"
             )
             let disagreeing = inputs.reduce(0) { $0 + ($1.appleTotals?.disagreeing.count ?? 0) }
             if disagreeing > 0 {
@@ -114,6 +114,11 @@ public struct ConvertOutcome: Sendable {
             out.append(c)
         }
         return String(out.reversed())
+    }
+
+    /// `1 day`, `2 days`, `2,340,833 records`: the count and the noun in its number.
+    public static func count(_ n: Int, _ noun: String, plural: String? = nil) -> String {
+        count(n) + " " + (n == 1 ? noun : plural ?? noun + "s")
     }
 
     static func shortType(_ t: String) -> String { HealthKitTypeName.short(t) }

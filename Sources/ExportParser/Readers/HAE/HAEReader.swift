@@ -67,6 +67,9 @@ struct HAEReader {
         // The first pass runs on two threads (yajl here, the walker on a decoder thread).
         let player = HAETapePlayer(walker: walker)
         try parse(fd: fd, from: 0, to: nil, walker: walker, player: player, buffer: buffer, progress: progress.map { p in { p($0, size) } })
+        guard walker.sawHAEShape else {
+            throw InputError(file: path, message: "is not Health Auto Export JSON (no data.metrics or data.workouts)")
+        }
         var report = walker.report
         // A second pass, on this thread, over the metrics whose datums overflowed while waiting
         // for their name and units (written after `data`): each from its own bytes, now known.

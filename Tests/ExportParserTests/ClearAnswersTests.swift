@@ -63,6 +63,26 @@ final class ClearAnswersTests: XCTestCase {
         XCTAssertTrue(r.stdout.contains("Read 40 records of 2 types, 0 workouts"), r.stdout)
     }
 
+    func testEraseRefusesAnExistingReceiptAndNamesTheFilesItCannotReach() throws {
+        let dir = try TestPaths.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try StoreKillTests.exportXML(records: 40).write(to: dir.appendingPathComponent("export.xml"), atomically: true, encoding: .utf8)
+        XCTAssertEqual(try ToolRun.run(["convert", "export.xml", "--out", "out"], in: dir).status, 0)
+        try "an earlier receipt".write(to: dir.appendingPathComponent("out/receipt.txt"), atomically: true, encoding: .utf8)
+        let before = try ToolRun.snapshot(dir.appendingPathComponent("out"))
+        let refused = try ToolRun.run(
+            ["erase", "--store", "out/health.sqlite", "--person", "me", "--yes", "--receipt", "out/receipt.txt"], in: dir)
+        XCTAssertEqual(refused.status, 1, refused.printed)
+        XCTAssertTrue(refused.stderr.contains("out/receipt.txt: already exists; --receipt writes a new file"), refused.stderr)
+        ToolRun.assertUnchanged(before, try ToolRun.snapshot(dir.appendingPathComponent("out")), "erase --receipt EXISTING")
+
+        let erased = try ToolRun.run(
+            ["erase", "--store", "out/health.sqlite", "--person", "me", "--yes", "--receipt", "out/new-receipt.txt"], in: dir)
+        XCTAssertEqual(erased.status, 0, erased.printed)
+        XCTAssertTrue(erased.stdout.contains("must be deleted by you: under a convert --out folder (payloads/, payloads.json, daily.csv"))
+        XCTAssertTrue(FileManager.default.fileExists(atPath: dir.appendingPathComponent("out/daily.csv").path), "erase leaves files")
+    }
+
     func testHTTPSToAPlainHTTPServerSaysTheTLSHandshakeFailed() throws {
         let f = try PushTestSupport.fixture()
         let server = try PushTestServer(dir: f.dir)

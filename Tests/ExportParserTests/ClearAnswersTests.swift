@@ -83,6 +83,28 @@ final class ClearAnswersTests: XCTestCase {
         XCTAssertTrue(FileManager.default.fileExists(atPath: dir.appendingPathComponent("out/daily.csv").path), "erase leaves files")
     }
 
+    func testASourcePriorityEntryThatMatchesNoSourceIsNamed() throws {
+        let dir = try TestPaths.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        // Steps from "Ann’s iPhone", heart rate from "Ann’s Apple Watch" (heart rate is not
+        // ranked by the priority: its readings are not summed).
+        try StoreKillTests.exportXML(records: 40).write(to: dir.appendingPathComponent("export.xml"), atomically: true, encoding: .utf8)
+        let typo = try ToolRun.run(["convert", "export.xml", "--out", "out", "--no-store", "--source-priority", "Mi Fti,iphone"], in: dir)
+        XCTAssertEqual(typo.status, 0, typo.printed)
+        XCTAssertTrue(
+            typo.stderr.contains(
+                #"warning: --source-priority "Mi Fti" matches no source in the input whose data it ranks (sums such as steps, and sleep); those sources are: Ann’s iPhone"#
+            ),
+            typo.stderr)
+        XCTAssertFalse(typo.stderr.contains(#""iphone" matches"#), "matched, ignoring case: \(typo.stderr)")
+        // Even with --quiet; and nothing when every entry matches.
+        let quiet = try ToolRun.run(
+            ["convert", "export.xml", "--out", "out", "--no-store", "--quiet", "--source-priority", "Mi Fti"], in: dir)
+        XCTAssertTrue(quiet.stderr.contains(#""Mi Fti" matches no source"#), quiet.stderr)
+        let fine = try ToolRun.run(["convert", "export.xml", "--out", "out", "--no-store", "--source-priority", "iPhone"], in: dir)
+        XCTAssertEqual(fine.stderr, "")
+    }
+
     func testHTTPSToAPlainHTTPServerSaysTheTLSHandshakeFailed() throws {
         let f = try PushTestSupport.fixture()
         let server = try PushTestServer(dir: f.dir)

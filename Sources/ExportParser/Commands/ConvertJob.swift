@@ -34,6 +34,7 @@ public final class ConvertJob {
         var outcome = ConvertOutcome()
         outcome.outDir = request.outDir
         outcome.storePath = request.storePath
+        outcome.sourcePriority = request.sourcePriority
         let createdOut = OutputFiles.missingDirectories(request.outDir)
         let store: HealthStore?
         do {
@@ -161,6 +162,7 @@ public final class ConvertJob {
         input.lateSumPieces = book.lateSumPieces
         input.runningOutsideRuns = book.runningOutsideRuns
         input.duplicateWorkouts = book.duplicateWorkouts
+        (input.sources, input.watchSources) = (book.sourceNames, book.watchSources)
         input.appleTotals = book.appleTotalsCheck(days.filter(isInWindow))
         return (input, days, commit)
     }

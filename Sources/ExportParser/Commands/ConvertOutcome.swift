@@ -19,7 +19,12 @@ public struct ConvertOutcome: Sendable {
         var duplicateWorkouts = 0
         /// Apple's daily totals beside the tool's, when the input has ActivitySummary elements.
         var appleTotals: AppleDailyTotals?
+        /// The sources of the data the priority ranks (`DayBook.sourceNames`), and the watches.
+        var sources: [String] = []
+        var watchSources: Set<String> = []
     }
+    /// `--source-priority` as given (nil: the default order).
+    var sourcePriority: [String]?
     var inputs: [Input] = []
     var daysWritten = 0
     var firstDate: String?
@@ -30,6 +35,20 @@ public struct ConvertOutcome: Sendable {
     var storeRowsAdded: [String: Int] = [:]
 
     var bytesRead: Int64 { inputs.reduce(0) { $0 + ($1.report?.bytesRead ?? 0) } }
+
+    /// Sentences for stderr, printed even with `--quiet`: each `--source-priority` entry that
+    /// matched no source of any input (the list still replaced the default order, so a typo
+    /// changes which source wins), with the sources there are.
+    public var warnings: [String] {
+        guard let list = sourcePriority else { return [] }
+        let sources = Set(inputs.flatMap(\.sources)).sorted()
+        let watches = inputs.reduce(into: Set<String>()) { $0.formUnion($1.watchSources) }
+        let unmatched = SourcePriority(list).unmatchedEntries(sources: sources, watches: watches)
+        let there = sources.isEmpty ? "the inputs have none" : "those sources are: " + sources.joined(separator: ", ")
+        return unmatched.map {
+            "warning: --source-priority \"\($0)\" matches no source in the input whose data it ranks (sums such as steps, and sleep); \(there)"
+        }
+    }
 
     /// The summary: records by type, days written, skips with reasons, time and MB/s.
     public func summaryLines(maxTypes: Int = 12) -> [String] {

@@ -76,6 +76,7 @@ final class DayBook: SampleSink {
         if s.deviceIsWatch { sources.markWatch(s.source) }
         guard let metric = s.metric else {
             if s.type == Catalog.sleepType, let text = s.valueText, let stage = SleepSegment.stage(for: text) {
+                _ = sources.id(s.source)  // a source the priority ranks, for `ConvertOutcome.warnings`
                 nights.addSegment(
                     SleepSegment(start: s.start, end: s.end, stage: stage, source: s.source), night: clock.night(endingAt: s.end))
                 state(clock.day(s.start)).note(zone: s.timeZoneName, offset: s.start.offset)
@@ -126,6 +127,11 @@ final class DayBook: SampleSink {
         guard let day = CivilDate.parseISODate(summary.date), let figures = AppleDailyTotals.Figures(summary) else { return }
         appleTotals[day] = figures
     }
+
+    /// The sources of the data the source priority ranks (sums and sleep; and any source of a
+    /// watch device), and those known to be watches. Call after `finish`.
+    var sourceNames: [String] { sources.names }
+    var watchSources: Set<String> { sources.watches }
 
     /// Apple's daily totals beside this book's, for the days that have both. Call after `finish`.
     func appleTotalsCheck(_ days: [FinishedDay]) -> AppleDailyTotals {

@@ -106,7 +106,7 @@ public struct ConvertOutcome: Sendable {
             lines.append("Store \(s): \(Self.count(added)) rows added")
         }
         if total.totalSkips > 0 {
-            lines.append("Skipped \(Self.count(total.totalSkips)) items:")
+            lines.append("Skipped \(Self.count(total.totalSkips, "item")):")
             // Per input, so every line and column is read against the right file.
             for input in inputs {
                 guard let r = input.report, r.totalSkips > 0 else { continue }

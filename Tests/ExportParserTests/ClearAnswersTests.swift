@@ -105,6 +105,25 @@ final class ClearAnswersTests: XCTestCase {
         XCTAssertEqual(fine.stderr, "")
     }
 
+    func testHAEMetricsKeptOnlyInTheStoreAreNotSkipped() throws {
+        let dir = try TestPaths.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        // Two datums of a metric the catalog has no field for, one step count.
+        let json = """
+            {"data": {"metrics": [
+              {"name": "stair_speed_up", "units": "ft/s", "data": [{"date": "2024-03-01 08:00:00 +0000", "qty": 1.5},
+                                                                 {"date": "2024-03-01 09:00:00 +0000", "qty": 1.7}]},
+              {"name": "step_count", "units": "count", "data": [{"date": "2024-03-01 08:00:00 +0000", "qty": 100}]}]}}
+            """
+        try Data(json.utf8).write(to: dir.appendingPathComponent("hae.json"))
+        let r = try ToolRun.run(["convert", "hae.json", "--out", "out", "--timezone", "UTC"], in: dir)
+        XCTAssertEqual(r.status, 0, r.printed)
+        XCTAssertTrue(r.stdout.contains("Skipped nothing"), r.stdout)
+        XCTAssertTrue(
+            r.stdout.contains("Kept in the store only, as the catalog has no field for them: 2 records of 1 type (hae:stair_speed_up)"),
+            r.stdout)
+    }
+
     func testHTTPSToAPlainHTTPServerSaysTheTLSHandshakeFailed() throws {
         let f = try PushTestSupport.fixture()
         let server = try PushTestServer(dir: f.dir)

@@ -105,6 +105,16 @@ public struct ConvertOutcome: Sendable {
             let added = storeRowsAdded.values.reduce(0, +)
             lines.append("Store \(s): \(Self.count(added)) rows added")
         }
+        if !total.storeOnly.isEmpty {
+            let n = total.storeOnly.values.reduce(0, +)
+            let types = total.storeOnly.keys.sorted()
+            let listed = types.prefix(5).joined(separator: ", ") + (types.count > 5 ? ", …" : "")
+            lines.append(
+                (storePath == nil
+                    ? "In no payload, as the catalog has no field for them (a store keeps them): "
+                    : "Kept in the store only, as the catalog has no field for them: ")
+                    + "\(Self.count(n, "record")) of \(Self.count(types.count, "type")) (\(listed))")
+        }
         if total.totalSkips > 0 {
             lines.append("Skipped \(Self.count(total.totalSkips, "item")):")
             // Per input, so every line and column is read against the right file.

@@ -63,13 +63,15 @@ enum ToolRun {
         return out
     }
 
-    /// Every row of every table of the store at `path`, one line a row, tables in name order.
-    static func storeRows(_ path: String) throws -> String {
+    /// Every row of every table of the store at `path` but those `except` names, one line a row,
+    /// tables in name order.
+    static func storeRows(_ path: String, except: Set<String> = []) throws -> String {
         let db = try SQLiteConnection(path: path, readOnly: true)
         let tables = try db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")
         var text = ""
         while try tables.step() {
             let table = tables.text(0) ?? ""
+            if except.contains(table) { continue }
             let columns = try db.prepare("SELECT name FROM pragma_table_info(?1)")
             columns.bind(1, table)
             var names: [String] = []

@@ -377,7 +377,7 @@ final class HAEDocumentWalker: @unchecked Sendable {
         switch top.role {
         case .datum, .heartRateDatum:
             let key = keys.lookup(p, n)
-            guard isFirst(key) else { return duplicate(p, n) }
+            guard isFirst(key), key != .unknown || isFirstOther(p, n) else { return duplicate(p, n) }
             top.key = key
             if key != .unknown {
                 lastKnownKey = key
@@ -388,7 +388,7 @@ final class HAEDocumentWalker: @unchecked Sendable {
         case .skip: break
         default:
             let key = keys.lookup(p, n)
-            guard isFirst(key) else { return duplicate(p, n) }
+            guard isFirst(key), key != .unknown || isFirstOther(p, n) else { return duplicate(p, n) }
             top.key = key
         }
         copyKey(p, n)
@@ -407,6 +407,16 @@ final class HAEDocumentWalker: @unchecked Sendable {
         let bit: UInt64 = 1 << key.rawValue
         guard top.seenKeys & bit == 0 else { return false }
         top.seenKeys |= bit
+        return true
+    }
+
+    /// Whether a key the reader has no name for is new in its object: its value may be kept
+    /// (a workout's or datum's other fields become metadata), so a repeat is as ambiguous as one
+    /// of ours. Such keys are few in an object: a linear search.
+    private func isFirstOther(_ p: UnsafePointer<UInt8>, _ n: Int) -> Bool {
+        let bytes = UnsafeBufferPointer(start: p, count: n)
+        if top.otherKeys.contains(where: { $0.elementsEqual(bytes) }) { return false }
+        top.otherKeys.append(Array(bytes))
         return true
     }
 

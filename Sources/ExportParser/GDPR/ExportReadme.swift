@@ -29,9 +29,10 @@ enum ExportReadme {
 
             Times are ISO 8601 with the UTC offset the device recorded (2024-03-05T07:58:11+01:00)
             unless a column says UTC; dates are YYYY-MM-DD. Numbers are as stored, at full
-            precision, in the unit the row or the column names. Every "..._id" is a number the store
-            gave a row; files point to each other with them (samples.csv import_id is an import_id
-            of imports.csv).
+            precision, in the unit the row or the column names. Every "..._id" numbers the rows
+            of its kind within this export (1, 2, ..., in the order they were stored), not the
+            store's own numbers, which count other people's rows too; files point to each other
+            with them (samples.csv import_id is an import_id of imports.csv).
 
             Comparison results: the store holds none (health-import compare writes its reports to
             files of their own), so there is no file for them here.

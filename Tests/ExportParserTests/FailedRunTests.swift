@@ -45,6 +45,10 @@ final class FailedRunTests: XCTestCase {
         let failed = try ToolRun.run(["convert", "good.xml", "truncated.zip", "--out", "new/out"], in: dir)
         XCTAssertEqual(failed.status, 1, failed.printed)
         XCTAssertFalse(FileManager.default.fileExists(atPath: dir.appendingPathComponent("new").path), "no folder is left behind")
+        // Nor with the store in a new folder of its own.
+        let elsewhere = try ToolRun.run(
+            ["convert", "good.xml", "truncated.zip", "--out", "new/out", "--store", "db/sub/h.sqlite"], in: dir)
+        XCTAssertEqual(elsewhere.status, 1, elsewhere.printed)
         let left = try FileManager.default.contentsOfDirectory(atPath: dir.path).sorted()
         XCTAssertEqual(left, ["good.xml", "other.xml", "truncated.zip"])
     }

@@ -35,7 +35,11 @@ public final class ConvertJob {
         outcome.outDir = request.outDir
         outcome.storePath = request.storePath
         outcome.sourcePriority = request.sourcePriority
-        let createdOut = OutputFiles.missingDirectories(request.outDir)
+        // The folders this run would create (for --out and the store): a failed run removes them.
+        var createdOut =
+            OutputFiles.missingDirectories(request.outDir)
+            + (request.storePath.map { OutputFiles.missingDirectories(URL(fileURLWithPath: $0).deletingLastPathComponent().path) } ?? [])
+        createdOut.sort { $0.count > $1.count }  // the deepest first
         let store: HealthStore?
         do {
             store = try openStore()

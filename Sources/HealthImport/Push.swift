@@ -67,13 +67,19 @@ struct Push: ParsableCommand {
     @Flag(help: "Print the dates and sizes that would be sent; send nothing.")
     var dryRun = false
 
-    @Option(help: ArgumentHelp("Requests in flight at once. Example: --concurrency 2", valueName: "n"))
+    // `.unconditional`: a negative number is this option's value (then refused by `validate`
+    // with the range), not an unknown option that leaves it "Missing value".
+    @Option(parsing: .unconditional, help: ArgumentHelp("Requests in flight at once. Example: --concurrency 2", valueName: "n"))
     var concurrency = 4
 
-    @Option(help: ArgumentHelp("Requests made for one day before it is given up. Example: --max-attempts 3", valueName: "n"))
+    @Option(
+        parsing: .unconditional,
+        help: ArgumentHelp("Requests made for one day before it is given up. Example: --max-attempts 3", valueName: "n"))
     var maxAttempts = 6
 
-    @Option(help: ArgumentHelp("Seconds a request may take before it is tried again. Example: --timeout 60", valueName: "seconds"))
+    @Option(
+        parsing: .unconditional,
+        help: ArgumentHelp("Seconds a request may take before it is tried again. Example: --timeout 60", valueName: "seconds"))
     var timeout: Double = 30
 
     @Flag(help: "No progress display and no summary; errors are still printed.")

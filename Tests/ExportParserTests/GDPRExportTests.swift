@@ -35,14 +35,14 @@ final class GDPRExportTests: XCTestCase {
         }
     }
 
-    /// The ids a file gives (`sample_id` of samples.jsonl, …) against the person's ids in the
-    /// store: the same set, and no id twice.
+    /// The ids a file gives (`sample_id` of samples.jsonl, …): numbered within the export, 1 to
+    /// the person's rows in the store (issue 23: the store's ids count the other person's rows
+    /// too), each once, in the file's order.
     private func assertSameIDs(_ file: [[String: Any]], _ key: String, _ store: String, _ sql: String, file line: String) throws {
         let ids = file.compactMap { ($0[key] as? NSNumber)?.int64Value }
         XCTAssertEqual(ids.count, file.count, "\(line): every row has \(key)")
-        XCTAssertEqual(Set(ids).count, ids.count, "\(line): an id twice")
         let stored = try G.rows(store, sql, "ann").map { Int64($0[0])! }
-        XCTAssertEqual(Set(ids), Set(stored), line)
+        XCTAssertEqual(ids, Array(1...Int64(stored.count)), line)
     }
 
     func testEveryRowOfThePersonOnceAndNoneOfTheOthers() throws {
@@ -66,6 +66,14 @@ final class GDPRExportTests: XCTestCase {
         try assertSameIDs(files["extra_items"]!, "item_id", store, "SELECT id FROM extra_items WHERE person = ?1", file: "extra_items")
         try assertSameIDs(files["sources"]!, "source_id", store, "SELECT id FROM sources WHERE person = ?1", file: "sources")
         try assertSameIDs(files["devices"]!, "device_id", store, "SELECT id FROM devices WHERE person = ?1", file: "devices")
+        // References use the same numbers: every import_id is an imports row, every HRV beat's
+        // sample_id a samples row.
+        let importIDs = Set(files["imports"]!.compactMap { ($0["import_id"] as? NSNumber)?.int64Value })
+        for kind in ["samples", "workouts", "correlations", "day_values", "import_day_values", "extra_items"] {
+            for row in files[kind]! { XCTAssertTrue(importIDs.contains(((row["import_id"] as? NSNumber)?.int64Value)!), kind) }
+        }
+        let sampleIDs = Set(files["samples"]!.compactMap { ($0["sample_id"] as? NSNumber)?.int64Value })
+        for beat in files["hrv_beats"]! { XCTAssertTrue(sampleIDs.contains(((beat["sample_id"] as? NSNumber)?.int64Value)!)) }
         let dayKeys = files["day_values"]!.map { "\($0["date"]!) \($0["field"]!)" }
         XCTAssertEqual(Set(dayKeys).count, dayKeys.count, "a day value twice")
         XCTAssertEqual(
@@ -222,7 +230,10 @@ final class GDPRExportTests: XCTestCase {
                 SELECT m.sample_id, m.key, m.value FROM sample_metadata m JOIN sample_records r ON r.id = m.sample_id
                 WHERE r.person = ?1 ORDER BY m.sample_id, m.position
                 """
-            for row in try G.rows(store, sql, person) { stored[Int64(row[0])!, default: [:]][row[1]] = row[2] }
+            // The export numbers the person's samples 1, 2, … in the store's id order.
+            let order = try G.rows(store, "SELECT id FROM sample_records WHERE person = ?1 ORDER BY id", person).map { Int64($0[0])! }
+            let number = Dictionary(uniqueKeysWithValues: order.enumerated().map { ($1, Int64($0 + 1)) })
+            for row in try G.rows(store, sql, person) { stored[number[Int64(row[0])!]!, default: [:]][row[1]] = row[2] }
             let out = dir.appendingPathComponent("\(person)-export").path
             _ = try GDPRExportJob(GDPRExportRequest(storePath: store, person: person, outPath: out)).run()
             let lines = try G.jsonLines(out + "/samples.jsonl")

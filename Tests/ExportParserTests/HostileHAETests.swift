@@ -50,10 +50,11 @@ final class HostileHAETests: XCTestCase {
         }
     }
 
-    /// Duplicate keys: JSON leaves open which of two values counts (parsers differ), so a key the
-    /// reader uses appearing twice in one object refuses the file, naming the key and where it
-    /// is: `qty` twice in a datum (10 or 20 steps?) and `metrics` twice in the body. A key the
-    /// reader ignores may repeat.
+    /// Duplicate keys: JSON leaves open which of two values counts (parsers differ), so any key
+    /// appearing twice in an object the reader reads refuses the file, naming the key and where
+    /// it is: `qty` twice in a datum (10 or 20 steps?), `metrics` twice in the body, and keys it
+    /// has no name for (issue 23): `note` in a metric, `weather` in a workout (whose other
+    /// fields become metadata). Only an object the reader skips whole is not looked into.
     func testDuplicateKeysAreRefused() throws {
         XCTAssertLessThan(HAEKey.route.rawValue, 64, "every key has a bit in HAEFrame.seenKeys")
         let bench = try HostileBench()
@@ -69,6 +70,16 @@ final class HostileHAETests: XCTestCase {
                 #"{"data": {"metrics": [{"name": "step_count", "units": "count", "data": []}], "metrics": []}}"#,
                 [#"the key "metrics" appears twice"#, "data.metrics"]
             ),
+            (
+                "dup-note.json",
+                #"{"data": {"metrics": [{"name": "step_count", "units": "count", "note": 1, "note": 2, "data": []}]}}"#,
+                [#"the key "note" appears twice"#, "data.metrics[0].note"]
+            ),
+            (
+                "dup-workout-field.json",
+                #"{"data": {"workouts": [{"name": "Walk", "start": "2024-03-04 08:00:00 +0100", "end": "2024-03-04 08:30:00 +0100", "weather": "sun", "weather": "rain"}]}}"#,
+                [#"the key "weather" appears twice"#, "data.workouts[0].weather"]
+            ),
         ]
         for (name, text, fragments) in cases {
             let input = bench.path(name)
@@ -78,7 +89,7 @@ final class HostileHAETests: XCTestCase {
         }
         let ignored = bench.path("dup-ignored.json")
         try #"""
-        {"data": {"metrics": [{"name": "step_count", "units": "count", "note": 1, "note": 2, "data": [{"date": "2024-03-04 00:00:00 +0100", "qty": 10, "source": "iPhone"}]}]}}
+        {"data": {"app": {"note": 1, "note": 2}, "metrics": [{"name": "step_count", "units": "count", "data": [{"date": "2024-03-04 00:00:00 +0100", "qty": 10, "source": "iPhone"}]}]}}
         """#.write(toFile: ignored, atomically: true, encoding: .utf8)
         let (error, outcome, _) = try bench.runJob(ignored)
         XCTAssertNil(error)

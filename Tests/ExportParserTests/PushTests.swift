@@ -106,6 +106,14 @@ final class PushTests: XCTestCase {
         XCTAssertEqual(server.posts().compactMap(\.date), ["2024-03-01", "2024-03-02", "2024-03-03"], "nothing after the 401")
         XCTAssertEqual(outcome.accepted, 2)
         XCTAssertEqual(outcome.notSent, 5)
+        // The counts add up to the 7 days: 2 accepted (03-01, 03-02) + 0 skipped + 0 failed + 5
+        // not sent (03-03, refused with the 401, and 03-04 … 03-07, never sent) = 7.
+        let summary = outcome.summaryLines().joined(separator: "\n")
+        XCTAssertTrue(
+            summary.contains(
+                "7 days: 2 accepted, 0 skipped as already sent, 0 failed, 5 not sent (the run stopped; 1 of them got no answer before the stop)"
+            ),
+            summary)
         let reason = try XCTUnwrap(outcome.stopReason)
         XCTAssertTrue(reason.contains("refused the API key (HTTP 401"), reason)
         XCTAssertEqual(outcome.exitStatus, 1)

@@ -3,8 +3,9 @@ import Foundation
 /// The `convert` command: every input streamed through its reader into a day book (and the
 /// store, when one is asked for), then the finished days written as payloads and CSV.
 ///
-/// Nothing in `--out` is touched until every input has been read without a fatal error, and
-/// then every file is replaced atomically.
+/// Nothing in `--out` or the store is touched until every input has been read without a fatal
+/// error: the store's imports are one transaction committed just before the files are put in
+/// place, each replaced atomically; a run that fails removes the folders it created.
 public final class ConvertJob {
     let request: ConvertRequest
     let options: DayOptions
@@ -33,10 +34,25 @@ public final class ConvertJob {
         var outcome = ConvertOutcome()
         outcome.outDir = request.outDir
         outcome.storePath = request.storePath
-        let store = try openStore()
+        outcome.sourcePriority = request.sourcePriority
+        // The folders this run would create (for --out and the store): a failed run removes them.
+        var createdOut =
+            OutputFiles.missingDirectories(request.outDir)
+            + (request.storePath.map { OutputFiles.missingDirectories(URL(fileURLWithPath: $0).deletingLastPathComponent().path) } ?? [])
+        createdOut.sort { $0.count > $1.count }  // the deepest first
+        let store: HealthStore?
+        do {
+            store = try openStore()
+            // One transaction for the whole run: nothing is stored until every input was read.
+            try store?.beginRun()
+        } catch {
+            OutputFiles.removeIfEmpty(createdOut)
+            throw error
+        }
         var perInput: [[FinishedDay]] = []
-        // An input's store import commits on its own thread; the next import (one at a time on a
-        // store) or the end of the run waits for it. The last one overlaps writing the payloads.
+        // An input's store import completes (a savepoint of the run) on its own thread; the next
+        // import (one at a time on a store) or the end of the run waits for it. The last one
+        // overlaps writing the payloads; the run commits once they are written.
         var storing: (input: Int, commit: BackgroundValue<StoreCommit>)?
         func finishStoring() throws {
             guard let (i, commit) = storing else { return }
@@ -62,13 +78,16 @@ public final class ConvertJob {
                 try finishStoring()
                 // The store keeps the very payloads this run writes, for `push --store`.
                 try store?.savePayloads(person: request.person, payloads)
+                try store?.commitRun()
             }
         } catch {
             // A commit under way still ends (committed or not) before the run reports the error,
             // and a new store that got no import is removed now, not whenever its last reference
             // goes (the process may exit first).
             try? finishStoring()
+            store?.rollbackRun()
             store?.discardIfUnpublished()
+            OutputFiles.removeIfEmpty(createdOut)
             throw error
         }
         outcome.daysWritten = days.count
@@ -151,6 +170,7 @@ public final class ConvertJob {
         input.duplicateWorkouts = book.duplicateWorkouts
         input.datedBy = book.datedBy
         input.readAgain = readAgain
+        (input.sources, input.watchSources) = (book.sourceNames, book.watchSources)
         input.appleTotals = book.appleTotalsCheck(days.filter(isInWindow))
         return (input, days, commit)
     }

@@ -25,7 +25,12 @@ public struct ConvertOutcome: Sendable {
         var appleTotals: AppleDailyTotals?
         /// For several HAE bodies read as one set: what their overlap repeated.
         var haeSet: HAESetReader.Summary?
+        /// The sources of the data the priority ranks (`DayBook.sourceNames`), and the watches.
+        var sources: [String] = []
+        var watchSources: Set<String> = []
     }
+    /// `--source-priority` as given (nil: the default order).
+    var sourcePriority: [String]?
     var inputs: [Input] = []
     var daysWritten = 0
     var firstDate: String?
@@ -36,6 +41,20 @@ public struct ConvertOutcome: Sendable {
     var storeRowsAdded: [String: Int] = [:]
 
     var bytesRead: Int64 { inputs.reduce(0) { $0 + ($1.report?.bytesRead ?? 0) } }
+
+    /// Sentences for stderr, printed even with `--quiet`: each `--source-priority` entry that
+    /// matched no source of any input (the list still replaced the default order, so a typo
+    /// changes which source wins), with the sources there are.
+    public var warnings: [String] {
+        guard let list = sourcePriority else { return [] }
+        let sources = Set(inputs.flatMap(\.sources)).sorted()
+        let watches = inputs.reduce(into: Set<String>()) { $0.formUnion($1.watchSources) }
+        let unmatched = SourcePriority(list).unmatchedEntries(sources: sources, watches: watches)
+        let there = sources.isEmpty ? "the inputs have none" : "those sources are: " + sources.joined(separator: ", ")
+        return unmatched.map {
+            "warning: --source-priority \"\($0)\" matches no source in the input whose data it ranks (sums such as steps, and sleep); \(there)"
+        }
+    }
 
     /// The summary: records by type, days written, skips with reasons, time and MB/s.
     public func summaryLines(maxTypes: Int = 12) -> [String] {
@@ -82,7 +101,7 @@ public struct ConvertOutcome: Sendable {
         }
         let types = total.recordsByType.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }
         lines.append(
-            "Read \(Self.count(total.totalRecords)) records of \(types.count) types, \(Self.count(total.workouts)) workouts, \(Self.count(total.correlations)) correlations, \(Self.count(total.activitySummaries)) activity summaries"
+            "Read \(Self.count(total.totalRecords, "record")) of \(Self.count(types.count, "type")), \(Self.count(total.workouts, "workout")), \(Self.count(total.correlations, "correlation")), \(Self.count(total.activitySummaries, "activity summary", plural: "activity summaries"))"
         )
         for (t, n) in types.prefix(maxTypes) { lines.append("  \(Self.count(n).leftPad(11))  \(Self.shortType(t))") }
         if types.count > maxTypes {
@@ -92,7 +111,7 @@ public struct ConvertOutcome: Sendable {
         }
         if daysWritten > 0, let f = firstDate, let l = lastDate {
             lines.append(
-                "Wrote \(Self.count(daysWritten)) days (\(f) … \(l)) to \(outDir)/payloads, \(outDir)/payloads.json and \(outDir)/daily.csv"
+                "Wrote \(Self.count(daysWritten, "day")) (\(f) … \(l)) to \(outDir)/payloads, \(outDir)/payloads.json and \(outDir)/daily.csv"
             )
             let disagreeing = inputs.reduce(0) { $0 + ($1.appleTotals?.disagreeing.count ?? 0) }
             if disagreeing > 0 {
@@ -107,8 +126,18 @@ public struct ConvertOutcome: Sendable {
             let added = storeRowsAdded.values.reduce(0, +)
             lines.append("Store \(s): \(Self.count(added)) rows added")
         }
+        if !total.storeOnly.isEmpty {
+            let n = total.storeOnly.values.reduce(0, +)
+            let types = total.storeOnly.keys.sorted()
+            let listed = types.prefix(5).joined(separator: ", ") + (types.count > 5 ? ", …" : "")
+            lines.append(
+                (storePath == nil
+                    ? "In no payload, as the catalog has no field for them (a store keeps them): "
+                    : "Kept in the store only, as the catalog has no field for them: ")
+                    + "\(Self.count(n, "record")) of \(Self.count(types.count, "type")) (\(listed))")
+        }
         if total.totalSkips > 0 {
-            lines.append("Skipped \(Self.count(total.totalSkips)) items:")
+            lines.append("Skipped \(Self.count(total.totalSkips, "item")):")
             // Per input, so every line and column is read against the right file.
             for input in inputs {
                 guard let r = input.report, r.totalSkips > 0 else { continue }
@@ -135,6 +164,11 @@ public struct ConvertOutcome: Sendable {
             out.append(c)
         }
         return String(out.reversed())
+    }
+
+    /// `1 day`, `2 days`, `2,340,833 records`: the count and the noun in its number.
+    public static func count(_ n: Int, _ noun: String, plural: String? = nil) -> String {
+        count(n) + " " + (n == 1 ? noun : plural ?? noun + "s")
     }
 
     static func shortType(_ t: String) -> String { HealthKitTypeName.short(t) }

@@ -17,6 +17,12 @@ public final class EraseJob {
 
     public init(_ request: EraseRequest) throws {
         guard !request.person.isEmpty else { throw InputError(file: "--person", message: "needs a non-empty id") }
+        // A receipt never replaces a file (an earlier receipt, or anything else by that name).
+        var st = stat()
+        if let receipt = request.receiptPath, lstat(receipt, &st) == 0 {
+            throw InputError(
+                file: receipt, message: "already exists; --receipt writes a new file and never replaces one. Nothing was erased.")
+        }
         self.request = request
         store = try StoreAccess.open(request.storePath)
         let db = store.db

@@ -19,6 +19,12 @@ public struct EraseReceipt: Sendable {
 
     public var totalRows: Int { removed.reduce(0) { $0 + $1.rows } }
 
+    /// What erase cannot reach: files health-import already wrote are copies outside the store.
+    static let filesOutsideTheStore =
+        "Not erased: files health-import wrote outside the store are not in it, so they are as they were and must be deleted "
+        + "by you: under a convert --out folder (payloads/, payloads.json, daily.csv, apple-daily-totals.csv), compare reports "
+        + "(compare.csv, compare.json, compare.html), gdpr-export folders or zips, and earlier receipts.\n"
+
     public var text: String {
         let width = max(removed.map(\.name.count).max() ?? 0, 5)
         var out = "Erasure receipt\n"
@@ -34,6 +40,7 @@ public struct EraseReceipt: Sendable {
                 "The rows were deleted in one transaction with SQLite's secure_delete on (their bytes overwritten with zeros), "
                 + "then the -wal file was checkpointed and truncated and the store vacuumed.\n"
         }
+        out += Self.filesOutsideTheStore
         return out
     }
 }

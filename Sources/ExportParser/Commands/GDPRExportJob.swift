@@ -32,6 +32,9 @@ public final class GDPRExportJob {
         let db = store.db
         try StoreAccess.mapped { try ExportNumberFunction.register(db) }
         try StoreAccess.mapped { try db.execute("BEGIN") }
+        // After BEGIN: its cursors read the same snapshot as the kinds' queries.
+        try StoreAccess.mapped { try ExportIDFunction.register(db, person: request.person) }
+        defer { ExportIDFunction.unregister(db) }
         defer { try? db.execute("COMMIT") }
         guard try StoreAccess.mapped({ try PersonRows.holds(db, person: request.person) }) else {
             throw StoreAccess.missing(request.person, in: request.storePath)

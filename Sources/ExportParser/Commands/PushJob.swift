@@ -70,7 +70,9 @@ public final class PushJob {
             switch r.end {
             case .accepted: outcome.accepted += 1
             case .rejected(let why), .failed(let why): outcome.failures.append(.init(date: r.date, reason: why))
-            case .notFinished: outcome.notSent += 1
+            case .notFinished:
+                outcome.notSent += 1
+                if r.attempts > 0 { outcome.notSentButTried += 1 }
             }
         }
         outcome.stopReason = sender.stopReason

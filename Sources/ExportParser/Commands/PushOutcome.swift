@@ -27,8 +27,12 @@ public struct PushOutcome: Sendable {
     public var accepted = 0
     public var skipped = 0
     public var failures: [Failure] = []
-    /// Days not finished because the run stopped (sent again by the next run).
+    /// Days not finished because the run stopped (sent again by the next run), and how many of
+    /// them had a request made that got no acceptance (a 401, or cancelled in flight).
     public var notSent = 0
+    public var notSentButTried = 0
+    /// Every day of the run: each is accepted, skipped, failed or not sent, once.
+    public var days: Int { accepted + skipped + failures.count + notSent }
     /// Why the run stopped before the end (401/403, an untrusted certificate), as one sentence.
     public var stopReason: String?
     public var planned: [Planned] = []
@@ -43,7 +47,7 @@ public struct PushOutcome: Sendable {
     public var exitStatus: Int32 { failures.isEmpty && stopReason == nil ? 0 : 1 }
 
     public func summaryLines() -> [String] {
-        let n = ConvertOutcome.count
+        let n: (Int) -> String = ConvertOutcome.count
         func days(_ k: Int) -> String { "\(n(k)) day\(k == 1 ? "" : "s")" }
         if dryRun {
             var lines = planned.map {
@@ -58,9 +62,12 @@ public struct PushOutcome: Sendable {
         var lines: [String] = []
         if let lastSync { lines.append("Backend's last HealthKit sync: \(lastSync)") }
         if let statusProblem { lines.append("Backend's sync status unavailable (\(statusProblem))") }
+        // Four counts that add up to the days: a day the run stopped on is "not sent" (it goes
+        // again next time), whether or not a request for it had left.
+        let tried = notSentButTried > 0 ? "; \(n(notSentButTried)) of them got no answer before the stop" : ""
         lines.append(
-            "Pushed to \(endpoint)/sync/healthkit: \(days(sent)) sent, \(n(accepted)) accepted, \(n(skipped)) skipped as already sent, \(n(failures.count)) failed"
-                + (notSent > 0 ? ", \(n(notSent)) not sent (the run stopped)" : "")
+            "Pushed to \(endpoint)/sync/healthkit: \(days(self.days)): \(n(accepted)) accepted, \(n(skipped)) skipped as already sent, \(n(failures.count)) failed"
+                + (notSent > 0 ? ", \(n(notSent)) not sent (the run stopped\(tried))" : "")
                 + String(format: " (%.1f s)", elapsed))
         for f in failures { lines.append("  \(f.date): \(f.reason)") }
         return lines

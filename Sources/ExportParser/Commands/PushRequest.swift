@@ -73,6 +73,7 @@ public struct PushRequest: Sendable {
         guard (1...64).contains(concurrency) else { throw UsageError("--concurrency", "--concurrency must be from 1 to 64") }
         guard (1...100).contains(maxAttempts) else { throw UsageError("--max-attempts", "--max-attempts must be from 1 to 100") }
         // FoundationNetworking times a request out at once below a second (it keeps whole seconds).
+        guard timeout > 0 else { throw UsageError("--timeout", "--timeout must be a positive number of seconds (from 1 to 3600)") }
         guard timeout >= 1, timeout <= 3600 else { throw UsageError("--timeout", "--timeout must be from 1 to 3600 seconds") }
         if storePath.isEmpty { throw UsageError("--store", "--store needs a file name") }
         if let d = payloadsDir, d.isEmpty { throw UsageError("--payloads", "--payloads needs a folder") }

@@ -81,8 +81,10 @@ final class DayBook: SampleSink {
     /// offsets somewhere: the days are exact only from a second pass with this timeline given
     /// (`DayOptions.timeline`).
     private(set) var rereadTimeline: ZoneTimeline?
-    /// The source names the samples of sum-rule metrics came from, and the watches: what
-    /// `compare` says a side holds (not read on the hot path).
+
+    /// The sources of the data the source priority ranks (sums and sleep; and any source of a
+    /// watch device): what `compare` says a side holds and `convert` checks `--source-priority`
+    /// against (not read on the hot path).
     var sourceNames: [String] { sources.names }
 
     /// `explain`: hears where this book places the samples of one date and metric (nil: none).
@@ -164,6 +166,7 @@ final class DayBook: SampleSink {
         if dating, let zone = s.timeZoneName { zoneNotes.note(zone, at: s.start.seconds) }
         guard let metric = s.metric else {
             if s.type == Catalog.sleepType, let text = s.valueText, let stage = SleepSegment.stage(for: text) {
+                _ = sources.id(s.source)  // a source the priority ranks, for `ConvertOutcome.warnings`
                 let segment = SleepSegment(start: s.start, end: s.end, stage: stage, source: s.source)
                 if dating {
                     pendingSegments.append(segment)

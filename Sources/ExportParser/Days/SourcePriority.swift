@@ -35,6 +35,16 @@ struct SourcePriority: Sendable {
         }
     }
 
+    /// The entries no source matches (a typo: `Mi Fti` for `Mi Fit`). Such an entry changes
+    /// nothing by itself, but the list still replaces the default order, so `convert` warns.
+    func unmatchedEntries(sources: [String], watches: Set<String> = []) -> [String] {
+        let names = sources.map(Self.folded)
+        return entries.indices.filter { i in
+            let e = lowered[i]
+            return !names.contains { $0.contains(e) } && !(e == Self.watchEntry && !watches.isEmpty)
+        }.map { entries[$0] }
+    }
+
     /// Whether a source is an Apple Watch: by its records' device, or by its name.
     static func isAppleWatch(_ source: String, watches: Set<String> = []) -> Bool {
         watches.contains(source) || folded(source).contains(watchEntry)

@@ -9,8 +9,19 @@ public final class FixtureJob {
         options = try FixtureOptions(request)
     }
 
+    /// Writes every file into a staging folder inside `--out` and moves them into place only
+    /// when all are written: a run that fails leaves `--out` as it was (`OutputFiles.stagedFolder`).
     public func run() throws -> FixtureOutcome {
-        try OutputFiles.makeDirectory(request.outDir)
+        var outcome = try OutputFiles.stagedFolder(request.outDir) { stage in
+            var staged = request
+            staged.outDir = stage
+            return try run(staged)
+        }
+        outcome.outDir = request.outDir
+        return outcome
+    }
+
+    private func run(_ request: FixtureRequest) throws -> FixtureOutcome {
         if let scale = options.scale {
             return try FixtureScaleRun(request: request, options: options, megabytes: scale.megabytes, file: scale.file).run()
         }

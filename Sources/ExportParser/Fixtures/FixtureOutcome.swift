@@ -1,6 +1,6 @@
 /// What a fixtures run wrote.
 public struct FixtureOutcome: Sendable {
-    public let outDir: String
+    public internal(set) var outDir: String
     /// Dates covered (each has a payload in `expected/`, when there is one).
     public let days: Int
     /// Records in export.xml (correlations' members not counted), or datums in hae.json for

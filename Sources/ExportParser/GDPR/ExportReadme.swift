@@ -20,13 +20,19 @@ enum ExportReadme {
               NAME.csv    CSV (RFC 4180): a header line, then one row a line, UTF-8, CRLF line ends.
             A value that is missing is null in the JSON Lines file and an empty cell in the CSV (an
             empty text is "" in both). Columns described as "JSON" hold a JSON object or array:
-            embedded as such in the JSON Lines file, as its text in the CSV cell.
+            embedded as such in the JSON Lines file, as its text in the CSV cell. A text that
+            starts with =, +, -, @, a tab or a carriage return (a source may name itself
+            =HYPERLINK(...)) has a ' put before it in the CSV, so that a spreadsheet shows it
+            instead of running it as a formula; the JSON Lines file has it as it is. Numbers, and
+            a sign followed only by digits, ':' and '.' (a UTC offset such as +11:00), are
+            written as they are.
 
             Times are ISO 8601 with the UTC offset the device recorded (2024-03-05T07:58:11+01:00)
             unless a column says UTC; dates are YYYY-MM-DD. Numbers are as stored, at full
-            precision, in the unit the row or the column names. Every "..._id" is a number the store
-            gave a row; files point to each other with them (samples.csv import_id is an import_id
-            of imports.csv).
+            precision, in the unit the row or the column names. Every "..._id" numbers the rows
+            of its kind within this export (1, 2, ..., in the order they were stored), not the
+            store's own numbers, which count other people's rows too; files point to each other
+            with them (samples.csv import_id is an import_id of imports.csv).
 
             Comparison results: the store holds none (health-import compare writes its reports to
             files of their own), so there is no file for them here.

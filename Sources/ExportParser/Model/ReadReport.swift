@@ -37,6 +37,10 @@ struct ReadReport: Sendable {
     var controlCharactersDropped = 0
     var skips: [String: Int] = [:]
     var skipExamples: [String: [InputLocation]] = [:]
+    /// Records kept whole for the store but in no payload, because the catalog has no field for
+    /// their type (HAE metrics such as `hae:stair_speed_up`), by type. Not skips: nothing was
+    /// dropped or found wrong.
+    var storeOnly: [String: Int] = [:]
 
     init() {}
 
@@ -56,6 +60,7 @@ struct ReadReport: Sendable {
         activitySummaries += other.activitySummaries
         controlCharactersDropped += other.controlCharactersDropped
         skips.merge(other.skips, uniquingKeysWith: +)
+        storeOnly.merge(other.storeOnly, uniquingKeysWith: +)
         for (k, v) in other.skipExamples where (skipExamples[k]?.count ?? 0) < 3 {
             skipExamples[k, default: []].append(contentsOf: v.prefix(3 - (skipExamples[k]?.count ?? 0)))
         }

@@ -72,9 +72,12 @@ final class PushClient: NSObject, URLSessionTaskDelegate, @unchecked Sendable {
                 let retryAfter = http.value(forHTTPHeaderField: "Retry-After")
                 box.value = .response(status: http.statusCode, retryAfter: retryAfter, body: data ?? Data())
             } else {
-                let e = error as? URLError
+                var code = (error as? URLError)?.code ?? .unknown
+                // FoundationNetworking (curl) reports a failed TLS handshake, such as https:// to a
+                // plain-HTTP server, as -1 ("unknown"); Apple's URLSession as -1200.
+                if code == .unknown, request.url?.scheme?.lowercased() == "https" { code = .secureConnectionFailed }
                 // The description names the URL at most (never the headers).
-                box.value = .transportError(e?.code ?? .unknown, Self.describe(e?.code))
+                box.value = .transportError(code, Self.describe(code))
             }
             done.signal()
         }
@@ -98,6 +101,7 @@ final class PushClient: NSObject, URLSessionTaskDelegate, @unchecked Sendable {
         case .notConnectedToInternet?: return "not connected to a network"
         case .badServerResponse?: return "bad or no response (connection dropped?)"
         case .cancelled?: return "cancelled"
+        case .secureConnectionFailed?: return "the TLS handshake failed: does the server speak https at this address?"
         case let c? where Self.isTLSFailure(c): return "TLS certificate not accepted"
         case let c?: return "network error \(c.rawValue)"
         case nil: return "network error"

@@ -14,7 +14,7 @@ enum PushStatus {
         switch client.get(endpoint.statusURL) {
         case .transportError(let code, let text):
             if PushClient.isTLSFailure(code) {
-                return .stop("the TLS certificate of \(endpoint.host) was not accepted (\(text)); nothing was sent")
+                return .stop("the TLS connection to \(endpoint.host) failed (\(text)); nothing was sent")
             }
             return .unavailable(text)
         case .response(let status, _, let body):

@@ -32,7 +32,7 @@ struct RetryPolicy: Sendable {
         switch exchange {
         case .transportError(let code, let text):
             if PushClient.isTLSFailure(code) {
-                return .stopRun(reason: "the TLS certificate of \(host) was not accepted (\(text)); nothing more is sent")
+                return .stopRun(reason: "the TLS connection to \(host) failed (\(text)); nothing more is sent")
             }
             if code == .badURL || code == .unsupportedURL {
                 return .stopRun(reason: "the URL cannot be used (\(text))")

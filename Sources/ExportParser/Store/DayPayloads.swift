@@ -8,7 +8,7 @@ extension HealthStore {
     /// `convert` once its imports have committed, with the payloads it is about to put in place.
     func savePayloads(person: String, _ payloads: [(date: String, json: String)], at now: Date = Date()) throws {
         db.confinement.claim()  // the caller waited for the last import's commit thread
-        try db.execute("BEGIN IMMEDIATE")
+        try beginWrite(savepoint: "health_import_payloads")
         do {
             let s = try db.prepare(
                 """
@@ -23,9 +23,9 @@ extension HealthStore {
                 s.bind(3, p.json)
                 try s.run()
             }
-            try db.execute("COMMIT")
+            try endWrite(savepoint: "health_import_payloads")
         } catch {
-            try? db.execute("ROLLBACK")
+            rollbackWrite(savepoint: "health_import_payloads")
             throw error
         }
     }

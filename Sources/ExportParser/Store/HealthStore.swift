@@ -65,6 +65,9 @@ final class HealthStore: @unchecked Sendable {
     private(set) var db: SQLiteConnection
     /// Set while an import's transaction is open; one import at a time.
     var importInProgress = false
+    /// Set while a run's transaction is open (`beginRun`): imports and payloads are then
+    /// savepoints inside it, and nothing is committed until `commitRun`.
+    var runInProgress = false
     /// While a new store is being built: the temporary file that holds it until its first
     /// import commits (see `init`). nil once the store is at `path`.
     private(set) var creatingAt: String?
@@ -371,14 +374,7 @@ final class HealthStore: @unchecked Sendable {
                 message:
                     "\(meta.fileName) was already imported for \(meta.person) (import \(done.id), \(done.finishedAt ?? done.startedAt))")
         }
-        do {
-            try db.execute("BEGIN IMMEDIATE")
-        } catch let e as StoreError where (e.code ?? 0) & 0xFF == SQLITE_BUSY {
-            throw StoreError(
-                path: path,
-                message: "is being written by another process (waited \(Self.busyTimeoutMilliseconds / 1000) s); try again when it is done",
-                code: e.code)
-        }
+        try beginWrite(savepoint: StoreImportSession.savepoint)
         do {
             let s = try db.prepare(
                 """
@@ -396,7 +392,7 @@ final class HealthStore: @unchecked Sendable {
             importInProgress = true
             return try StoreImportSession(store: self, importID: id, meta: meta)
         } catch {
-            try? db.execute("ROLLBACK")
+            rollbackWrite(savepoint: StoreImportSession.savepoint)
             importInProgress = false
             throw error
         }

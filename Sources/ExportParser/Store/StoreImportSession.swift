@@ -1,7 +1,8 @@
 import CSQLite
 import Foundation
 
-/// One import into the store, inside one transaction. The reader feeds it as a `SampleSink`
+/// One import into the store, inside one transaction (a savepoint, when it is part of a
+/// `convert` run: `HealthStore.beginRun`). The reader feeds it as a `SampleSink`
 /// on its decoding thread; the sink only appends already-decoded values to a small batch and
 /// hands full batches to a writer thread through a bounded queue, so SQLite's work overlaps the
 /// parsing and memory stays flat. `complete` writes the day values and the import's counts and
@@ -147,6 +148,8 @@ final class StoreImportSession: SampleSink, @unchecked Sendable {
             if let sha256 {
                 // The digest was computed while the file was read (begun with an empty one).
                 if let earlier = try store.existingImport(person: meta.person, sha256: sha256) {
+                    // Stored once, with the days of that import: this run must make the same.
+                    try store.checkSameDays(days, as: earlier)
                     throw AlreadyImported(existing: earlier)
                 }
                 let u = try db.prepare("UPDATE imports SET file_sha256 = ?1 WHERE id = ?2")
@@ -176,10 +179,13 @@ final class StoreImportSession: SampleSink, @unchecked Sendable {
             s.bind(9, importID)
             try s.run()
             try db.execute(StoreSchema.secondaryIndexes)
-            try db.execute("COMMIT")
+            // Inside a run (`convert`) this only releases the savepoint: the run commits.
+            try store.endWrite(savepoint: Self.savepoint)
             state = .completed
             store.importInProgress = false
-            if store.creatingAt != nil {
+            if store.runInProgress {
+                // `commitRun` moves a new store into place or checkpoints the WAL.
+            } else if store.creatingAt != nil {
                 try store.publishIfNew()
             } else {
                 // Fold the WAL back into the file now rather than on some later reader's connection.
@@ -210,7 +216,7 @@ final class StoreImportSession: SampleSink, @unchecked Sendable {
             // Normally the writer has ended by now; if not, it stops at the closed queue.
             queue.discardAndClose()
         }
-        if sqlite3_get_autocommit(store.db.handle) == 0 { try? store.db.execute("ROLLBACK") }
+        store.rollbackWrite(savepoint: Self.savepoint)
         state = .abandoned
         store.importInProgress = false
     }
@@ -305,6 +311,9 @@ final class StoreImportSession: SampleSink, @unchecked Sendable {
         try merge.run()
         return (db.changes, deleted)
     }
+
+    /// The savepoint an import is inside a run's transaction (`HealthStore.beginRun`).
+    static let savepoint = "health_import_input"
 
     /// The `import_day_values` field that holds a day's workouts as the payload writes them.
     static let workoutsField = "workouts_json"

@@ -128,12 +128,23 @@ final class ExportBytes {
 
     private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
 
+    /// The one CSV text cell writer (every CSV of the tool comes through here: `CSVWriter.field`
+    /// for daily.csv, compare.csv and apple-daily-totals.csv, the GDPR export directly).
     /// An RFC 4180 field: quoted when it holds a comma, quote or line end (quotes doubled), and
-    /// an empty text as `""` so that it differs from an empty cell, which is null.
+    /// an empty text as `""` so that it differs from an empty cell, which is null. A text that
+    /// starts with `=`, `+`, `-`, `@`, tab or carriage return gets a leading `'`: any app can
+    /// name itself `=HYPERLINK(…)`, and a spreadsheet would run that cell as a formula (OWASP's
+    /// "CSV injection"). Numbers are written by the callers without this function, so a
+    /// negative number stays a number, and a text that is only a signed figure (`+11:00`) stays
+    /// as it is (`isSignedFigure`).
     @inline(__always) func appendCSVField(_ p: UnsafePointer<UInt8>?, _ n: Int) {
         guard let p, n > 0 else {
             append(0x22)
             append(0x22)
+            return
+        }
+        if Self.startsFormula(p[0]), !Self.isSignedFigure(p, n) {
+            appendFormulaGuardedCSVField(p, n)
             return
         }
         var needsQuotes = false
@@ -158,5 +169,28 @@ final class ExportBytes {
         }
         append(p + start, n - start)
         append(0x22)
+    }
+
+    /// Whether a spreadsheet reads a cell starting with this byte as a formula.
+    @inline(__always) static func startsFormula(_ first: UInt8) -> Bool {
+        first == 0x3D || first == 0x2B || first == 0x2D || first == 0x40 || first == 0x09 || first == 0x0D
+    }
+
+    /// A sign followed only by digits, `:` and `.` (`+11:00`, a UTC offset; `-5`, a number kept
+    /// as text): a spreadsheet can read it only as a number or a time, never run anything, so it
+    /// is written as it is (daily.csv's `timezone` column stays `+11:00`).
+    static func isSignedFigure(_ p: UnsafePointer<UInt8>, _ n: Int) -> Bool {
+        guard n > 1, p[0] == 0x2B || p[0] == 0x2D else { return false }
+        for i in 1..<n where !((p[i] >= 0x30 && p[i] <= 0x39) || p[i] == 0x3A || p[i] == 0x2E) { return false }
+        return true
+    }
+
+    /// `appendCSVField` for a text that starts a formula: `'` then the text, quoted as it needs.
+    private func appendFormulaGuardedCSVField(_ p: UnsafePointer<UInt8>, _ n: Int) {
+        let guarded = ExportBytes(capacity: n + 1)
+        guarded.append(0x27)
+        guarded.append(p, n)
+        // The guarded text no longer starts a formula: the plain path quotes it.
+        appendCSVField(guarded.base, guarded.count)
     }
 }

@@ -2,7 +2,8 @@ import Foundation
 
 /// `daily.csv`: RFC 4180 (CRLF line ends, fields quoted when they hold a comma, quote or line
 /// end), one row a date, a column for every field of `OutputFields.columns`, values rounded as
-/// in the payload, an empty cell where there is no value.
+/// in the payload, an empty cell where there is no value; a text (a source name) that would
+/// start a formula gets a leading `'` (`field`).
 enum CSVWriter {
     static func csv(_ days: [FinishedDay]) -> String {
         days.reduce(header) { $0 + row($1) }
@@ -22,8 +23,17 @@ enum CSVWriter {
         }.joined(separator: ",") + "\r\n"
     }
 
+    /// A text cell of any CSV the tool writes, made by the one CSV field writer
+    /// (`ExportBytes.appendCSVField`): quoted when it holds a comma, quote or line end, and a
+    /// leading `'` when a spreadsheet would run it as a formula. An empty text is an empty cell.
+    /// Numbers are not text cells: they are written as they are formatted, a sign included.
     static func field(_ s: String) -> String {
-        guard s.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else { return s }
-        return "\"" + s.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+        if s.isEmpty { return "" }
+        var s = s
+        return s.withUTF8 { text in
+            let out = ExportBytes(capacity: text.count * 2 + 3)
+            out.appendCSVField(text.baseAddress, text.count)
+            return String(decoding: out.bytes, as: UTF8.self)
+        }
     }
 }

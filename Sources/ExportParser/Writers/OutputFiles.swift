@@ -15,11 +15,90 @@ enum OutputFiles {
             guard isDir.boolValue else { throw OutputError(file: path, message: "exists and is not a directory") }
             return
         }
+        // A folder cannot be made under a file: say which file (Foundation's own message is
+        // "NSCocoaErrorDomain error 512").
+        if let shallowest = missingDirectories(path).last {
+            let parent = URL(fileURLWithPath: shallowest).deletingLastPathComponent().path
+            if FileManager.default.fileExists(atPath: parent, isDirectory: &isDir), !isDir.boolValue {
+                throw OutputError(file: path, message: "cannot be created: it is under \(parent), which is a file, not a folder")
+            }
+        }
         do {
             try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         } catch {
             throw OutputError(file: path, message: "cannot create the directory: \(error.localizedDescription)")
         }
+    }
+
+    /// Fills a staging folder inside `out` (`.health-import-staging-PID`), then moves each of its
+    /// entries over the same name in `out`: files by rename (atomic), folders by moving the old
+    /// one aside first. Nothing in `out` is touched until `fill` has written everything, and an
+    /// entry whose kind differs from what is in `out` (a file where a folder goes) fails the run
+    /// before anything moves. On failure the staging folder, and any folder made for `out`, is
+    /// removed: `out` is as it was.
+    static func stagedFolder<T>(_ out: String, fill: (String) throws -> T) throws -> T {
+        let created = missingDirectories(out)
+        let stage = out + "/.health-import-staging-\(getpid())"
+        func discard() {
+            try? FileManager.default.removeItem(atPath: stage)
+            removeIfEmpty(created)
+        }
+        do {
+            try makeDirectory(out)
+            try? FileManager.default.removeItem(atPath: stage)
+            guard mkdir(stage, 0o700) == 0 else {
+                throw OutputError(file: out, message: "cannot create a staging folder in it: \(String(cString: strerror(errno)))")
+            }
+            let result = try fill(stage)
+            let names = try FileManager.default.contentsOfDirectory(atPath: stage).sorted()
+            func isDirectory(_ path: String) -> Bool? {
+                var isDir: ObjCBool = false
+                return FileManager.default.fileExists(atPath: path, isDirectory: &isDir) ? isDir.boolValue : nil
+            }
+            for name in names {
+                let target = out + "/" + name
+                if let existing = isDirectory(target), existing != isDirectory(stage + "/" + name) {
+                    throw OutputError(
+                        file: target,
+                        message: "is a \(existing ? "folder" : "file") where a \(existing ? "file" : "folder") goes; nothing was replaced")
+                }
+            }
+            for name in names {
+                let source = stage + "/" + name, target = out + "/" + name
+                let aside = stage + "/.old-" + name
+                let folder = isDirectory(target) == true
+                if folder, rename(target, aside) != 0 {
+                    throw OutputError(file: target, message: "cannot replace: \(String(cString: strerror(errno)))")
+                }
+                guard rename(source, target) == 0 else {
+                    if folder { rename(aside, target) }
+                    throw OutputError(file: target, message: "cannot replace: \(String(cString: strerror(errno)))")
+                }
+            }
+            try? FileManager.default.removeItem(atPath: stage)
+            return result
+        } catch {
+            discard()
+            throw error
+        }
+    }
+
+    /// The folders `makeDirectory(path)` would create, deepest first (empty when `path` exists).
+    static func missingDirectories(_ path: String) -> [String] {
+        var missing: [String] = []
+        var url = URL(fileURLWithPath: path).standardizedFileURL
+        var st = stat()
+        while url.path != "/", lstat(url.path, &st) != 0, errno == ENOENT || errno == ENOTDIR {
+            missing.append(url.path)
+            url = url.deletingLastPathComponent()
+        }
+        return missing
+    }
+
+    /// Removes the folders a failed run created (deepest first), each only when it is empty: a
+    /// failed run leaves no new folder behind, and never removes anything that holds a file.
+    static func removeIfEmpty(_ directories: [String]) {
+        for dir in directories { rmdir(dir) }
     }
 
     /// Creates `path` (which must not exist) with mode 0600 and writes `text`.

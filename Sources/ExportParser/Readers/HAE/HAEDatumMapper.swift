@@ -52,7 +52,10 @@ final class HAEDatumMapper {
         if wristBuckets == .undecided, !heldWristTemperatures.isEmpty { decideWristBuckets(.days, sink) }
         if samples > 0 { report.recordsByType[shape.type, default: 0] += samples }
         if nights > 0 { report.recordsByType["hae:" + HAEMetricShape.sleepName, default: 0] += nights }
-        if let reason = unaggregatedReason, unaggregated > 0 {
+        if shape.kind == .uncataloged {
+            // Kept for the store as they are, on purpose: not a skip.
+            if unaggregated > 0 { report.storeOnly[shape.type, default: 0] += unaggregated }
+        } else if let reason = unaggregatedReason, unaggregated > 0 {
             report.skips[reason, default: 0] += unaggregated
             for l in unaggregatedExamples where report.skipExamples[reason, default: []].count < 3 {
                 report.skipExamples[reason, default: []].append(l)

@@ -68,6 +68,10 @@ final class HAEDocumentWalker: @unchecked Sendable {
         var path: String
     }
     private(set) var metricsToReread: [MetricToReread] = []
+    /// Whether the document has Health Auto Export's shape: a `data` object or array, or a
+    /// `metrics` or `workouts` array in a body. Without it, it is some other JSON (`{"foo": 1}`),
+    /// refused rather than read as a file with no data.
+    private(set) var sawHAEShape = false
     /// Set on a walker that re-reads one metric object: its root object is that metric.
     let replayMetric: (name: String, units: String?, path: String)?
     private var metricStart: Int64 = 0
@@ -202,7 +206,9 @@ final class HAEDocumentWalker: @unchecked Sendable {
         let role: HAEFrame.Role
         switch parentRole {
         case .bodies: role = .body
-        case .body: role = parentKey == .data ? .body : .skip
+        case .body:
+            role = parentKey == .data ? .body : .skip
+            if parentKey == .data { sawHAEShape = true }
         case .metrics: role = .metric
         // After an overflow the datums are left to the replay: not even decoded here.
         case .datums: role = metricOverflow && mapper == nil ? .skip : .datum
@@ -276,9 +282,15 @@ final class HAEDocumentWalker: @unchecked Sendable {
         switch parentRole {
         case .body:
             switch parentKey {
-            case .metrics: role = .metrics
-            case .workouts: role = .workouts
-            case .data: role = .bodies
+            case .metrics:
+                role = .metrics
+                sawHAEShape = true
+            case .workouts:
+                role = .workouts
+                sawHAEShape = true
+            case .data:
+                role = .bodies
+                sawHAEShape = true
             default:
                 extraKind = keyText
                 role = .extraArray
@@ -365,7 +377,7 @@ final class HAEDocumentWalker: @unchecked Sendable {
         switch top.role {
         case .datum, .heartRateDatum:
             let key = keys.lookup(p, n)
-            guard isFirst(key) else { return duplicate(p, n) }
+            guard isFirst(key), key != .unknown || isFirstOther(p, n) else { return duplicate(p, n) }
             top.key = key
             if key != .unknown {
                 lastKnownKey = key
@@ -376,7 +388,7 @@ final class HAEDocumentWalker: @unchecked Sendable {
         case .skip: break
         default:
             let key = keys.lookup(p, n)
-            guard isFirst(key) else { return duplicate(p, n) }
+            guard isFirst(key), key != .unknown || isFirstOther(p, n) else { return duplicate(p, n) }
             top.key = key
         }
         copyKey(p, n)
@@ -395,6 +407,16 @@ final class HAEDocumentWalker: @unchecked Sendable {
         let bit: UInt64 = 1 << key.rawValue
         guard top.seenKeys & bit == 0 else { return false }
         top.seenKeys |= bit
+        return true
+    }
+
+    /// Whether a key the reader has no name for is new in its object: its value may be kept
+    /// (a workout's or datum's other fields become metadata), so a repeat is as ambiguous as one
+    /// of ours. Such keys are few in an object: a linear search.
+    private func isFirstOther(_ p: UnsafePointer<UInt8>, _ n: Int) -> Bool {
+        let bytes = UnsafeBufferPointer(start: p, count: n)
+        if top.otherKeys.contains(where: { $0.elementsEqual(bytes) }) { return false }
+        top.otherKeys.append(Array(bytes))
         return true
     }
 

@@ -43,6 +43,9 @@ struct HAEFrame {
     var key: HAEKey = .unknown
     /// Objects: the keys of ours met so far, one bit per `HAEKey` (a key twice is refused).
     var seenKeys: UInt64 = 0
+    /// Objects: the other keys met so far, whose values are kept as metadata (a key twice is
+    /// refused too). Empty, and so not allocated, in the usual object that has none.
+    var otherKeys: [[UInt8]] = []
     /// How the parent names this container: an index (parent is an array) or key bytes.
     var indexInParent: Int?
     var keyInParent: [UInt8]

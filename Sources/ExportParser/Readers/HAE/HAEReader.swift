@@ -72,6 +72,9 @@ struct HAEReader {
         try parse(
             fd: fd, from: first, to: range == nil ? nil : end, walker: walker, player: player, buffer: buffer,
             progress: progress.map { p in { p($0 - first, size) } })
+        guard walker.sawHAEShape else {
+            throw InputError(file: path, message: "is not Health Auto Export JSON (no data.metrics or data.workouts)")
+        }
         var report = walker.report
         // A second pass, on this thread, over the metrics whose datums overflowed while waiting
         // for their name and units (written after `data`): each from its own bytes, now known.

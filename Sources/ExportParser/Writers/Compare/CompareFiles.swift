@@ -63,14 +63,22 @@ enum CompareCSV {
     static func render(_ report: CompareReport) -> String {
         var out = header.joined(separator: ",") + "\r\n"
         for r in report.rows {
+            // Numbers as they are (a negative difference is a number); text through the one
+            // CSV field writer.
             let cells = [
-                r.date, r.field, r.workout ?? "", CompareText.value(r.native), CompareText.value(r.hae),
+                CSVWriter.field(r.date), CSVWriter.field(r.field), CSVWriter.field(r.workout ?? ""), cell(r.native), cell(r.hae),
                 r.difference.map(CompareText.number) ?? "", r.relativeDifference.map(CompareText.number) ?? "",
-                r.tolerance?.description ?? "", r.unit ?? "", r.status.rawValue,
+                CSVWriter.field(r.tolerance?.description ?? ""), CSVWriter.field(r.unit ?? ""), CSVWriter.field(r.status.rawValue),
             ]
-            out += cells.map(CSVWriter.field).joined(separator: ",") + "\r\n"
+            out += cells.joined(separator: ",") + "\r\n"
         }
         return out
+    }
+
+    /// A value cell: a number as it is, a text (a sleep source) as a CSV text cell.
+    private static func cell(_ s: OutputField.Scalar?) -> String {
+        if case .text(let t)? = s { return CSVWriter.field(t) }
+        return CompareText.value(s)
     }
 }
 

@@ -21,7 +21,7 @@ public final class CompareJob {
         let native: [String: ComparableDay], hae: [String: ComparableDay]
         var ignored: [IgnoredPayloadKeys] = []
         if let store = request.storePath {
-            (native, hae) = try StoreSides.read(store, person: request.person)
+            (native, hae) = try Self.storeSides(store, person: request.person, options: options, ignored: &ignored)
         } else {
             native = try Self.side(request.native, options: options, ignored: &ignored)
             hae = try Self.side(request.hae, options: options, ignored: &ignored)
@@ -50,6 +50,26 @@ public final class CompareJob {
         report.ignoredKeys = ignored
         try CompareFiles.write(report, to: request.outDir)
         return CompareOutcome(report: report, outDir: request.outDir)
+    }
+
+    /// `compare --store`: per side, the bodies `receive` took for the person when it took any
+    /// (the app's payloads: native; HAE's bodies: hae), else the side's imports (`StoreSides`).
+    static func storeSides(
+        _ path: String, person: String, options: DayOptions, ignored: inout [IgnoredPayloadKeys]
+    ) throws -> (native: [String: ComparableDay], hae: [String: ComparableDay]) {
+        let received = try ReceivedInputs.materialize(storePath: path, person: person)
+        defer { received.remove() }
+        if received.isEmpty { return try StoreSides.read(path, person: person) }
+        let native = received.app.isEmpty ? nil : try side(received.app, options: options, ignored: &ignored)
+        let hae = received.hae.isEmpty ? nil : try side(received.hae, options: options, ignored: &ignored)
+        if let native, let hae { return (native, hae) }
+        let store = try HealthStore(path: path)
+        guard try !store.imports(person: person).isEmpty else {
+            let missing = native == nil ? "the app's payloads (POST /sync/healthkit)" : "Health Auto Export's (POST /hae)"
+            throw InputError(file: path, message: "holds no bodies of \(missing) received for \"\(person)\" and no import for that side")
+        }
+        let imported = try StoreSides.read(path, person: person)
+        return (native ?? imported.native, hae ?? imported.hae)
     }
 
     /// One side's days by date: every input read into its own days (convert's readers and

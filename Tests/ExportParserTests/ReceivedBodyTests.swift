@@ -54,7 +54,13 @@ final class ReceivedBodyTests: XCTestCase {
         XCTAssertEqual(
             try? check(hae, .app).get(), nil, "an HAE body is not the app's")
         XCTAssertEqual(try? check(app, .hae).get(), nil, "a payload is not an HAE body")
-        XCTAssertEqual(try? check(#"[1, 2]"#, .hae).get(), nil, "an array is not an HAE body")
+        XCTAssertEqual(try? check(#"[1, 2]"#, .hae).get(), nil, "an array of numbers is not an HAE body")
+        XCTAssertEqual(try? check(#""text""#, .hae).get(), nil, "a string is not an HAE body")
+        // The reader's other shapes are: an array of bodies, the body without its data wrapper.
+        XCTAssertEqual(
+            try? check(#"[{"data": {"workouts": [{"start": "2026-03-07 06:00:00 +0100"}]}}]"#, .hae).get(),
+            ReceivedBodyCheck(firstDate: "2026-03-07", lastDate: "2026-03-07"))
+        XCTAssertEqual(try? check(#"{"metrics": []}"#, .hae).get(), ReceivedBodyCheck(firstDate: nil, lastDate: nil))
     }
 
     func testKeysFindTheirPersonAndNothingElse() throws {

@@ -46,11 +46,20 @@ public struct ReceivedBodyCheck: Sendable, Equatable {
         switch endpoint {
         case .app where !isPayload:
             return .failure(BodyProblem("the body is not the app's payload JSON ({\"data\": [payload, …]} or a payload)"))
-        case .hae where isPayload || head[i] != UInt8(ascii: "{"):
+        case .hae where isPayload || !Self.isObjectOrArrayOfObjects(head, at: i):
             return .failure(BodyProblem("the body is not a Health Auto Export body (an object with data.metrics or data.workouts)"))
         default:
             return .success(ReceivedBodyCheck(firstDate: dates.first, lastDate: dates.last))
         }
+    }
+
+    /// The HAE reader's shapes (docs/hae.md): an object (a body, with or without its `data`
+    /// wrapper), or an array of such objects (perhaps empty).
+    static func isObjectOrArrayOfObjects(_ head: [UInt8], at start: Int) -> Bool {
+        if head[start] == UInt8(ascii: "{") { return true }
+        var j = start + 1
+        while j < head.count, [0x20, 0x09, 0x0A, 0x0D].contains(head[j]) { j += 1 }
+        return j < head.count && (head[j] == UInt8(ascii: "{") || head[j] == UInt8(ascii: "]"))
     }
 
     /// The earliest and latest date met; the parser's context.

@@ -192,6 +192,37 @@ final class ReceiveProcessTests: XCTestCase {
     }
 }
 
+extension ReceiveProcessTests {
+    /// `--keys`: each key stores under its own person, and `GET /status` answers for the key's
+    /// person only.
+    func testEachKeySaysWhoseDataItIs() throws {
+        let dir = try TestPaths.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let store = dir.appendingPathComponent("family.sqlite").path
+        let keys = dir.appendingPathComponent("keys").path
+        let annKey = "ann-" + ReceiveProcess.key, bobKey = "bob-" + ReceiveProcess.key
+        try "ann \(annKey)\nbob \(bobKey)\n".write(toFile: keys, atomically: true, encoding: .utf8)
+        chmod(keys, 0o600)
+        let server = try ReceiveProcess(["--store", store, "--keys", keys], log: dir.appendingPathComponent("receive.log"))
+        let body = Array(#"{"data": [{"date": "2026-03-02"}]}"#.utf8)
+        XCTAssertEqual(server.send("POST", "/sync/healthkit", key: annKey, body: body)?.status, 200)
+        XCTAssertEqual(server.send("POST", "/sync/healthkit", key: bobKey, body: body)?.status, 200)
+        XCTAssertEqual(server.send("POST", "/hae", key: bobKey, body: Array(#"{"data": {"metrics": []}}"#.utf8))?.status, 200)
+        XCTAssertEqual(server.send("POST", "/hae", key: ReceiveProcess.key, body: body)?.status, 401, "no one's key")
+        // ann: her one app body; bob: his app body and his HAE body (the same app bytes are a row each).
+        let status = try XCTUnwrap(server.send("GET", "/status", key: annKey))
+        let object = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(status.body.utf8)) as? [String: Any])
+        XCTAssertEqual(object["person"] as? String, "ann")
+        XCTAssertEqual((object["sides"] as? [[String: Any]])?.map { $0["bodies"] as? Int }, [1])
+        XCTAssertEqual(server.terminate(), 0)
+        let rows = try GDPRTestSupport.rows(store, "SELECT person, endpoint FROM received_bodies WHERE ?1 = ?1 ORDER BY id", "")
+        XCTAssertEqual(rows, [["ann", "sync/healthkit"], ["bob", "sync/healthkit"], ["bob", "hae"]])
+        let log = try String(contentsOf: dir.appendingPathComponent("receive.log"), encoding: .utf8)
+        XCTAssertTrue(log.contains("person=bob POST /hae 200"), log)
+        XCTAssertFalse(log.contains(ReceiveProcess.key), "no key (nor a part of one) in the log")
+    }
+}
+
 /// A list two threads add to and read.
 final class LockedList: @unchecked Sendable {
     // @unchecked Sendable: guarded by `lock`.

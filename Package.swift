@@ -1,4 +1,4 @@
-// swift-tools-version:6.0
+// swift-tools-version:6.1
 import PackageDescription
 
 let package = Package(
@@ -13,6 +13,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
         // The tolerances file of `compare` may be TOML.
         .package(url: "https://github.com/LebJe/TOMLKit", exact: "0.6.0"),
+        // `receive`'s HTTP server. No traits: swift-configuration is not needed (a cold build
+        // is shorter without it) and Foundation is imported by this package anyway.
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1", traits: []),
     ],
     targets: [
         // System libraries from Debian's -dev packages (see .ci/run).
@@ -28,10 +31,20 @@ let package = Package(
                 .product(name: "TOMLKit", package: "TOMLKit"),
             ]
         ),
+        // The HTTP side of `receive`: everything it stores and checks lives in ExportParser
+        // (Receive/), so the library and its sanitizer build stay free of SwiftNIO.
+        .target(
+            name: "Receiver",
+            dependencies: [
+                "ExportParser",
+                .product(name: "Hummingbird", package: "hummingbird"),
+            ]
+        ),
         .executableTarget(
             name: "HealthImport",
             dependencies: [
                 "ExportParser",
+                "Receiver",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

@@ -21,7 +21,7 @@ struct Convert: ParsableCommand {
     )
 
     @Argument(help: ArgumentHelp("export.zip, export.xml or Health Auto Export .json files (detected by content).", valueName: "input"))
-    var inputs: [String]
+    var inputs: [String] = []
 
     @Option(help: ArgumentHelp("Output folder (created if missing). Example: --out out/2026-03", valueName: "dir"))
     var out = "out"
@@ -52,6 +52,12 @@ struct Convert: ParsableCommand {
             valueName: "file"))
     var store: String?
 
+    @Flag(
+        help:
+            "Convert the Health Auto Export bodies receive stored in --store for --person (no input files; the store is read, not written)."
+    )
+    var received = false
+
     @Flag(help: "Do not write the SQLite store.")
     var noStore = false
 
@@ -66,6 +72,7 @@ struct Convert: ParsableCommand {
 
     func validate() throws {
         if noStore && store != nil { throw ValidationError("--store and --no-store exclude each other") }
+        if received && store == nil { throw ValidationError("--received reads the bodies receive stored: give --store FILE") }
         try Usage.check { try request.validate() }
     }
 
@@ -74,7 +81,7 @@ struct Convert: ParsableCommand {
         let storePath = noStore ? nil : (store ?? (out as NSString).appendingPathComponent("health.sqlite"))
         return ConvertRequest(
             inputs: inputs, outDir: out, timeZoneName: timezone, from: from, to: to, sourcePriority: priority,
-            storePath: storePath, person: person)
+            storePath: storePath, person: person, received: received)
     }
 
     func run() throws {

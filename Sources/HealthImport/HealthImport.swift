@@ -14,6 +14,8 @@ struct HealthImport: ParsableCommand {
               health-import convert ~/Downloads/export.zip --timezone Europe/Amsterdam --out out
             """,
         version: ExportParserVersion.current,
-        subcommands: [Convert.self, Compare.self, Explain.self, Push.self, Fixtures.self, People.self, GDPRExport.self, Erase.self]
+        subcommands: [
+            Convert.self, Compare.self, Explain.self, Push.self, Receive.self, Fixtures.self, People.self, GDPRExport.self, Erase.self,
+        ]
     )
 }

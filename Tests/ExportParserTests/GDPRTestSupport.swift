@@ -59,6 +59,15 @@ enum GDPRTestSupport {
                 VALUES ('\(person)', 'https://coach.example/sync/healthkit', '\(date)', 'sha', 200, 'accepted', NULL, 1, '2026-11-23T10:00:00Z')
                 """)
         }
+        // Bodies receive took for both, each naming its person's source (the export must carry ann's only).
+        let received = try ReceivedBodyStore(path: store)
+        for (person, source) in [("ann", annSource), ("bob", bobSource)] {
+            let body = #"{"data": [{"date": "2026-03-22", "source": "\#(source)"}]}"#
+            let check = try Array(body.utf8).withUnsafeBytes { ReceivedBodyCheck.check($0, endpoint: .app) }.get()
+            _ = try Array(body.utf8).withUnsafeBytes {
+                try received.keep($0, endpoint: .app, person: person, check: check, receivedAt: Date(timeIntervalSince1970: 1_795_000_000))
+            }
+        }
         return (dir, store)
     }
 

@@ -23,10 +23,11 @@ public final class CompareJob {
         var superseded = (native: 0, hae: 0)
         var sides: [CompareSideSummary]
         if let store = request.storePath {
-            (native, hae) = try StoreSides.read(store, person: request.person)
+            let read = try Self.storeSides(store, person: request.person, options: options, ignored: &ignored, superseded: &superseded)
+            (native, hae) = (read.native, read.hae)
             sides = [
-                CompareSideSummary(side: .native, kind: "store imports of export.xml", files: [store], days: native),
-                CompareSideSummary(side: .hae, kind: "store imports of HAE JSON", files: [store], days: hae),
+                CompareSideSummary(side: .native, kind: read.nativeKind, files: [store], days: native),
+                CompareSideSummary(side: .hae, kind: read.haeKind, files: [store], days: hae),
             ]
         } else {
             try CompareInputCheck.checkFiles(native: request.native, hae: request.hae)
@@ -96,6 +97,35 @@ public final class CompareJob {
         guard let n = monitor, from == nil, let last = native.keys.compactMap(CivilDate.parseISODate).max() else { return window }
         let firstMonitored = last - n + 1
         return window.to < firstMonitored ? window : Comparison.Window(from: firstMonitored - days, to: firstMonitored - 1)
+    }
+
+    /// `compare --store`: per side, the bodies `receive` took for the person when it took any
+    /// (the app's payloads: native; HAE's bodies: hae), else the side's imports (`StoreSides`);
+    /// with the kind of each side, for the report.
+    static func storeSides(
+        _ path: String, person: String, options: DayOptions, ignored: inout [IgnoredPayloadKeys],
+        superseded: inout (native: Int, hae: Int)
+    ) throws -> (native: [String: ComparableDay], hae: [String: ComparableDay], nativeKind: String, haeKind: String) {
+        let importedKinds = ("store imports of export.xml", "store imports of HAE JSON")
+        let received = try ReceivedInputs.materialize(storePath: path, person: person)
+        defer { received.remove() }
+        if received.isEmpty {
+            let imported = try StoreSides.read(path, person: person)
+            return (imported.native, imported.hae, importedKinds.0, importedKinds.1)
+        }
+        let native =
+            received.app.isEmpty ? nil : try side(received.app, options: options, ignored: &ignored, superseded: &superseded.native)
+        let hae = received.hae.isEmpty ? nil : try side(received.hae, options: options, ignored: &ignored, superseded: &superseded.hae)
+        let nativeKind = native == nil ? importedKinds.0 : "the app's payloads received (POST /sync/healthkit)"
+        let haeKind = hae == nil ? importedKinds.1 : "Health Auto Export bodies received (POST /hae)"
+        if let native, let hae { return (native, hae, nativeKind, haeKind) }
+        let store = try HealthStore(path: path)
+        guard try !store.imports(person: person).isEmpty else {
+            let missing = native == nil ? "the app's payloads (POST /sync/healthkit)" : "Health Auto Export's (POST /hae)"
+            throw InputError(file: path, message: "holds no bodies of \(missing) received for \"\(person)\" and no import for that side")
+        }
+        let imported = try StoreSides.read(path, person: person)
+        return (native ?? imported.native, hae ?? imported.hae, nativeKind, haeKind)
     }
 
     /// One side's days by date (docs/compare.md, "Inputs"): payload JSON read back, the app's

@@ -14,8 +14,9 @@ public struct CompareRequest: Sendable {
     public var outDir: String
     /// `--monitor N`: check the native side's last N dates for every field it had in the window.
     public var monitor: Int?
-    /// `--store FILE`: both sides from a store's imports instead of inputs (native: export.xml
-    /// imports; HAE: HAE imports) of `person`.
+    /// `--store FILE`: both sides from a store instead of inputs, for `person`: per side the
+    /// bodies `receive` took (native: the app's; HAE: HAE's) when there are any, else the side's
+    /// imports (native: export.xml imports; HAE: HAE imports).
     public var storePath: String?
     public var person: String
 

@@ -30,6 +30,7 @@ public final class ConvertJob {
     }
 
     public func run() throws -> ConvertOutcome {
+        if request.received { return try runOnReceived() }
         let started = Date()
         var outcome = ConvertOutcome()
         outcome.outDir = request.outDir
@@ -95,6 +96,26 @@ public final class ConvertJob {
         outcome.lastDate = days.last?.date
         outcome.elapsed = Date().timeIntervalSince(started)
         return outcome
+    }
+
+    /// `convert --store FILE --received`: the Health Auto Export bodies `receive` stored for the
+    /// person, written out as files and converted as inputs (the store is only read: the bodies
+    /// are in it already). The app's bodies are payloads already; `compare --store` reads them.
+    private func runOnReceived() throws -> ConvertOutcome {
+        let store = request.storePath!
+        let received = try ReceivedInputs.materialize(storePath: store, person: request.person)
+        defer { received.remove() }
+        guard !received.hae.isEmpty else {
+            throw InputError(
+                file: store, message: "holds no Health Auto Export body received for \"\(request.person)\" (POST /hae of receive)")
+        }
+        var inputs = request
+        inputs.inputs = received.hae
+        inputs.storePath = nil
+        inputs.received = false
+        let job = try ConvertJob(inputs)
+        job.progress = progress
+        return try job.run()
     }
 
     /// Whether a day is inside `--from`/`--to`.

@@ -12,10 +12,13 @@ public struct ConvertRequest: Sendable {
     /// The SQLite store to write; nil: no store.
     public var storePath: String?
     public var person: String
+    /// `--received`: the inputs are the Health Auto Export bodies `receive` stored for `person`
+    /// in `storePath`, which is then read, not written.
+    public var received: Bool
 
     public init(
         inputs: [String], outDir: String = "out", timeZoneName: String? = nil, from: String? = nil, to: String? = nil,
-        sourcePriority: [String]? = nil, storePath: String? = nil, person: String = "me"
+        sourcePriority: [String]? = nil, storePath: String? = nil, person: String = "me", received: Bool = false
     ) {
         self.inputs = inputs
         self.outDir = outDir
@@ -25,6 +28,7 @@ public struct ConvertRequest: Sendable {
         self.sourcePriority = sourcePriority
         self.storePath = storePath
         self.person = person
+        self.received = received
     }
 }
 
@@ -32,7 +36,12 @@ extension ConvertRequest {
     /// Checks the options before anything is read (the command's `validate()` calls it): some
     /// input, dates in the form YYYY-MM-DD with `from` not after `to`, a known time zone.
     public func validate() throws {
-        guard !inputs.isEmpty else { throw UsageError(nil, "no input file given") }
+        if received {
+            guard storePath != nil else { throw UsageError("--received", "--received reads the bodies receive stored: give --store FILE") }
+            guard inputs.isEmpty else { throw UsageError("--received", "--received takes its inputs from the store: give no input files") }
+        } else {
+            guard !inputs.isEmpty else { throw UsageError(nil, "no input file given") }
+        }
         _ = try DayOptions(timeZoneName: timeZoneName)
         let f = try from.map { try ConvertJob.day($0, option: "--from") }
         let t = try to.map { try ConvertJob.day($0, option: "--to") }

@@ -6,7 +6,7 @@ enum ExportKinds {
     static func all() -> [ExportKind] {
         [
             imports, sources, devices, samples, hrvBeats, correlations, workouts, activitySummaries, me, extraItems, sleepSummaries,
-            dayValues, daily(), importDayValues, dayPayloads, pushes,
+            dayValues, daily(), importDayValues, dayPayloads, pushes, receivedBodies,
         ]
     }
 
@@ -366,6 +366,23 @@ enum ExportKinds {
             .value("pushed_at", "pushed_at", "When (UTC)."),
         ],
         from: "FROM pushes WHERE person = ?1 ORDER BY endpoint, date")
+
+    static let receivedBodies = ExportKind(
+        name: "received_bodies",
+        about: """
+            Every body `receive` took for you, as it came: the app's daily payloads and Health Auto Export's automation bodies.
+            """,
+        columns: [
+            .value("body_id", "id", "The body's number in the store."),
+            .value("endpoint", "endpoint", "Where it was sent: sync/healthkit (the app) or hae (Health Auto Export)."),
+            .value("body_sha256", "body_sha256", "sha256 of the body's bytes (lowercase hex): the same body is kept once."),
+            .value("bytes", "bytes", "The body's size in bytes."),
+            .value("received_at", "received_at", "When it was received (ISO 8601, UTC)."),
+            .value("first_date", "first_date", "The first date its data start on (YYYY-MM-DD)."),
+            .value("last_date", "last_date", "The last date its data start on."),
+            .json("body", storedJSON("CAST(body AS TEXT)"), "The body itself (JSON, as received)."),
+        ],
+        from: "FROM received_bodies WHERE person = ?1 ORDER BY id")
 
     /// One row a date with the columns of `daily.csv`, from the store's `daily` view (at full
     /// precision, where daily.csv rounds as the payload does).

@@ -28,7 +28,9 @@ struct APIKey: Sendable {
         value = v
     }
 
-    private static func read(_ file: String) throws -> String {
+    /// The text of a secret file (an API key file, `receive --keys`): refused unless it is a
+    /// regular file of this user that nobody else can read or write, and at most `limit` bytes.
+    static func read(_ file: String, limit: Int = 4096) throws -> String {
         let fd = open(file, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { throw InputError(file: file, message: "cannot read the API key file: \(String(cString: strerror(errno)))") }
         defer { close(fd) }
@@ -43,7 +45,7 @@ struct APIKey: Sendable {
             let mode = String(st.st_mode & 0o777, radix: 8)
             throw InputError(file: file, message: "has mode \(mode): others can read or change the API key; run chmod 600 \(file)")
         }
-        guard st.st_size <= 4096 else { throw InputError(file: file, message: "is larger than 4 KB: not an API key file") }
+        guard st.st_size <= limit else { throw InputError(file: file, message: "is larger than \(limit / 1024) KB: not a key file") }
         var bytes = [UInt8](repeating: 0, count: Int(st.st_size) + 1)
         var n = 0
         while n < bytes.count {

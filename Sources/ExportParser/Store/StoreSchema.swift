@@ -3,7 +3,7 @@
 /// docs/store.md documents the tables.
 enum StoreSchema {
     /// Migration `i` brings the schema from version `i` to `i + 1`.
-    static let migrations: [String] = [v1, v2, v3]
+    static let migrations: [String] = [v1, v2, v3, v4]
 
     /// The newest schema version this build knows.
     static var currentVersion: Int { migrations.count }
@@ -390,6 +390,25 @@ enum StoreSchema {
             pushed_at TEXT NOT NULL,
             PRIMARY KEY (person, endpoint, date)
         ) WITHOUT ROWID;
+        """
+
+    /// Version 4: the bodies `receive` took, as they came (docs/receive.md). One row a body of a
+    /// person and endpoint: a body received again is the same row (the unique index), so a
+    /// client that retries after a lost answer changes nothing. `first_date`/`last_date` are the
+    /// dates the body's data start on, for `GET /status`.
+    static let v4 = """
+        CREATE TABLE received_bodies (
+            id INTEGER PRIMARY KEY,
+            person TEXT NOT NULL,
+            endpoint TEXT NOT NULL,
+            body_sha256 TEXT NOT NULL,
+            bytes INTEGER NOT NULL,
+            body BLOB NOT NULL,
+            received_at TEXT NOT NULL,
+            first_date TEXT,
+            last_date TEXT
+        );
+        CREATE UNIQUE INDEX received_bodies_natural_key ON received_bodies (person, endpoint, body_sha256);
         """
 
     /// The samples' natural key (person, type, start, end, source, value, unit, metadata digest) is their unique

@@ -1,0 +1,141 @@
+import ExportParser
+import Foundation
+import HTTPTypes
+import Hummingbird
+import Logging
+import NIOCore
+
+/// What `receive` was asked to run.
+public struct ReceiveOptions: Sendable {
+    public var host: String
+    public var port: Int
+    public var maxBodyBytes: Int
+    public var keys: ReceiveKeys
+    public var storePath: String
+
+    public init(host: String, port: Int, maxBodyBytes: Int, keys: ReceiveKeys, storePath: String) {
+        self.host = host
+        self.port = port
+        self.maxBodyBytes = maxBodyBytes
+        self.keys = keys
+        self.storePath = storePath
+    }
+}
+
+/// `health-import receive`: the HTTP server (Hummingbird 2 on SwiftNIO) in front of
+/// `ReceivedBodyStore`. A request is answered 2xx only once its body is committed; SIGTERM and
+/// SIGINT stop accepting, let the requests in flight finish, then return (swift-service-lifecycle).
+public struct ReceiveServer: Sendable {
+    let options: ReceiveOptions
+    let bodies: ReceivedBodyStore
+
+    public init(_ options: ReceiveOptions) throws {
+        self.options = options
+        bodies = try ReceivedBodyStore(path: options.storePath)
+    }
+
+    /// Runs until SIGTERM or SIGINT; `onListening` gets the bound port (0 asks for a free one).
+    public func run(onListening: @escaping @Sendable (Int) -> Void = { _ in }) async throws {
+        var logger = Logger(label: "health-import.receive")
+        logger.logLevel = .warning
+        let app = Application(
+            responder: CallbackResponder<ReceiveContext> { request, context in
+                await self.respond(request, context)
+            },
+            configuration: .init(address: .hostname(options.host, port: options.port), serverName: nil),
+            onServerRunning: { channel in onListening(channel.localAddress?.port ?? options.port) },
+            logger: logger)
+        try await app.runService()
+    }
+
+    func respond(_ request: Request, _ context: ReceiveContext) async -> Response {
+        let started = Date()
+        var person: String?
+        var bytes = 0
+        let response = await answer(request, context, person: &person, bytes: &bytes)
+        ReceiveLog.write(
+            ReceiveLog.line(
+                person: person, method: request.method.rawValue, path: request.uri.path, status: Int(response.status.code), bytes: bytes,
+                started: started))
+        return response
+    }
+
+    private func answer(_ request: Request, _ context: ReceiveContext, person: inout String?, bytes: inout Int) async -> Response {
+        let path = request.uri.path
+        let endpoint = ReceiveEndpoint.allCases.first { $0.path == path }
+        guard endpoint != nil || path == "/status" else { return Self.json(.notFound, ["error": "no such endpoint"]) }
+        let wanted: HTTPRequest.Method = endpoint == nil ? .get : .post
+        guard request.method == wanted else {
+            var r = Self.json(.methodNotAllowed, ["error": "use \(wanted.rawValue) \(path)"])
+            r.headers[.allow] = wanted.rawValue
+            return r
+        }
+        guard let who = options.keys.person(forKey: request.headers[.init("x-api-key")!]) else {
+            return Self.json(.unauthorized, ["error": "missing or wrong x-api-key"])
+        }
+        person = who
+        guard let endpoint else { return status(for: who) }
+
+        // Too large: refused on the declared length, before a byte of the body is read; the
+        // connection's input is then shut so the rest is never read.
+        if let declared = request.headers[.contentLength].flatMap(Int.init), declared > options.maxBodyBytes {
+            return tooLarge(context)
+        }
+        let body: ByteBuffer
+        do {
+            // Collected up to the limit only: past it (a chunked body declares no length) the
+            // collection stops at once.
+            body = try await request.body.collect(upTo: options.maxBodyBytes)
+        } catch is NIOTooManyBytesError {
+            return tooLarge(context)
+        } catch {
+            return Self.json(.badRequest, ["error": "the body could not be read"])
+        }
+        bytes = body.readableBytes
+        let receivedAt = Date()
+        let bodies = self.bodies
+        let result: Result<ReceivedBodyStore.Kept, any Error> = body.withUnsafeReadableBytes { raw in
+            switch ReceivedBodyCheck.check(raw, endpoint: endpoint) {
+            case .failure(let problem): return .failure(problem)
+            case .success(let check):
+                return Result { try bodies.keep(raw, endpoint: endpoint, person: who, check: check, receivedAt: receivedAt) }
+            }
+        }
+        switch result {
+        case .success: return Self.json(.ok, ["status": "accepted"])
+        case .failure(let problem as BodyProblem): return Self.json(.badRequest, ["error": problem.message])
+        case .failure(let error):
+            ReceiveLog.write("receive: storing a body failed: \(error)")
+            return Self.json(.internalServerError, ["error": "the body could not be stored; send it again"])
+        }
+    }
+
+    /// 413, and the connection's input shut at once: the rest of the body is never read (the
+    /// kernel drops it). The connection itself is closed a second later, once the answer is on
+    /// its way (closing it at once could reset it before the client has read the 413).
+    private func tooLarge(_ context: ReceiveContext) -> Response {
+        let channel = context.channel
+        channel.close(mode: .input, promise: nil)
+        channel.eventLoop.scheduleTask(in: .seconds(1)) { channel.close(promise: nil) }
+        var r = Self.json(.contentTooLarge, ["error": "the body is larger than --max-body (\(options.maxBodyBytes) bytes)"])
+        r.headers[.connection] = "close"
+        return r
+    }
+
+    private func status(for person: String) -> Response {
+        do {
+            let rows = try bodies.status(person: person)
+            return Self.json(.ok, ["person": person, "sides": rows.map(\.json)])
+        } catch {
+            ReceiveLog.write("receive: reading the status failed: \(error)")
+            return Self.json(.internalServerError, ["error": "the status could not be read"])
+        }
+    }
+
+    static func json(_ status: HTTPResponse.Status, _ object: [String: Any]) -> Response {
+        let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data("{}".utf8)
+        var headers = HTTPFields()
+        headers[.contentType] = "application/json"
+        return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: data)))
+    }
+}

@@ -286,14 +286,7 @@ final class HealthStore: @unchecked Sendable {
         let viewSQL = try current.step() ? current.text(0) : nil
         current.reset()
         if try db.scalarInt("PRAGMA user_version") == Int64(StoreSchema.currentVersion), viewSQL == StoreSchema.dailyViewSQL { return }
-        do {
-            try db.execute("BEGIN IMMEDIATE")
-        } catch let e as StoreError where (e.code ?? 0) & 0xFF == SQLITE_BUSY {
-            throw StoreError(
-                path: path,
-                message: "is being written by another process (waited \(Self.busyTimeoutMilliseconds / 1000) s); try again when it is done",
-                code: e.code)
-        }
+        try beginImmediate()
         do {
             // Read again inside the write lock: another process may have migrated meanwhile.
             let version = Int(try db.scalarInt("PRAGMA user_version") ?? 0)
@@ -323,6 +316,20 @@ final class HealthStore: @unchecked Sendable {
     func setBusyTimeout(milliseconds: Int32) { sqlite3_busy_timeout(db.handle, milliseconds) }
 
     /// The schema version of the open store.
+    /// Takes the write lock (`BEGIN IMMEDIATE`), waiting the busy timeout; a store another
+    /// process keeps writing past it is one sentence, not SQLite's "database is locked". The one
+    /// place a write transaction of this type starts (a run, an import outside one, a migration).
+    func beginImmediate() throws {
+        do {
+            try db.execute("BEGIN IMMEDIATE")
+        } catch let e as StoreError where (e.code ?? 0) & 0xFF == SQLITE_BUSY {
+            throw StoreError(
+                path: path,
+                message: "is being written by another process (waited \(Self.busyTimeoutMilliseconds / 1000) s); try again when it is done",
+                code: e.code)
+        }
+    }
+
     func schemaVersion() throws -> Int { Int(try db.scalarInt("PRAGMA user_version") ?? 0) }
 
     /// The finished import of this exact file for this person, if any.

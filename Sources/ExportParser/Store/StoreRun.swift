@@ -49,14 +49,7 @@ extension HealthStore {
             try db.execute("SAVEPOINT \(savepoint)")
             return
         }
-        do {
-            try db.execute("BEGIN IMMEDIATE")
-        } catch let e as StoreError where (e.code ?? 0) & 0xFF == SQLITE_BUSY {
-            throw StoreError(
-                path: path,
-                message: "is being written by another process (waited \(Self.busyTimeoutMilliseconds / 1000) s); try again when it is done",
-                code: e.code)
-        }
+        try beginImmediate()
     }
 
     /// Ends a write begun by `beginWrite`: the savepoint is folded into the run, or the

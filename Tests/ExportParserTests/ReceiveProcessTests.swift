@@ -29,17 +29,8 @@ final class ReceiveProcessTests: XCTestCase {
 
     /// Runs the tool to completion (compare, convert); exit status and what it printed.
     private func run(_ args: [String], _ dir: URL) throws -> (Int32, String) {
-        let p = Process()
-        p.executableURL = StoreKillTests.toolURL
-        p.arguments = args
-        let out = dir.appendingPathComponent("run-\(UUID().uuidString.prefix(6)).txt")
-        _ = FileManager.default.createFile(atPath: out.path, contents: nil)
-        let h = try FileHandle(forWritingTo: out)
-        p.standardOutput = h
-        p.standardError = h
-        try p.run()
-        p.waitUntilExit()
-        return (p.terminationStatus, (try? String(contentsOf: out, encoding: .utf8)) ?? "")
+        let r = try ToolRun.run(args, in: dir)
+        return (r.status, r.printed)
     }
 
     private func assertKeyAbsent(_ files: [String], file: StaticString = #filePath, line: UInt = #line) {

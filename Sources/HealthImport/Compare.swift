@@ -53,11 +53,7 @@ struct Compare: ParsableCommand {
             valueName: "date"))
     var from: String?
 
-    @Option(
-        help: ArgumentHelp(
-            "IANA time zone that decides each sample's calendar day (as for convert). Example: --timezone Europe/Amsterdam",
-            valueName: "zone"))
-    var timezone: String?
+    @OptionGroup var timezone: TimeZoneOption
 
     @Option(
         help: ArgumentHelp(
@@ -94,7 +90,7 @@ struct Compare: ParsableCommand {
 
     private var request: CompareRequest {
         CompareRequest(
-            native: native, hae: hae, days: days, from: from, timeZoneName: timezone, tolerancesPath: tolerances,
+            native: native, hae: hae, days: days, from: from, timeZoneName: timezone.name, tolerancesPath: tolerances,
             outDir: out, monitor: monitor, storePath: store, person: person)
     }
 

@@ -26,11 +26,7 @@ struct Convert: ParsableCommand {
     @Option(help: ArgumentHelp("Output folder (created if missing). Example: --out out/2026-03", valueName: "dir"))
     var out = "out"
 
-    @Option(
-        help: ArgumentHelp(
-            "IANA time zone that decides each sample's calendar day. Without it, each sample's own recorded UTC offset is used. Example: --timezone Europe/Amsterdam",
-            valueName: "zone"))
-    var timezone: String?
+    @OptionGroup var timezone: TimeZoneOption
 
     @Option(
         help: ArgumentHelp("First date to write, YYYY-MM-DD (the whole input is still read). Example: --from 2026-03-01", valueName: "date")
@@ -80,7 +76,7 @@ struct Convert: ParsableCommand {
         let priority = sourcePriority.map { $0.split(separator: ",").map { String($0) } }
         let storePath = noStore ? nil : (store ?? (out as NSString).appendingPathComponent("health.sqlite"))
         return ConvertRequest(
-            inputs: inputs, outDir: out, timeZoneName: timezone, from: from, to: to, sourcePriority: priority,
+            inputs: inputs, outDir: out, timeZoneName: timezone.name, from: from, to: to, sourcePriority: priority,
             storePath: storePath, person: person, received: received)
     }
 

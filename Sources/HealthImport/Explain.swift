@@ -39,11 +39,7 @@ struct Explain: ParsableCommand {
     @Option(help: ArgumentHelp("The payload field. Example: --field metrics.step_count", valueName: "field"))
     var field: String
 
-    @Option(
-        help: ArgumentHelp(
-            "IANA time zone that decides each sample's calendar day (as for convert). Example: --timezone Europe/Amsterdam",
-            valueName: "zone"))
-    var timezone: String?
+    @OptionGroup var timezone: TimeZoneOption
 
     @Option(
         help: ArgumentHelp(
@@ -71,7 +67,7 @@ struct Explain: ParsableCommand {
 
     private var request: ExplainRequest {
         ExplainRequest(
-            inputs: inputs, date: date, field: field, timeZoneName: timezone,
+            inputs: inputs, date: date, field: field, timeZoneName: timezone.name,
             sourcePriority: sourcePriority.map { $0.split(separator: ",").map { String($0) } }, storePath: store, person: person)
     }
 

@@ -50,14 +50,12 @@ public final class CompareJob {
                 "no date from \(CivilDate.isoDate(window.from)) to \(CivilDate.isoDate(window.to)) has data on either side (native: \(sides[0].range); HAE: \(sides[1].range)): nothing to compare"
             )
         }
-        // Compared in both modes: identical sides are the same data given twice, whatever is asked.
-        // Only where the HAE side holds payload JSON, whose origin the file checks cannot tell: an
-        // export (or the app's payloads) beside HAE JSON read with Summarize off holds the very
-        // same HealthKit samples, and identical values are then what a good migration looks like
-        // (CompareInputCheck).
+        // Compared in both modes: identical sides are the same data given twice, whatever is asked
+        // (only a payload JSON HAE side is judged so: `CompareInputCheck.identicalValues`; a store's
+        // sides are never given by hand).
         let c = Comparison(native: native, hae: hae, window: window, tolerances: tolerances)
-        if request.storePath == nil, request.hae.contains(where: PayloadReader.isPayloadInput),
-            let sentence = CompareInputCheck.identicalValues(c, native: native, hae: hae)
+        if request.storePath == nil,
+            let sentence = CompareInputCheck.identicalValues(c, native: native, hae: hae, haeInputs: request.hae)
         {
             throw UsageError(nil, sentence)
         }

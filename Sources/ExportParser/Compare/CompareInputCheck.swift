@@ -28,14 +28,18 @@ enum CompareInputCheck {
         }
     }
 
-    /// After comparing, when the HAE side holds payload JSON (whose origin its bytes do not tell): the
-    /// sentence when, on every date of the window both sides have, every value both state is
+    /// After comparing, when the HAE side holds payload JSON (whose origin its bytes do not tell):
+    /// the sentence when, on every date of the window both sides have, every value both state is
     /// identical and neither states a value the other lacks. A payload converted from the other
     /// side's own file agrees with it to the last digit; HAE's day buckets never do (HAE sums and
     /// rounds them its own way). An export beside HAE JSON is not judged so: HAE with Summarize
-    /// off carries the very samples of the export, and gives identical values when all is well. Dates only one side
-    /// has are left out: the same data with its last dates cut off is still the same data.
-    static func identicalValues(_ c: Comparison, native: [String: ComparableDay], hae: [String: ComparableDay]) -> String? {
+    /// off carries the very samples of the export, and gives identical values when all is well.
+    /// Dates only one side has are left out: the same data with its last dates cut off is still
+    /// the same data.
+    static func identicalValues(_ c: Comparison, native: [String: ComparableDay], hae: [String: ComparableDay], haeInputs: [String])
+        -> String?
+    {
+        guard haeInputs.contains(where: PayloadReader.isPayloadInput) else { return nil }
         var both = 0
         var dates = Set<String>()
         for r in c.rows where native[r.date] != nil && hae[r.date] != nil {

@@ -35,7 +35,7 @@ final class HAEReaderInternalsTests: XCTestCase {
             "97.51367874145501", "0.0000000000000000000000001", "57.189999999999998", "0.066666666666666666",
             "9999999999999999999", "18446744073709551615", "18446744073709551616", "0.10000000000000000555",
         ]
-        var g = SystemRandomNumberGenerator()
+        var g = SeededRandom(defaultSeed: 20_000)
         for _ in 0..<20_000 {
             let v = Double.random(in: -1e6...1e6, using: &g)
             numbers.append("\(v)")
@@ -47,7 +47,7 @@ final class HAEReaderInternalsTests: XCTestCase {
         for s in numbers {
             var t = s
             let fast = t.withUTF8 { HAEDecimalParser.parse($0.baseAddress!, $0.count) }
-            XCTAssertEqual(fast, Double(s), s)
+            XCTAssertEqual(fast, Double(s), "\(s) \(g.replay)")
             if fast != Double(s) { return }
         }
     }

@@ -645,7 +645,7 @@ final class StoreTests: XCTestCase {
     // MARK: refusing files
 
     func testNonSQLiteFileIsRefusedAndLeftUntouched() throws {
-        var rng = SystemRandomNumberGenerator()
+        var rng = SeededRandom(defaultSeed: 8192)
         let bytes = Data((0..<8192).map { _ in UInt8.random(in: 0...255, using: &rng) })
         try bytes.write(to: URL(fileURLWithPath: path))
         chmod(path, 0o644)

@@ -36,7 +36,8 @@ final class HAEReaderRobustnessTests: XCTestCase {
 
     func testTruncatedAnywhere() throws {
         try damagedCopies(
-            of: HAEFixtures.publicPath("jimmylittle_metrics-day-aggregated_workouts-v2_medications_2026-02-14_2026-02-16.json"), count: 60, seed: 24
+            of: HAEFixtures.publicPath("jimmylittle_metrics-day-aggregated_workouts-v2_medications_2026-02-14_2026-02-16.json"), count: 60,
+            seed: 24
         ) { b, g in
             b.removeLast(Int.random(in: 1..<b.count, using: &g))
         }

@@ -31,8 +31,7 @@ final class GDPRExportLargeStoreTests: XCTestCase {
                 SELECT 'big', (SELECT min(id) FROM imports), (SELECT min(type_id) FROM sample_records), (SELECT min(id) FROM sources),
                     '10.2', (SELECT min(id) FROM devices), 'count/min', 60 + i % 50 + 0.25, 60 + i % 50 + 0.25,
                     1700000000 + i * 60 + 30, 3600, 1700000000 + i * 60, 3600, 1700000000 + i * 60 + 30, 3600, 0, i FROM n;
-                INSERT INTO sample_metadata (sample_id, position, key, value)
-                    SELECT id, 0, 'HKMetadataKeyHeartRateMotionContext', '1' FROM sample_records WHERE id % 3 = 0;
+                UPDATE sample_records SET metadata_json = '{"HKMetadataKeyHeartRateMotionContext":"1"}' WHERE id % 3 = 0;
                 COMMIT;
                 """)
         }

@@ -131,7 +131,8 @@ final class StoreTests: XCTestCase {
         XCTAssertEqual(result.samplesRead, 3)
         XCTAssertEqual(result.samplesAdded, 3)
         XCTAssertEqual(result.rowsAdded["sample_records"], 3)
-        XCTAssertEqual(result.rowsAdded["sample_metadata"], 2)
+        // Schema 5: metadata is a column of the sample's row, not rows of its own.
+        XCTAssertNil(result.rowsAdded["sample_metadata"])
         XCTAssertEqual(result.rowsAdded["hrv_beats"], 2)
         XCTAssertEqual(result.rowsAdded["correlations"], 1)
         XCTAssertEqual(result.rowsAdded["correlation_members"], 2)
@@ -215,6 +216,18 @@ final class StoreTests: XCTestCase {
                 ["HKQuantityTypeIdentifierHeartRateVariabilitySDNN", "HKTimeZone", "Europe/Amsterdam"],
                 ["HKQuantityTypeIdentifierHeartRateVariabilitySDNN", "HKWasUserEntered", "0"],
             ])
+        // The HRV record's two entries, in its order, as one JSON object; the other two samples
+        // have no metadata (NULL, shown by T.rows as "NULL").
+        XCTAssertEqual(
+            try T.rows(path, "SELECT type, metadata FROM samples ORDER BY start_epoch"),
+            [
+                ["HKCategoryTypeIdentifierSleepAnalysis", "NULL"],
+                ["HKQuantityTypeIdentifierHeartRateVariabilitySDNN", #"{"HKTimeZone":"Europe/Amsterdam","HKWasUserEntered":"0"}"#],
+                ["HKQuantityTypeIdentifierBloodPressureSystolic", "NULL"],
+            ])
+        XCTAssertEqual(
+            try T.rows(path, "SELECT metadata_json ->> '$.HKTimeZone' FROM sample_records WHERE metadata_json IS NOT NULL"),
+            [["Europe/Amsterdam"]])
         XCTAssertEqual(
             try T.rows(
                 path, "SELECT s.value, b.position, b.bpm, b.time FROM hrv_beats b JOIN samples s ON s.id = b.sample_id ORDER BY b.position"),
@@ -408,7 +421,11 @@ final class StoreTests: XCTestCase {
             }
         }
         XCTAssertEqual(r.rowsAdded["hrv_beats"], 70)
-        XCTAssertEqual(r.rowsAdded["sample_metadata"], 46)
+        // 45 samples with metadata, one object each (the 46 entries are inside them).
+        XCTAssertEqual(try T.count(path, "SELECT count(*) FROM sample_records WHERE metadata_json IS NOT NULL"), 45)
+        // The last one keeps both entries of its repeated key, in order.
+        XCTAssertEqual(
+            try T.rows(path, "SELECT metadata FROM samples WHERE value = 44"), [[#"{"k44":"v44","k44":"again"}"#]])
         XCTAssertEqual(
             try T.rows(path, "SELECT count(*), min(position), max(position), sum(bpm), min(time), max(time) FROM hrv_beats"),
             [["70", "0", "69", String(Double((0..<70).map { 50 + $0 }.reduce(0, +))), "00:20:00,00", "00:20:69,00"]])

@@ -21,7 +21,6 @@ enum PersonRows {
     /// Children before their parents and `imports` last, the order `erase` deletes in (a
     /// child's condition reads its parent's rows, which must still be there).
     static let tables: [Table] = [
-        Table(name: "sample_metadata", predicate: "sample_id IN (\(ownSamples))"),
         Table(name: "hrv_beats", predicate: "sample_id IN (\(ownSamples))"),
         Table(name: "sample_records", predicate: "person = ?1"),
         Table(name: "correlation_metadata", predicate: "correlation_id IN (\(ownCorrelations))"),

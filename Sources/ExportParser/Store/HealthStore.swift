@@ -296,6 +296,11 @@ final class HealthStore: @unchecked Sendable {
             }
             for v in version..<StoreSchema.currentVersion {
                 try db.execute(StoreSchema.migrations[v])
+                if v + 1 == 5 {
+                    // Version 5 moves rows in Swift (the exact JSON bytes), then drops their table.
+                    try StoreSchema.moveSampleMetadata(db)
+                    try db.execute(StoreSchema.v5Finish)
+                }
                 try db.execute("PRAGMA user_version = \(v + 1)")
             }
             let viewSQL = StoreSchema.dailyViewSQL

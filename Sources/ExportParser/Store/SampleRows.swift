@@ -1,8 +1,8 @@
 import CSQLite
 import Foundation
 
-/// The sample tables of one import: `sample_records`, `sample_metadata` and `hrv_beats`, in
-/// multi-row inserts with writer-given ids (`MultiRowInsert`).
+/// The sample tables of one import: `sample_records` (with each sample's metadata object in
+/// `metadata_json`) and `hrv_beats`, in multi-row inserts with writer-given ids (`MultiRowInsert`).
 final class SampleRows {
     private let rows: StoreRows
     private let names: StoreNames
@@ -15,13 +15,11 @@ final class SampleRows {
     @exclusivity(unchecked) private(set) var samplesRead = 0
     @exclusivity(unchecked) private(set) var samplesAdded = 0
 
-    /// Samples and their metadata and beats go in as multi-row inserts (see `MultiRowInsert`):
-    /// they are held here until a statement's worth is ready.
+    /// Samples and their beats go in as multi-row inserts (see `MultiRowInsert`): they are held
+    /// here until a statement's worth is ready.
     private let insertSamples: MultiRowInsert
-    private let insertSampleMetadata: MultiRowInsert
     private let insertBeats: MultiRowInsert
     @exclusivity(unchecked) private var pendingSamples: [PendingSample] = []
-    @exclusivity(unchecked) private var pendingMetadata: [(sampleID: Int64, position: Int, entry: StoreSample.Metadata)] = []
     @exclusivity(unchecked) private var pendingBeats: [(sampleID: Int64, position: Int, beat: InstantaneousBeat)] = []
     /// The id the next sample gets. Ids are given here rather than by SQLite so that the ids of
     /// a multi-row insert are known without a query; the import's transaction holds the write
@@ -48,15 +46,13 @@ final class SampleRows {
             head: """
                 INSERT OR IGNORE INTO sample_records (id, person, import_id, type_id, source_id, source_version, device_id, unit,
                   value, value_text, payload_value, created_epoch, created_offset, start_epoch, start_offset, end_epoch, end_offset,
-                  time_zone, bucket_minimum, bucket_maximum, is_bucket, metadata_digest) VALUES
+                  time_zone, bucket_minimum, bucket_maximum, is_bucket, metadata_digest, metadata_json) VALUES
                 """,
-            rowTemplate: "(#, ?1, ?2, #, #, #, #, #, #, #, #, #, #, #, #, #, #, #, #, #, #, #)"
+            rowTemplate: "(#, ?1, ?2, #, #, #, #, #, #, #, #, #, #, #, #, #, #, #, #, #, #, #, #)"
         ) { s in
             s.bind(1, person)
             s.bind(2, importID)
         }
-        insertSampleMetadata = MultiRowInsert(
-            db: db, head: "INSERT INTO sample_metadata (sample_id, position, key, value) VALUES ", rowTemplate: "(#, #, #, #)")
         insertBeats = MultiRowInsert(
             db: db, head: "INSERT INTO hrv_beats (sample_id, position, bpm, time) VALUES ", rowTemplate: "(#, #, #, #)")
         nextSampleID = (try db.scalarInt("SELECT ifnull(max(id), 0) + 1 FROM sample_records")) ?? 1
@@ -78,7 +74,6 @@ final class SampleRows {
     /// Writes every row still held back. The writer thread calls it after the last item.
     func flush() throws {
         try flushSamples()
-        try flushMetadata(whole: false)
         try flushBeats(whole: false)
     }
 
@@ -104,6 +99,7 @@ final class SampleRows {
                 st.bind(i + 17, p.pointee.sample.bucketMaximum)
                 st.bind(i + 18, p.pointee.sample.isBucket ? 1 : 0)
                 st.bind(i + 19, Int64(bitPattern: p.pointee.sample.metadataDigest))
+                st.bind(i + 20, p.pointee.sample.metadataJSON)
             }
         }
         // Which rows went in: all of them in a first import; otherwise ask for the ids in range
@@ -120,23 +116,12 @@ final class SampleRows {
         for k in pendingSamples.indices where kept?.contains(pendingSamples[k].id) ?? true {
             let id = pendingSamples[k].id
             pendingSamples[k].entry.added += 1
-            for (i, m) in pendingSamples[k].sample.metadata.enumerated() { pendingMetadata.append((id, i, m)) }
             for (i, b) in pendingSamples[k].sample.beats.enumerated() { pendingBeats.append((id, i, b)) }
         }
         samplesAdded += inserted
         rows.added("sample_records", inserted)
         pendingSamples.removeAll(keepingCapacity: true)
-        try flushMetadata(whole: true)
         try flushBeats(whole: true)
-    }
-
-    private func flushMetadata(whole: Bool) throws {
-        try flush(&pendingMetadata, with: insertSampleMetadata, table: "sample_metadata", wholeStatementsOnly: whole) { st, m, i in
-            st.bind(i, m.pointee.sampleID)
-            st.bind(i + 1, m.pointee.position)
-            st.bind(i + 2, names.text(m.pointee.entry.key))
-            st.bind(i + 3, m.pointee.entry.value)
-        }
     }
 
     private func flushBeats(whole: Bool) throws {
@@ -148,7 +133,7 @@ final class SampleRows {
         }
     }
 
-    /// Writes held child rows (metadata entries or beats of samples already written), bound in
+    /// Writes held child rows (beats of samples already written), bound in
     /// place through pointers into the buffer. With `wholeStatementsOnly`, only full statements'
     /// worth go and the rest waits for the next samples (one statement size, cursors kept open).
     private func flush<Row>(

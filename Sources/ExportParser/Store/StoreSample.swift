@@ -1,6 +1,6 @@
 /// A sample as the store's writer thread receives it: the `Sample` with its shared strings (type,
-/// source, source version, device, unit, time zone, metadata keys) replaced by ids of the
-/// import's name list (`StoreSample.Names`), and the catalog row by its index.
+/// source, source version, device, unit, time zone) replaced by ids of the import's name list
+/// (`StoreSample.Names`), the catalog row by its index, and the metadata by its JSON object.
 ///
 /// Why: the readers intern those strings, so every sample of a type holds the same few string
 /// objects. Handed over as strings, each sample's copy was retained by the decoding thread and
@@ -30,13 +30,12 @@ struct StoreSample: Sendable {
     var bucketMaximum: Double?
     var isBucket: Bool
     var metadataDigest: UInt64
-    var metadata: [Metadata]
+    /// The record's metadata as the JSON object `sample_records.metadata_json` holds
+    /// (`{"key":"value",…}`, entries in the record's order, each text by
+    /// `ExportBytes.appendJSONString`); nil for none. Made here, on the decoding thread, so the
+    /// writer thread binds one text instead of writing a row an entry (schema version 5).
+    var metadataJSON: String?
     var beats: [InstantaneousBeat]
-
-    struct Metadata: Sendable {
-        var key: Int32
-        var value: String
-    }
 
     /// The import's names, on the decoding thread: each distinct string gets the next id the
     /// first time it is seen, and a copy of it goes to the writer (`newNames`) before any sample
@@ -50,8 +49,10 @@ struct StoreSample: Sendable {
         /// of names sample after sample, and comparing an interned string with itself is one
         /// pointer comparison.
         private var recent = [Recent](repeating: Recent(), count: Field.allCases.count)
+        /// Where a sample's metadata object is built, reused sample after sample.
+        private let json = ExportBytes(capacity: 1024)
 
-        private enum Field: Int, CaseIterable { case type, source, version, device, unit, zone, key }
+        private enum Field: Int, CaseIterable { case type, source, version, device, unit, zone }
 
         private struct Recent {
             var name = ""
@@ -101,19 +102,29 @@ struct StoreSample: Sendable {
         /// The sample with its names replaced by ids (new ones recorded in `newNames`).
         mutating func storeSample(_ s: Sample) -> StoreSample {
             let metricIndex = s.metric.map { Int32($0.index) } ?? -1
-            var metadata: [Metadata] = []
-            if !s.metadata.isEmpty {
-                metadata.reserveCapacity(s.metadata.count)
-                for e in s.metadata { metadata.append(Metadata(key: id(e.key, .key), value: e.value)) }
-            }
+            let metadataJSON = s.metadata.isEmpty ? nil : Self.metadataJSON(s.metadata, in: json)
             return StoreSample(
                 type: id(s.type, .type), metricIndex: metricIndex,
                 source: id(s.source, .source), sourceVersion: id(s.sourceVersion, .version),
                 device: id(s.device, .device), unit: id(s.unit, .unit), timeZone: id(s.timeZoneName, .zone),
                 valueText: s.value == nil ? s.valueText : nil, value: s.value, canonicalValue: s.canonicalValue,
                 created: s.created, start: s.start, end: s.end, bucketMinimum: s.bucketMinimum,
-                bucketMaximum: s.bucketMaximum, isBucket: s.isBucket, metadataDigest: s.metadataDigest, metadata: metadata,
+                bucketMaximum: s.bucketMaximum, isBucket: s.isBucket, metadataDigest: s.metadataDigest, metadataJSON: metadataJSON,
                 beats: s.beats)
+        }
+
+        /// `{"key":"value",…}` of `entries` in order, built in `buffer` (cleared first).
+        static func metadataJSON(_ entries: [MetadataEntry], in buffer: ExportBytes) -> String {
+            buffer.clear()
+            buffer.append(0x7B)
+            for (i, e) in entries.enumerated() {
+                if i > 0 { buffer.append(0x2C) }
+                buffer.appendJSONString(e.key)
+                buffer.append(0x3A)
+                buffer.appendJSONString(e.value)
+            }
+            buffer.append(0x7D)
+            return String(decoding: UnsafeBufferPointer(start: buffer.base, count: buffer.count), as: UTF8.self)
         }
     }
 }

@@ -1,9 +1,11 @@
+import CSQLite
+
 /// The store's schema as numbered migrations, applied in order and recorded in
 /// `PRAGMA user_version`. A migration is never edited once released: a change is a new entry.
 /// docs/store.md documents the tables.
 enum StoreSchema {
     /// Migration `i` brings the schema from version `i` to `i + 1`.
-    static let migrations: [String] = [v1, v2, v3, v4]
+    static let migrations: [String] = [v1, v2, v3, v4, v5]
 
     /// The newest schema version this build knows.
     static var currentVersion: Int { migrations.count }
@@ -410,6 +412,79 @@ enum StoreSchema {
         );
         CREATE UNIQUE INDEX received_bodies_natural_key ON received_bodies (person, endpoint, body_sha256);
         """
+
+    /// Version 5: a sample's metadata is one JSON object in `sample_records.metadata_json`
+    /// (`{"key":"value",…}` in the record's order, keys and values as written; NULL for a record
+    /// without metadata) instead of one `sample_metadata` row an entry. Why: on the benchmark's
+    /// export 1.97 M entries were 1.97 M rows, each its own B-tree insert with four binds; as a
+    /// column of the sample's row they cost one bind and no row (docs/store.md, "Measurements").
+    /// The object's bytes are the ones the GDPR export writes (`ExportBytes.appendJSONString`),
+    /// so the export copies the column. SQLite's JSON functions read it:
+    /// `metadata_json ->> '$.HKMetadataKeyHeartRateMotionContext'`, `json_each(metadata_json)`.
+    ///
+    /// `sample_metadata` becomes a view with the old table's columns, so queries written for
+    /// version 4 still run; `samples` gains the column `metadata` (last). Existing rows are
+    /// moved by `moveSampleMetadata`, which runs after this SQL and before the table is dropped
+    /// (`v5Finish`).
+    static let v5 = """
+        ALTER TABLE sample_records ADD COLUMN metadata_json TEXT;
+        """
+
+    /// The rest of version 5, after `moveSampleMetadata` filled `metadata_json`.
+    static let v5Finish = """
+        DROP TABLE sample_metadata;
+        CREATE VIEW sample_metadata AS
+        SELECT r.id AS sample_id, row_number() OVER (PARTITION BY r.id ORDER BY j.id) - 1 AS position, j.key AS key, j.value AS value
+        FROM sample_records r, json_each(r.metadata_json) j
+        WHERE r.metadata_json IS NOT NULL;
+        DROP VIEW samples;
+        CREATE VIEW samples AS
+        SELECT r.id, r.person, r.import_id, t.name AS type, s.name AS source_name, r.source_version, d.description AS device,
+            r.unit, r.value, r.value_text, r.payload_value, CASE WHEN r.payload_value IS NOT NULL THEN t.payload_unit END AS payload_unit,
+            \(iso("r.created_epoch", "r.created_offset")) AS created_at, r.created_epoch,
+            \(iso("r.start_epoch", "r.start_offset")) AS start_at, r.start_epoch,
+            \(iso("r.end_epoch", "r.end_offset")) AS end_at, r.end_epoch,
+            r.time_zone, r.bucket_minimum, r.bucket_maximum, r.is_bucket, r.type_id, r.source_id, r.device_id, r.metadata_json AS metadata
+        FROM sample_records r
+        JOIN sample_types t ON t.id = r.type_id
+        JOIN sources s ON s.id = r.source_id
+        LEFT JOIN devices d ON d.id = r.device_id;
+        """
+
+    /// Fills `metadata_json` from the version 4 `sample_metadata` rows: one object a sample,
+    /// entries in `position` order, each key and value written by `ExportBytes.appendJSONString`
+    /// (the writer's encoding, `StoreSample.Names`), so a migrated store holds the bytes a fresh
+    /// import would. Runs inside the migration's transaction.
+    static func moveSampleMetadata(_ db: SQLiteConnection) throws {
+        let read = try db.prepare("SELECT sample_id, key, value FROM sample_metadata ORDER BY sample_id, position")
+        let update = try db.prepare("UPDATE sample_records SET metadata_json = ?2 WHERE id = ?1")
+        let json = ExportBytes(capacity: 1024)
+        var owner: Int64?
+        func write() throws {
+            guard let id = owner else { return }
+            json.append(0x7D)
+            update.bind(1, id)
+            update.bind(2, String(decoding: UnsafeBufferPointer(start: json.base, count: json.count), as: UTF8.self))
+            try update.run()
+        }
+        while try read.step() {
+            let id = read.int(0)
+            if id != owner {
+                try write()
+                owner = id
+                json.clear()
+                json.append(0x7B)
+            } else {
+                json.append(0x2C)
+            }
+            let stmt = read.stmt
+            json.appendJSONString(sqlite3_column_text(stmt, 1), Int(sqlite3_column_bytes(stmt, 1)))
+            json.append(0x3A)
+            json.appendJSONString(sqlite3_column_text(stmt, 2), Int(sqlite3_column_bytes(stmt, 2)))
+        }
+        try write()
+        read.reset()
+    }
 
     /// The samples' natural key (person, type, start, end, source, value, unit, metadata digest) is their unique
     /// index, in that column order, so it also serves range queries by person, type and time.

@@ -16,25 +16,25 @@ public final class EraseJob {
     let store: HealthStore
 
     public init(_ request: EraseRequest) throws {
-        guard !request.person.isEmpty else { throw InputError(file: "--person", message: "needs a non-empty id") }
+        guard !request.person.isEmpty else { throw UsageError("--person", "--person needs a non-empty id") }
         // A receipt never replaces a file (an earlier receipt, or anything else by that name).
         var st = stat()
         if let receipt = request.receiptPath, lstat(receipt, &st) == 0 {
-            throw InputError(
+            throw OutputError(
                 file: receipt, message: "already exists; --receipt writes a new file and never replaces one. Nothing was erased.")
         }
         self.request = request
         store = try StoreAccess.open(request.storePath)
         let db = store.db
-        let unknown = try StoreAccess.mapped { try PersonRows.unknownTables(db) }
+        let unknown = try PersonRows.unknownTables(db)
         guard unknown.isEmpty else {
-            throw InputError(
-                file: request.storePath,
+            throw StoreError(
+                path: request.storePath,
                 message:
                     "has tables this health-import does not know (\(unknown.joined(separator: ", "))), which could hold the person's data; nothing was erased. Use the health-import that wrote the store."
             )
         }
-        guard try StoreAccess.mapped({ try PersonRows.holds(db, person: request.person) }) else {
+        guard try PersonRows.holds(db, person: request.person) else {
             throw StoreAccess.missing(request.person, in: request.storePath)
         }
     }
@@ -45,15 +45,15 @@ public final class EraseJob {
         // The receipt's file is created first: a path that cannot be written fails before anything is erased.
         let receiptFile = try request.receiptPath.map { try OutputFiles.Staged($0) }
         store.setBusyTimeout(milliseconds: request.busyTimeoutMilliseconds)
-        let secure = try StoreAccess.mapped { try db.scalarInt("PRAGMA secure_delete = ON") }
+        let secure = try db.scalarInt("PRAGMA secure_delete = ON")
         guard secure == 1 else {
-            throw InputError(file: path, message: "this SQLite library cannot overwrite deleted rows (secure_delete); nothing was erased")
+            throw StoreError(path: path, message: "this SQLite library cannot overwrite deleted rows (secure_delete); nothing was erased")
         }
         do {
             try db.execute("BEGIN IMMEDIATE")
         } catch let e as StoreError {
-            throw InputError(
-                file: path,
+            throw StoreError(
+                path: path,
                 message: busy(e)
                     ? "is being written by another process (waited \(request.busyTimeoutMilliseconds / 1000) s); nothing was erased. Try again when it is done."
                     : e.message)
@@ -72,7 +72,8 @@ public final class EraseJob {
         } catch {
             try? db.execute("ROLLBACK")
             if let e = error as? StoreError {
-                throw InputError(file: path, message: (busy(e) ? "is being used by another process" : e.message) + "; nothing was erased")
+                throw StoreError(
+                    path: path, message: (busy(e) ? "is being used by another process" : e.message) + "; nothing was erased", code: e.code)
             }
             throw error
         }

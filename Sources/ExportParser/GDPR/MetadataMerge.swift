@@ -22,10 +22,8 @@ final class MetadataMerge {
     private var current: Int64?
 
     init(_ source: MetadataTable, db: SQLiteConnection) throws {
-        statement = try StoreAccess.mapped {
-            try db.prepare(
-                "SELECT \(source.ownerColumn), key, value FROM \(source.table) ORDER BY \(source.ownerColumn), \(source.orderColumn)")
-        }
+        statement = try db.prepare(
+            "SELECT \(source.ownerColumn), key, value FROM \(source.table) ORDER BY \(source.ownerColumn), \(source.orderColumn)")
         try advance()
     }
 
@@ -47,6 +45,6 @@ final class MetadataMerge {
     }
 
     private func advance() throws {
-        current = try StoreAccess.mapped { try statement.step() } ? statement.int(0) : nil
+        current = try statement.step() ? statement.int(0) : nil
     }
 }

@@ -86,14 +86,14 @@ struct Push: ParsableCommand {
     var quiet = false
 
     func validate() throws {
-        guard PushRequest.Body(rawValue: body) != nil else { throw ValidationError("--body must be wrapped or bare") }
+        guard PushBody(rawValue: body) != nil else { throw ValidationError("--body must be wrapped or bare") }
         try Usage.check { try request.validate() }
     }
 
     private var request: PushRequest {
         PushRequest(
             url: url, apiKeyFile: apiKeyFile, storePath: store, person: person, payloadsDir: payloads, from: from, to: to,
-            body: PushRequest.Body(rawValue: body) ?? .wrapped, force: force, dryRun: dryRun, concurrency: concurrency,
+            body: PushBody(rawValue: body) ?? .wrapped, force: force, dryRun: dryRun, concurrency: concurrency,
             maxAttempts: maxAttempts, timeout: timeout)
     }
 

@@ -43,7 +43,7 @@ public final class PeopleJob {
         for p in people {
             let span = p.firstDate.map { "\($0) to \(p.lastDate ?? $0)" } ?? "no dates"
             out.append("\(p.person): \(p.imports) import\(p.imports == 1 ? "" : "s"), \(span)")
-            out.append("  " + p.rows.map { "\($0.name) \(ConvertOutcome.count($0.rows))" }.joined(separator: ", "))
+            out.append("  " + p.rows.map { "\($0.name) \(CountText.count($0.rows))" }.joined(separator: ", "))
         }
         return out
     }

@@ -1,4 +1,3 @@
-import CSQLite
 import Foundation
 
 /// The `gdpr-export` command: every row the store holds about one person, kind by kind, as JSON
@@ -31,11 +30,17 @@ public final class GDPRExportJob {
         }
         let db = store.db
         try ExportNumberFunction.register(db)
-        try db.execute("BEGIN")
-        // After BEGIN: its cursors read the same snapshot as the kinds' queries.
-        try ExportIDFunction.register(db, person: request.person)
         defer { ExportIDFunction.unregister(db) }
-        defer { try? db.execute("COMMIT") }
+        return try store.reading {
+            // Inside the read transaction: its cursors read the same snapshot as the kinds' queries.
+            try ExportIDFunction.register(db, person: request.person)
+            return try export(store, to: out, started: started)
+        }
+    }
+
+    /// The export proper, inside the read transaction `run` opened.
+    private func export(_ store: HealthStore, to out: String, started: Date) throws -> GDPRExportOutcome {
+        let db = store.db
         guard try PersonRows.holds(db, person: request.person) else {
             throw StoreAccess.missing(request.person, in: request.storePath)
         }
@@ -100,10 +105,10 @@ public final class GDPRExportJob {
             while try statement.step() {
                 if let (cursor, index) = merge, let metadata {
                     metadata.clear()
-                    try cursor.object(of: sqlite3_column_int64(statement.stmt, index), into: metadata)
+                    try cursor.object(of: statement.int(index), into: metadata)
                 }
                 for (encoder, writer) in zip(encoders, writers) {
-                    encoder.row(statement.stmt, metadata: metadata, into: writer.buffer)
+                    encoder.row(statement, metadata: metadata, into: writer.buffer)
                     try writer.flushIfFull()
                 }
                 rows += 1

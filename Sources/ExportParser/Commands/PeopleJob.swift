@@ -19,20 +19,20 @@ public final class PeopleJob {
         let store = try StoreAccess.open(request.storePath)
         let db = store.db
         // One read transaction: the counts of one person are of one moment.
-        try db.execute("BEGIN")
-        defer { try? db.execute("COMMIT") }
-        let tables = Dictionary(uniqueKeysWithValues: PersonRows.tables.map { ($0.name, $0) })
-        let dates = try db.prepare("SELECT min(date), max(date) FROM day_values WHERE person = ?1")
-        return try PersonRows.persons(db).map { person in
-            let imports = try PersonRows.count(db, table: tables["imports"]!, person: person)
-            dates.bind(1, person)
-            _ = try dates.step()
-            let first = dates.text(0), last = dates.text(1)
-            dates.reset()
-            let rows = try Self.kinds.map { kind in
-                PersonSummary.Kind(name: kind.name, rows: try PersonRows.count(db, table: tables[kind.table]!, person: person))
+        return try store.reading {
+            let tables = Dictionary(uniqueKeysWithValues: PersonRows.tables.map { ($0.name, $0) })
+            let dates = try db.prepare("SELECT min(date), max(date) FROM day_values WHERE person = ?1")
+            return try PersonRows.persons(db).map { person in
+                let imports = try PersonRows.count(db, table: tables["imports"]!, person: person)
+                dates.bind(1, person)
+                _ = try dates.step()
+                let first = dates.text(0), last = dates.text(1)
+                dates.reset()
+                let rows = try Self.kinds.map { kind in
+                    PersonSummary.Kind(name: kind.name, rows: try PersonRows.count(db, table: tables[kind.table]!, person: person))
+                }
+                return PersonSummary(person: person, imports: imports, firstDate: first, lastDate: last, rows: rows)
             }
-            return PersonSummary(person: person, imports: imports, firstDate: first, lastDate: last, rows: rows)
         }
     }
 

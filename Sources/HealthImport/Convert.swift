@@ -87,7 +87,7 @@ struct Convert: ParsableCommand {
             job.progress = { display.show($0) }
             let outcome = try job.run()
             display.clear()
-            for line in outcome.warnings { FileHandle.standardError.write(Data(("health-import: " + line + "\n").utf8)) }
+            for line in outcome.warnings { Usage.say(line) }
             if !quiet { for line in outcome.summaryLines() { print(line) } }
         } catch let error as UserFacingError {
             throw Usage.report(error, exitCode: 1)

@@ -50,20 +50,18 @@ struct Erase: ParsableCommand {
                         "This erases every row of \"\(person)\" from \(store); it cannot be undone.\nType the person's id to confirm: ".utf8
                     ))
                 guard let typed = readLine(), typed.trimmingCharacters(in: .whitespaces) == person else {
-                    FileHandle.standardError.write(
-                        Data("health-import: the id typed does not match \"\(person)\"; nothing was erased.\n".utf8))
+                    Usage.say("the id typed does not match \"\(person)\"; nothing was erased.")
                     throw ExitCode(1)
                 }
             }
             let receipt = try job.run()
             print(receipt.text, terminator: "")
             if let unfinished = receipt.unfinished {
-                FileHandle.standardError.write(Data(("health-import: " + unfinished + "\n").utf8))
+                Usage.say(unfinished)
                 throw ExitCode(1)
             }
-        } catch let error as InputError {
-            FileHandle.standardError.write(Data(("health-import: " + error.description + "\n").utf8))
-            throw ExitCode(1)
+        } catch let error as UserFacingError {
+            throw Usage.report(error, exitCode: 1)
         }
     }
 }

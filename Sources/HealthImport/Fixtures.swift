@@ -28,6 +28,22 @@ struct Fixtures: ParsableCommand {
             """
     )
 
+    // The options with fixed choices are enums, so `--help` lists the values and ArgumentParser
+    // refuses another; the library checks the same names again (`FixtureOptions`) for its
+    // other callers.
+    enum ScaleFile: String, ExpressibleByArgument, CaseIterable { case export, xml, hae }
+    enum Profile: String, ExpressibleByArgument, CaseIterable {
+        case runner, sedentary
+        case shiftWorker = "shift-worker"
+        case traveller
+    }
+    enum Units: String, ExpressibleByArgument, CaseIterable { case metric, imperial }
+    enum Variant: String, ExpressibleByArgument, CaseIterable { case ios16DTD = "ios16-dtd" }
+    enum LocaleName: String, ExpressibleByArgument, CaseIterable { case zhCN = "zh_CN" }
+    enum HAEStyle: String, ExpressibleByArgument, CaseIterable { case days, samples }
+    enum HAEBodies: String, ExpressibleByArgument, CaseIterable { case `default`, since }
+    enum ExportOffsets: String, ExpressibleByArgument, CaseIterable { case export, sample }
+
     @Option(help: ArgumentHelp("How many dates the fixture covers (each gets a payload). Example: --days 21", valueName: "n"))
     var days: Int?
 
@@ -41,7 +57,7 @@ struct Fixtures: ParsableCommand {
         help: ArgumentHelp(
             "With --scale: export (export.xml and export.zip; the default), xml (export.xml alone) or hae (hae.json, one datum a sample). Example: --scale-file hae",
             valueName: "file"))
-    var scaleFile: String?
+    var scaleFile: ScaleFile?
 
     @Option(
         help: ArgumentHelp(
@@ -61,42 +77,42 @@ struct Fixtures: ParsableCommand {
         help: ArgumentHelp(
             "runner (runs with running mechanics most days), sedentary (walks, fewer steps, nights without the watch), shift-worker (night shifts, sleep across noon) or traveller (a runner who flies west mid-range). Example: --profile shift-worker",
             valueName: "p"))
-    var profile = "runner"
+    var profile: Profile = .runner
 
     @Option(
         help: ArgumentHelp(
             "metric (kJ, km, kg, degC) or imperial (Cal, mi, lb, degF), as the Health app writes them in such a locale. Example: --units imperial",
             valueName: "system"))
-    var units = "metric"
+    var units: Units = .metric
 
     @Option(
         help: ArgumentHelp(
             "ios16-dtd: write the broken DTD iOS 16.0 exports carry (an ATTLIST never closed), which stops conforming XML parsers. Example: --variant ios16-dtd",
             valueName: "variant"))
-    var variant: String?
+    var variant: Variant?
 
     @Option(
         help: ArgumentHelp(
             "zh_CN: name the files as that locale's Health app does (导出.xml, 导出.zip). Example: --locale zh_CN", valueName: "locale"))
-    var locale: String?
+    var locale: LocaleName?
 
     @Option(
         help: ArgumentHelp(
             "days (Health Auto Export's Summarize on: a datum a date for each metric; the default) or samples (Summarize off: a datum a sample, with its own date, value and source; heart rate a reading at a time). Example: --hae-style samples",
             valueName: "style"))
-    var haeStyle: String?
+    var haeStyle: HAEStyle?
 
     @Option(
         help: ArgumentHelp(
             "default (HAE's default period: each body the previous day and today so far) or since (Since Last Sync: each body what is new): also write the REST bodies HAE's API automation would have POSTed, four syncs a day, as hae-bodies/ (one JSON file a body) and hae-bodies.jsonl (one body a line). Example: --hae-bodies since",
             valueName: "period"))
-    var haeBodies: String?
+    var haeBodies: HAEBodies?
 
     @Option(
         help: ArgumentHelp(
             "export (the default: every export.xml timestamp in the offset of the export moment, as the Health app writes them) or sample (each in the offset of its own instant). Example: --export-offsets sample",
             valueName: "form"))
-    var exportOffsets = "export"
+    var exportOffsets: ExportOffsets = .export
 
     @Option(help: ArgumentHelp("Output folder (created if missing). Example: --out fixtures/runner", valueName: "dir"))
     var out = "fixtures"
@@ -107,10 +123,10 @@ struct Fixtures: ParsableCommand {
 
     private var request: FixtureRequest {
         var r = FixtureRequest(
-            days: days, start: start, seed: seed, timeZoneName: timezone, profile: profile, units: units, outDir: out,
-            variant: variant, locale: locale, haeStyle: haeStyle, scaleMegabytes: scale, scaleFile: scaleFile,
-            haeBodies: haeBodies)
-        r.exportOffsets = exportOffsets
+            days: days, start: start, seed: seed, timeZoneName: timezone, profile: profile.rawValue, units: units.rawValue,
+            outDir: out, variant: variant?.rawValue, locale: locale?.rawValue, haeStyle: haeStyle?.rawValue, scaleMegabytes: scale,
+            scaleFile: scaleFile?.rawValue, haeBodies: haeBodies?.rawValue)
+        r.exportOffsets = exportOffsets.rawValue
         return r
     }
 

@@ -40,9 +40,8 @@ struct GDPRExport: ParsableCommand {
         do {
             let outcome = try GDPRExportJob(GDPRExportRequest(storePath: store, person: person, outPath: out)).run()
             if !quiet { for line in outcome.summaryLines() { print(line) } }
-        } catch let error as InputError {
-            FileHandle.standardError.write(Data(("health-import: " + error.description + "\n").utf8))
-            throw ExitCode(1)
+        } catch let error as UserFacingError {
+            throw Usage.report(error, exitCode: 1)
         }
     }
 }

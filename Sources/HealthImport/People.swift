@@ -20,9 +20,8 @@ struct People: ParsableCommand {
         do {
             let people = try PeopleJob(PeopleRequest(storePath: store)).run()
             for line in PeopleJob.lines(people, storePath: store) { print(line) }
-        } catch let error as InputError {
-            FileHandle.standardError.write(Data(("health-import: " + error.description + "\n").utf8))
-            throw ExitCode(1)
+        } catch let error as UserFacingError {
+            throw Usage.report(error, exitCode: 1)
         }
     }
 }

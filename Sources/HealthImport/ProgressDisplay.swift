@@ -18,14 +18,14 @@ final class ProgressDisplay: @unchecked Sendable {
         if let total = p.bytesTotal, total > 0 {
             line += String(format: " of %.0f MB (%.0f%%)", Double(total) / 1_000_000, 100 * Double(p.bytesDone) / Double(total))
         }
-        if p.elapsed > 0 { line += ", " + ConvertOutcome.count(Int(Double(p.records) / p.elapsed)) + " records/s" }
+        if p.elapsed > 0 { line += ", " + CountText.count(Int(Double(p.records) / p.elapsed)) + " records/s" }
         FileHandle.standardError.write(Data(("\r\u{1B}[K" + line).utf8))
     }
 
     /// "Pushing 412/1,460 days, 38 days/s".
     func show(_ p: PushProgress) {
         guard enabled else { return }
-        var line = "Pushing \(ConvertOutcome.count(p.done))/\(ConvertOutcome.count(p.total)) days"
+        var line = "Pushing \(CountText.count(p.done))/\(CountText.count(p.total)) days"
         if p.elapsed > 0 { line += String(format: ", %.0f days/s", Double(p.done) / p.elapsed) }
         FileHandle.standardError.write(Data(("\r\u{1B}[K" + line).utf8))
     }

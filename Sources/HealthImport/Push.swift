@@ -59,7 +59,7 @@ struct Push: ParsableCommand {
     @Option(
         help: ArgumentHelp(
             "wrapped: {\"data\": [payload]}, as the app sends it; bare: the payload alone. Example: --body bare", valueName: "kind"))
-    var body = "wrapped"
+    var body: PushBody = .wrapped
 
     @Flag(help: "Send every date again, even those the store says were accepted with the same body.")
     var force = false
@@ -86,14 +86,13 @@ struct Push: ParsableCommand {
     var quiet = false
 
     func validate() throws {
-        guard PushRequest.Body(rawValue: body) != nil else { throw ValidationError("--body must be wrapped or bare") }
         try Usage.check { try request.validate() }
     }
 
     private var request: PushRequest {
         PushRequest(
             url: url, apiKeyFile: apiKeyFile, storePath: store, person: person, payloadsDir: payloads, from: from, to: to,
-            body: PushRequest.Body(rawValue: body) ?? .wrapped, force: force, dryRun: dryRun, concurrency: concurrency,
+            body: body, force: force, dryRun: dryRun, concurrency: concurrency,
             maxAttempts: maxAttempts, timeout: timeout)
     }
 

@@ -3,7 +3,7 @@ import XCTest
 
 @testable import ExportParser
 
-/// Issue 23: a source may name itself `=HYPERLINK("http://evil.example/","c")` or
+/// A source may name itself `=HYPERLINK("http://evil.example/","c")` or
 /// `@SUM(1+1)*cmd|x`; no CSV the tool writes holds a cell a spreadsheet runs as a formula.
 final class CSVFormulaTests: XCTestCase {
     static let hyperlink = #"=HYPERLINK("http://evil.example/","c")"#

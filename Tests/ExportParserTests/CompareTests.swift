@@ -337,7 +337,7 @@ final class CompareTests: XCTestCase {
         let twins = TestPaths.fixtures.appendingPathComponent("twins")
         func command(_ args: [String]) throws -> (Int32, String, String) {
             let p = Process()
-            p.executableURL = StoreKillTests.toolURL
+            p.executableURL = TestPaths.tool
             p.arguments = ["compare"] + args
             var env = ProcessInfo.processInfo.environment
             env["NO_COLOR"] = "1"

@@ -127,7 +127,7 @@ final class ExplainTests: XCTestCase {
         let input = try handMadeExport()
         func command(_ args: [String]) throws -> (Int32, String, String) {
             let p = Process()
-            p.executableURL = StoreKillTests.toolURL
+            p.executableURL = TestPaths.tool
             p.arguments = ["explain"] + args
             let out = Pipe(), err = Pipe()
             p.standardOutput = out

@@ -92,7 +92,7 @@ final class FixturesScaleTests: XCTestCase {
 
     /// The command refuses them with exit status 2 and the sentence, before writing anything.
     func testTheCommandExitsWithStatus2OnABadCombination() throws {
-        let tool = StoreKillTests.toolURL
+        let tool = TestPaths.tool
         guard FileManager.default.isExecutableFile(atPath: tool.path) else { throw XCTSkip("no built health-import at \(tool.path)") }
         let dir = try TestPaths.temporaryDirectory()
         let p = Process()

@@ -36,7 +36,7 @@ final class GDPRExportTests: XCTestCase {
     }
 
     /// The ids a file gives (`sample_id` of samples.jsonl, …): numbered within the export, 1 to
-    /// the person's rows in the store (issue 23: the store's ids count the other person's rows
+    /// the person's rows in the store (not the store's ids, which count the other person's rows
     /// too), each once, in the file's order.
     private func assertSameIDs(_ file: [[String: Any]], _ key: String, _ store: String, _ sql: String, file line: String) throws {
         let ids = file.compactMap { ($0[key] as? NSNumber)?.int64Value }

@@ -184,7 +184,7 @@ enum GDPRTestSupport {
     /// Runs the built health-import; exit status, stdout, stderr.
     static func tool(_ args: [String], stdin: FileHandle? = nil) throws -> (status: Int32, out: String, err: String) {
         let p = Process()
-        p.executableURL = StoreKillTests.toolURL
+        p.executableURL = TestPaths.tool
         p.arguments = args
         let out = Pipe(), err = Pipe()
         p.standardOutput = out

@@ -16,7 +16,7 @@ final class HAEReaderMetricTests: XCTestCase {
         XCTAssertEqual(sink.samples.count, 24)
         XCTAssertEqual(report.recordsByType.values.reduce(0, +), 24)
         XCTAssertEqual(sink.inputs.first?.format, .hae)
-        // HAE states no export date, and the file's modification time is none (issue 23): the
+        // HAE states no export date, and the file's modification time is none either: the
         // day book dates the payloads by the data instead (HAEBodiesTests).
         XCTAssertEqual(sink.exportDates.count, 0)
         XCTAssertEqual(sink.finished.count, 1)
@@ -138,7 +138,7 @@ final class HAEReaderMetricTests: XCTestCase {
         XCTAssertEqual(s.value, 1.5)
         XCTAssertNil(s.canonicalValue)
         XCTAssertEqual(s.unit, "ft/s")
-        // Kept for the store on purpose: counted apart, not as a skip (issue 23).
+        // Kept for the store on purpose: counted apart, not as a skip (docs/hae.md).
         XCTAssertEqual(report.storeOnly, ["hae:stair_speed_up": 1])
         XCTAssertNil(report.skips["HAE metric not in catalog (kept as hae:stair_speed_up)"])
     }

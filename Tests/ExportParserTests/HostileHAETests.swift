@@ -3,7 +3,7 @@ import XCTest
 
 @testable import ExportParser
 
-/// Hostile Health Auto Export JSON (issue 10): refused with one sentence naming the file and the
+/// Hostile Health Auto Export JSON: refused with one sentence naming the file and the
 /// byte offset (exit 1, bounded memory, --out and the store untouched), except non-finite and
 /// negative-zero numbers, which are record-level: the datum is skipped and counted.
 final class HostileHAETests: XCTestCase {
@@ -53,7 +53,7 @@ final class HostileHAETests: XCTestCase {
     /// Duplicate keys: JSON leaves open which of two values counts (parsers differ), so any key
     /// appearing twice in an object the reader reads refuses the file, naming the key and where
     /// it is: `qty` twice in a datum (10 or 20 steps?), `metrics` twice in the body, and keys it
-    /// has no name for (issue 23): `note` in a metric, `weather` in a workout (whose other
+    /// has no name for: `note` in a metric, `weather` in a workout (whose other
     /// fields become metadata). Only an object the reader skips whole is not looked into.
     func testDuplicateKeysAreRefused() throws {
         XCTAssertLessThan(HAEKey.route.rawValue, 64, "every key has a bit in HAEFrame.seenKeys")

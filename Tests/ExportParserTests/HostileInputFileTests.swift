@@ -3,7 +3,7 @@ import XCTest
 
 @testable import ExportParser
 
-/// Inputs that are not regular readable files (issue 10): a directory, a FIFO (this hung: `open`
+/// Inputs that are not regular readable files: a directory, a FIFO (this hung: `open`
 /// waited for a writer), an unreadable file. Each is refused before anything is read.
 final class HostileInputFileTests: XCTestCase {
     /// A directory given as input is a folder of HAE bodies (docs/hae.md, "Several bodies"): one

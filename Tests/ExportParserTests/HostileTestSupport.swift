@@ -12,7 +12,7 @@ final class HostileBench {
     let out: URL
     var store: String { out.appendingPathComponent("health.sqlite").path }
     private var snapshot: [String: Data] = [:]
-    /// Peak RSS allowed to a run over a hostile input (issue 10). Not checked under a sanitizer
+    /// Peak RSS allowed to a run over a hostile input. Not checked under a sanitizer
     /// (`scripts/sanitize.sh`): shadow memory (and ASan's red zones and quarantine) make every
     /// process several times larger, and the bound is proved by the normal run.
     static let rssLimitMB = TestEnvironment.underSanitizer ? Int.max : 200
@@ -84,7 +84,7 @@ final class HostileBench {
     func runTool(_ input: String, extra: [String] = [], timeout: Double = 60, file: StaticString = #filePath, line: UInt = #line) throws
         -> ToolRun
     {
-        let tool = StoreKillTests.toolURL.path
+        let tool = TestPaths.tool.path
         guard FileManager.default.isExecutableFile(atPath: tool) else { throw XCTSkip("no built health-import at \(tool)") }
         let errPath = path("stderr-\(UUID().uuidString.prefix(6))"), outPath = path("stdout-\(UUID().uuidString.prefix(6))")
         defer { try? FileManager.default.removeItem(atPath: errPath); try? FileManager.default.removeItem(atPath: outPath) }

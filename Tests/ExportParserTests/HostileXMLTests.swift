@@ -3,7 +3,7 @@ import XCTest
 
 @testable import ExportParser
 
-/// Hostile and broken export.xml files (issue 10): each is refused with one sentence naming the
+/// Hostile and broken export.xml files: each is refused with one sentence naming the
 /// file and where, exit status 1, no crash or hang, peak RSS under 200 MB, and `--out` and the
 /// store exactly as a good run left them.
 final class HostileXMLTests: XCTestCase {
@@ -118,8 +118,8 @@ final class HostileXMLTests: XCTestCase {
         try bench.assertJobRefuses(input, mentioning: ["nested more than 32 levels"])
     }
 
-    /// A 50 MB attribute value: refused by libxml2's 10 MB limit, without holding it whole (the
-    /// 280 MB of issue 10 came from XML_PARSE_HUGE letting it through and copying it).
+    /// A 50 MB attribute value: refused by libxml2's 10 MB limit, without holding it whole (a
+    /// run once took 280 MB: XML_PARSE_HUGE let it through and it was copied).
     func testFiftyMegabyteAttributeIsRefusedInBoundedMemory() throws {
         let bench = try HostileBench()
         try bench.prepareGoodOutput()

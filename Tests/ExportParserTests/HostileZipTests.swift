@@ -3,7 +3,7 @@ import XCTest
 
 @testable import ExportParser
 
-/// Hostile and broken export.zip files (issue 10), built by Python's zipfile and patched bytes:
+/// Hostile and broken export.zip files, built by Python's zipfile and patched bytes:
 /// each is refused with one sentence naming the archive and the entry or byte offset (exit 1,
 /// no hang, bounded memory, --out and the store untouched), except a ZIP64 archive, which converts.
 final class HostileZipTests: XCTestCase {

@@ -1,7 +1,7 @@
 import Foundation
 import XCTest
 
-/// Issue 23, "Two commands on a bare machine": the README's quick start is two commands, the
+/// Two commands on a bare machine: the README's quick start is two commands, the
 /// first of which (`scripts/quickstart.sh`) installs the system libraries that are missing,
 /// asking before it uses apt when not root. Run here with stand-ins for `dpkg`, `id` and
 /// `apt-get`, and with `HEALTH_IMPORT_SETUP_ONLY=1` (the set-up alone, no build).

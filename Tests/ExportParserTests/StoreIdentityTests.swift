@@ -4,7 +4,7 @@ import XCTest
 @testable import ExportParser
 
 /// The store's natural keys keep different records apart and copies together, as the day rules
-/// do (issue 9): no two different records collapse into one row.
+/// do: no two different records collapse into one row.
 final class StoreIdentityTests: XCTestCase {
     typealias T = StoreTestSupport
 

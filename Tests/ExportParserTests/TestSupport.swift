@@ -18,6 +18,18 @@ enum TestPaths {
     static let fixtures = repoRoot.appendingPathComponent("Tests/ExportParserTests/Fixtures")
     static let samples = repoRoot.appendingPathComponent("samples")
 
+    /// The built command-line tool beside the test bundle (`.build/debug/health-import`), which
+    /// the tests under `Process/` run as a user does (`swift build` first).
+    static var tool: URL {
+        // On Linux the bundle URL is either the .xctest itself or the folder that holds it.
+        let bundle = Bundle(for: BundleAnchor.self).bundleURL
+        let folder = bundle.pathExtension == "xctest" ? bundle.deletingLastPathComponent() : bundle
+        return folder.appendingPathComponent("health-import")
+    }
+
+    /// A class of the test bundle, for `Bundle(for:)`.
+    private final class BundleAnchor {}
+
     static func temporaryDirectory(_ name: String = #function) throws -> URL {
         let safe = name.filter { $0.isLetter || $0.isNumber }
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("hi-tests-\(safe)-\(UUID().uuidString.prefix(8))")

@@ -47,7 +47,7 @@ final class Metric: Sendable, Hashable {
     /// The HealthKit type without its prefix (`StepCount`), for messages.
     var shortName: String { HealthKitTypeName.short(healthKitType) }
 
-    private static func format(_ v: Double) -> String { v == v.rounded() ? ConvertOutcome.count(Int(v)) : String(v) }
+    private static func format(_ v: Double) -> String { v == v.rounded() ? CountText.count(Int(v)) : String(v) }
 
     static func == (a: Metric, b: Metric) -> Bool { a.index == b.index }
     func hash(into h: inout Hasher) { h.combine(index) }

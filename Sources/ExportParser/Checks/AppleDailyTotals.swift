@@ -85,7 +85,7 @@ struct AppleDailyTotals: Sendable {
     var summaryLine: String? {
         guard !isEmpty else { return nil }
         func share(_ f: Field) -> String {
-            String(format: "%.0f %% of %@ days", 100 * Double(f.agreeing) / Double(f.rows.count), ConvertOutcome.count(f.rows.count))
+            String(format: "%.0f %% of %@ days", 100 * Double(f.agreeing) / Double(f.rows.count), CountText.count(f.rows.count))
         }
         var parts: [String] = []
         if !energy.rows.isEmpty { parts.append("active energy within 2 % on " + share(energy)) }

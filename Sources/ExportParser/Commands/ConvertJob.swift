@@ -210,22 +210,6 @@ public final class ConvertJob {
         return (second.finish(), true)
     }
 
-    /// Streams one input through the reader its format needs.
-    static func read(_ path: String, format: InputFormat, into sink: SampleSink, progress: ((Int64, Int64?) -> Void)? = nil) throws
-        -> ReadReport
-    {
-        switch format {
-        case .appleXML, .appleZip:
-            var reader = AppleExportReader(path: path)
-            reader.progress = progress
-            return try reader.read(into: sink)
-        case .hae:
-            var reader = HAEReader(path: path)
-            reader.progress = progress
-            return try reader.read(into: sink)
-        }
-    }
-
     /// Writes the day files, `payloads.json`, `daily.csv` and the days that disagree with Apple's
     /// daily totals a day at a time into temporary names (memory holds one rendered day, not all
     /// of them), then puts them in place.

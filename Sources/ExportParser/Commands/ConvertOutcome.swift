@@ -67,17 +67,17 @@ public struct ConvertOutcome: Sendable {
             if let r = i.report { total.merge(r) }
             if i.duplicateWorkouts > 0 {
                 lines.append(
-                    "\(i.path): \(Self.count(i.duplicateWorkouts)) workouts repeated an earlier one but for their creation date or app version (a sync's copies) and were counted once"
+                    "\(i.path): \(CountText.count(i.duplicateWorkouts)) workouts repeated an earlier one but for their creation date or app version (a sync's copies) and were counted once"
                 )
             }
             if let set = i.haeSet {
                 lines.append(
-                    "\(i.path): \(Self.count(set.bodies)) Health Auto Export bodies read as one person's data: \(Self.count(set.repeatedDatums)) datums another body had already given, \(Self.count(set.supersededBuckets)) day figures a more complete body replaced and \(Self.count(set.repeatedWorkouts)) repeated workouts counted once"
+                    "\(i.path): \(CountText.count(set.bodies)) Health Auto Export bodies read as one person's data: \(CountText.count(set.repeatedDatums)) datums another body had already given, \(CountText.count(set.supersededBuckets)) day figures a more complete body replaced and \(CountText.count(set.repeatedWorkouts)) repeated workouts counted once"
                 )
             }
             if i.runningOutsideRuns > 0 {
                 lines.append(
-                    "\(i.path): \(Self.count(i.runningOutsideRuns)) running-mechanics samples fell outside every running workout and are in no payload"
+                    "\(i.path): \(CountText.count(i.runningOutsideRuns)) running-mechanics samples fell outside every running workout and are in no payload"
                 )
             }
             if let line = i.appleTotals?.summaryLine {
@@ -95,28 +95,28 @@ public struct ConvertOutcome: Sendable {
             }
             if i.lateSumPieces > 0 {
                 lines.append(
-                    "Note: \(i.path) is not grouped by type and date like Health app exports; \(Self.count(i.lateSumPieces)) summed samples reached a day already closed and were added without resolving overlapping sources"
+                    "Note: \(i.path) is not grouped by type and date like Health app exports; \(CountText.count(i.lateSumPieces)) summed samples reached a day already closed and were added without resolving overlapping sources"
                 )
             }
         }
         let types = total.recordsByType.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }
         lines.append(
-            "Read \(Self.count(total.totalRecords, "record")) of \(Self.count(types.count, "type")), \(Self.count(total.workouts, "workout")), \(Self.count(total.correlations, "correlation")), \(Self.count(total.activitySummaries, "activity summary", plural: "activity summaries"))"
+            "Read \(CountText.count(total.totalRecords, "record")) of \(CountText.count(types.count, "type")), \(CountText.count(total.workouts, "workout")), \(CountText.count(total.correlations, "correlation")), \(CountText.count(total.activitySummaries, "activity summary", plural: "activity summaries"))"
         )
-        for (t, n) in types.prefix(maxTypes) { lines.append("  \(Self.count(n).leftPad(11))  \(Self.shortType(t))") }
+        for (t, n) in types.prefix(maxTypes) { lines.append("  \(CountText.count(n).leftPad(11))  \(Self.shortType(t))") }
         if types.count > maxTypes {
             lines.append(
-                "  \(Self.count(types.dropFirst(maxTypes).reduce(0) { $0 + $1.value }).leftPad(11))  (\(types.count - maxTypes) other types)"
+                "  \(CountText.count(types.dropFirst(maxTypes).reduce(0) { $0 + $1.value }).leftPad(11))  (\(types.count - maxTypes) other types)"
             )
         }
         if daysWritten > 0, let f = firstDate, let l = lastDate {
             lines.append(
-                "Wrote \(Self.count(daysWritten, "day")) (\(f) … \(l)) to \(outDir)/payloads, \(outDir)/payloads.json and \(outDir)/daily.csv"
+                "Wrote \(CountText.count(daysWritten, "day")) (\(f) … \(l)) to \(outDir)/payloads, \(outDir)/payloads.json and \(outDir)/daily.csv"
             )
             let disagreeing = inputs.reduce(0) { $0 + ($1.appleTotals?.disagreeing.count ?? 0) }
             if disagreeing > 0 {
                 lines.append(
-                    "\(Self.count(disagreeing)) day figures differ from Apple's daily totals by more than 2 %: \(outDir)/\(AppleDailyTotals.fileName)"
+                    "\(CountText.count(disagreeing)) day figures differ from Apple's daily totals by more than 2 %: \(outDir)/\(AppleDailyTotals.fileName)"
                 )
             }
         } else {
@@ -124,7 +124,7 @@ public struct ConvertOutcome: Sendable {
         }
         if let s = storePath {
             let added = storeRowsAdded.values.reduce(0, +)
-            lines.append("Store \(s): \(Self.count(added)) rows added")
+            lines.append("Store \(s): \(CountText.count(added)) rows added")
         }
         if !total.storeOnly.isEmpty {
             let n = total.storeOnly.values.reduce(0, +)
@@ -134,17 +134,17 @@ public struct ConvertOutcome: Sendable {
                 (storePath == nil
                     ? "In no payload, as the catalog has no field for them (a store keeps them): "
                     : "Kept in the store only, as the catalog has no field for them: ")
-                    + "\(Self.count(n, "record")) of \(Self.count(types.count, "type")) (\(listed))")
+                    + "\(CountText.count(n, "record")) of \(CountText.count(types.count, "type")) (\(listed))")
         }
         if total.totalSkips > 0 {
-            lines.append("Skipped \(Self.count(total.totalSkips, "item")):")
+            lines.append("Skipped \(CountText.count(total.totalSkips, "item")):")
             // Per input, so every line and column is read against the right file.
             for input in inputs {
                 guard let r = input.report, r.totalSkips > 0 else { continue }
                 lines.append("  in \(input.path):")
                 for (reason, n) in r.skips.sorted(by: { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }) {
                     let at = (r.skipExamples[reason] ?? []).map(\.description).filter { !$0.isEmpty }.prefix(2).joined(separator: "; ")
-                    lines.append("  \(Self.count(n).leftPad(11))  \(reason)" + (at.isEmpty ? "" : " (first at \(at))"))
+                    lines.append("  \(CountText.count(n).leftPad(11))  \(reason)" + (at.isEmpty ? "" : " (first at \(at))"))
                 }
             }
         } else {
@@ -155,25 +155,5 @@ public struct ConvertOutcome: Sendable {
         return lines
     }
 
-    /// `2,340,833`.
-    public static func count(_ n: Int) -> String {
-        let s = String(n)
-        var out = ""
-        for (i, c) in s.reversed().enumerated() {
-            if i > 0, i % 3 == 0 { out.append(",") }
-            out.append(c)
-        }
-        return String(out.reversed())
-    }
-
-    /// `1 day`, `2 days`, `2,340,833 records`: the count and the noun in its number.
-    public static func count(_ n: Int, _ noun: String, plural: String? = nil) -> String {
-        count(n) + " " + (n == 1 ? noun : plural ?? noun + "s")
-    }
-
     static func shortType(_ t: String) -> String { HealthKitTypeName.short(t) }
-}
-
-extension String {
-    func leftPad(_ n: Int) -> String { count >= n ? self : String(repeating: " ", count: n - count) + self }
 }

@@ -65,7 +65,7 @@ enum ConvertSource: Sendable {
     func read(into sink: SampleSink, progress: ((String, Int64, Int64?) -> Void)? = nil) throws -> (ReadReport, HAESetReader.Summary?) {
         switch self {
         case .export(let path, let format):
-            return (try ConvertJob.read(path, format: format, into: sink, progress: progress.map { p in { p(path, $0, $1) } }), nil)
+            return (try InputReader.read(path, format: format, into: sink, progress: progress.map { p in { p(path, $0, $1) } }), nil)
         case .hae(_, let bodies):
             var reader = HAESetReader(bodies: bodies)
             reader.progress = progress.map { p in { p($0.path, $1, $2) } }

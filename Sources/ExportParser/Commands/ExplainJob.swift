@@ -39,20 +39,18 @@ public final class ExplainJob {
         var dates = Set<String>()
         if let storePath = request.storePath {
             let store = try StoreAccess.open(storePath)
-            let imports = try StoreAccess.mapped { try store.imports(person: request.person) }.filter { $0.finishedAt != nil }
+            let imports = try store.imports(person: request.person).filter { $0.finishedAt != nil }
             guard !imports.isEmpty else { throw StoreAccess.missing(request.person, in: storePath) }
             for hae in [false, true] where imports.contains(where: { ($0.format == InputFormat.hae.rawValue) == hae }) {
                 let label = "\(storePath) (\(request.person)'s \(hae ? "HAE" : "export") imports)"
                 let (book, attribution, days) = try attributedRead { book in
-                    _ = try StoreAccess.mapped {
-                        try StoreDateReplay.play(store, person: request.person, hae: hae, day: dayNumber, into: book)
-                    }
+                    _ = try StoreDateReplay.play(store, person: request.person, hae: hae, day: dayNumber, into: book)
                 }
                 dates.formUnion(days.map(\.date))
                 r.read.append((label, hae, attributed(label, book: book, attribution: attribution, days: days)))
                 perInput.append((days, hae))
             }
-            r.storeValues = try StoreAccess.mapped { try Self.storedDayValues(store, person: request.person, date: request.date) }
+            r.storeValues = try Self.storedDayValues(store, person: request.person, date: request.date)
         }
         var others: [String] = []
         for path in request.inputs {

@@ -1,4 +1,3 @@
-import CSQLite
 import Foundation
 
 /// The `gdpr-export` command: every row the store holds about one person, kind by kind, as JSON
@@ -17,7 +16,7 @@ public final class GDPRExportJob {
     var zipCountLimit = 0xFFFF
 
     public init(_ request: GDPRExportRequest) throws {
-        guard !request.person.isEmpty else { throw InputError(file: "--person", message: "needs a non-empty id") }
+        guard !request.person.isEmpty else { throw UsageError("--person", "--person needs a non-empty id") }
         self.request = request
     }
 
@@ -27,19 +26,25 @@ public final class GDPRExportJob {
         let out = request.outPath
         var st = stat()
         if lstat(out, &st) == 0 {
-            throw InputError(file: out, message: "already exists; give a path that does not, so that no earlier export is replaced")
+            throw OutputError(file: out, message: "already exists; give a path that does not, so that no earlier export is replaced")
         }
         let db = store.db
-        try StoreAccess.mapped { try ExportNumberFunction.register(db) }
-        try StoreAccess.mapped { try db.execute("BEGIN") }
-        // After BEGIN: its cursors read the same snapshot as the kinds' queries.
-        try StoreAccess.mapped { try ExportIDFunction.register(db, person: request.person) }
+        try ExportNumberFunction.register(db)
         defer { ExportIDFunction.unregister(db) }
-        defer { try? db.execute("COMMIT") }
-        guard try StoreAccess.mapped({ try PersonRows.holds(db, person: request.person) }) else {
+        return try store.reading {
+            // Inside the read transaction: its cursors read the same snapshot as the kinds' queries.
+            try ExportIDFunction.register(db, person: request.person)
+            return try export(store, to: out, started: started)
+        }
+    }
+
+    /// The export proper, inside the read transaction `run` opened.
+    private func export(_ store: HealthStore, to out: String, started: Date) throws -> GDPRExportOutcome {
+        let db = store.db
+        guard try PersonRows.holds(db, person: request.person) else {
             throw StoreAccess.missing(request.person, in: request.storePath)
         }
-        let schemaVersion = try StoreAccess.mapped { try store.schemaVersion() }
+        let schemaVersion = try store.schemaVersion()
         try OutputFiles.makeDirectory(URL(fileURLWithPath: out).deletingLastPathComponent().path)
         let destination: ExportDestination =
             request.isZip
@@ -81,7 +86,7 @@ public final class GDPRExportJob {
         _ kind: ExportKind, db: SQLiteConnection, to destination: ExportDestination, pipeline: ExportPipeline,
         files: inout [ExportedFile]
     ) throws -> Int {
-        let statement = try StoreAccess.mapped { try db.prepare(kind.sql) }
+        let statement = try db.prepare(kind.sql)
         let passes: [[ExportFormat]] = destination.writesFilesAtOnce ? [[.jsonLines, .csv]] : [[.jsonLines], [.csv]]
         var counts: [Int] = []
         for formats in passes {
@@ -97,13 +102,13 @@ public final class GDPRExportJob {
             let metadata = merge.map { _ in ExportBytes(capacity: 4096) }
             statement.bind(1, request.person)
             var rows = 0
-            while try StoreAccess.mapped({ try statement.step() }) {
+            while try statement.step() {
                 if let (cursor, index) = merge, let metadata {
                     metadata.clear()
-                    try cursor.object(of: sqlite3_column_int64(statement.stmt, index), into: metadata)
+                    try cursor.object(of: statement.int(index), into: metadata)
                 }
                 for (encoder, writer) in zip(encoders, writers) {
-                    encoder.row(statement.stmt, metadata: metadata, into: writer.buffer)
+                    encoder.row(statement, metadata: metadata, into: writer.buffer)
                     try writer.flushIfFull()
                 }
                 rows += 1

@@ -14,8 +14,8 @@ public struct GDPRExportOutcome: Sendable {
     public func summaryLines() -> [String] {
         let rate = seconds > 0 ? Int(Double(rows) / seconds) : rows
         return [
-            "Exported \(ConvertOutcome.count(rows)) rows of \(person) in \(files.count + 1) files (\(String(format: "%.1f", Double(bytes) / 1_000_000)) MB) to \(path)",
-            String(format: "%.1f s, ", seconds) + ConvertOutcome.count(rate) + " rows/s",
+            "Exported \(CountText.count(rows)) rows of \(person) in \(files.count + 1) files (\(String(format: "%.1f", Double(bytes) / 1_000_000)) MB) to \(path)",
+            String(format: "%.1f s, ", seconds) + CountText.count(rate) + " rows/s",
         ]
     }
 }

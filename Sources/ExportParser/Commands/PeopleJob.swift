@@ -18,10 +18,8 @@ public final class PeopleJob {
     public func run() throws -> [PersonSummary] {
         let store = try StoreAccess.open(request.storePath)
         let db = store.db
-        return try StoreAccess.mapped {
-            // One read transaction: the counts of one person are of one moment.
-            try db.execute("BEGIN")
-            defer { try? db.execute("COMMIT") }
+        // One read transaction: the counts of one person are of one moment.
+        return try store.reading {
             let tables = Dictionary(uniqueKeysWithValues: PersonRows.tables.map { ($0.name, $0) })
             let dates = try db.prepare("SELECT min(date), max(date) FROM day_values WHERE person = ?1")
             return try PersonRows.persons(db).map { person in
@@ -45,7 +43,7 @@ public final class PeopleJob {
         for p in people {
             let span = p.firstDate.map { "\($0) to \(p.lastDate ?? $0)" } ?? "no dates"
             out.append("\(p.person): \(p.imports) import\(p.imports == 1 ? "" : "s"), \(span)")
-            out.append("  " + p.rows.map { "\($0.name) \(ConvertOutcome.count($0.rows))" }.joined(separator: ", "))
+            out.append("  " + p.rows.map { "\($0.name) \(CountText.count($0.rows))" }.joined(separator: ", "))
         }
         return out
     }

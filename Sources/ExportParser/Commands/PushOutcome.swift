@@ -47,7 +47,7 @@ public struct PushOutcome: Sendable {
     public var exitStatus: Int32 { failures.isEmpty && stopReason == nil ? 0 : 1 }
 
     public func summaryLines() -> [String] {
-        let n: (Int) -> String = ConvertOutcome.count
+        let n: (Int) -> String = CountText.count
         func days(_ k: Int) -> String { "\(n(k)) day\(k == 1 ? "" : "s")" }
         if dryRun {
             var lines = planned.map {

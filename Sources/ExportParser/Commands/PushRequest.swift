@@ -4,11 +4,6 @@ import Foundation
 /// is not among them: it comes from `apiKeyFile` or the environment (`APIKey`), never from the
 /// command line, where other users of the machine can read it.
 public struct PushRequest: Sendable {
-    /// The body sent for a day: `{"data": [payload]}` as the app sends it, or the payload alone.
-    public enum Body: String, Sendable, CaseIterable {
-        case wrapped, bare
-    }
-
     /// The backend's base URL; the requests go to `URL/sync/healthkit` and `URL/sync/status`.
     public var url: String
     /// A file holding the API key (mode 0600 or stricter); nil: `HEALTH_IMPORT_API_KEY`.
@@ -21,7 +16,7 @@ public struct PushRequest: Sendable {
     /// `YYYY-MM-DD` bounds of the dates sent (inclusive).
     public var from: String?
     public var to: String?
-    public var body: Body
+    public var body: PushBody
     /// Send every date again, whatever the store says was accepted.
     public var force: Bool
     /// List what would be sent (dates, sizes) and send nothing.
@@ -44,7 +39,7 @@ public struct PushRequest: Sendable {
 
     public init(
         url: String, apiKeyFile: String? = nil, storePath: String = "out/health.sqlite", person: String = "me",
-        payloadsDir: String? = nil, from: String? = nil, to: String? = nil, body: Body = .wrapped, force: Bool = false,
+        payloadsDir: String? = nil, from: String? = nil, to: String? = nil, body: PushBody = .wrapped, force: Bool = false,
         dryRun: Bool = false, concurrency: Int = 4, maxAttempts: Int = 6, timeout: Double = 30
     ) {
         self.url = url

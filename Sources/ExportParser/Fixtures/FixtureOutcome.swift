@@ -19,11 +19,11 @@ public struct FixtureOutcome: Sendable {
         }
         func mb(_ bytes: Int64) -> String {
             let tenths = (bytes + 50_000) / 100_000
-            return ConvertOutcome.count(Int(tenths / 10)) + "." + String(tenths % 10) + " MB"
+            return CountText.count(Int(tenths / 10)) + "." + String(tenths % 10) + " MB"
         }
         let files = scaleFiles.map { "\($0.name) (\(mb($0.bytes)))" }.joined(separator: " and ")
         let what = scaleFiles[0].name.hasSuffix(".json") ? "datums" : "records"
-        return "Wrote \(files) to \(outDir): \(ConvertOutcome.count(days)) dates, \(firstDate) to \(lastDate), "
-            + "\(ConvertOutcome.count(records)) \(what)"
+        return "Wrote \(files) to \(outDir): \(CountText.count(days)) dates, \(firstDate) to \(lastDate), "
+            + "\(CountText.count(records)) \(what)"
     }
 }

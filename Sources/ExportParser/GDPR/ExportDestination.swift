@@ -30,10 +30,10 @@ enum ExportPaths {
     static func moveIntoPlace(_ temporary: String, _ path: String) throws {
         var st = stat()
         guard lstat(path, &st) != 0 else {
-            throw InputError(file: path, message: "appeared while the export was written; the export was not put there")
+            throw OutputError(file: path, message: "appeared while the export was written; the export was not put there")
         }
         guard rename(temporary, path) == 0 else {
-            throw InputError(file: path, message: "cannot put the export there: \(String(cString: strerror(errno)))")
+            throw OutputError(file: path, message: "cannot put the export there: \(String(cString: strerror(errno)))")
         }
     }
 }
@@ -50,7 +50,7 @@ final class ExportFolder: ExportDestination {
         temporary = ExportPaths.temporary(for: path)
         try? FileManager.default.removeItem(atPath: temporary)
         guard mkdir(temporary, 0o700) == 0 else {
-            throw InputError(file: path, message: "cannot create the export folder: \(String(cString: strerror(errno)))")
+            throw OutputError(file: path, message: "cannot create the export folder: \(String(cString: strerror(errno)))")
         }
         chmod(temporary, 0o700)
     }
@@ -83,7 +83,7 @@ final class FolderFile: ExportFileSink {
     init(_ file: String, shownAs shown: String) throws {
         self.shown = shown
         fd = Foundation.open(file, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { throw InputError(file: shown, message: "cannot create: \(String(cString: strerror(errno)))") }
+        guard fd >= 0 else { throw OutputError(file: shown, message: "cannot create: \(String(cString: strerror(errno)))") }
         fchmod(fd, 0o600)
     }
 
@@ -97,7 +97,7 @@ final class FolderFile: ExportFileSink {
         guard fd >= 0 else { return }
         let rc = Foundation.close(fd)
         fd = -1
-        if rc != 0 { throw InputError(file: shown, message: "write failed: \(String(cString: strerror(errno)))") }
+        if rc != 0 { throw OutputError(file: shown, message: "write failed: \(String(cString: strerror(errno)))") }
     }
 
     func close() {

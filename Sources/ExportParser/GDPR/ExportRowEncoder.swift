@@ -1,5 +1,3 @@
-import CSQLite
-
 /// The two forms of every kind: one JSON object a line, and RFC 4180 CSV with a header.
 enum ExportFormat: CaseIterable {
     case jsonLines
@@ -65,7 +63,7 @@ struct ExportRowEncoder {
 
     /// One row of `stmt` (stepped onto it), with its line end. `metadata`: the row's metadata
     /// object (`MetadataMerge`) when the kind has a metadata column.
-    func row(_ stmt: OpaquePointer, metadata: ExportBytes?, into out: ExportBytes) {
+    func row(_ stmt: Statement, metadata: ExportBytes?, into out: ExportBytes) {
         switch format {
         case .jsonLines:
             jsonKeys.withUnsafeBufferPointer { keys in
@@ -86,14 +84,14 @@ struct ExportRowEncoder {
         }
     }
 
-    @inline(__always) private func jsonValue(_ stmt: OpaquePointer, _ cell: Cell, _ metadata: ExportBytes?, into out: ExportBytes) {
+    @inline(__always) private func jsonValue(_ stmt: Statement, _ cell: Cell, _ metadata: ExportBytes?, into out: ExportBytes) {
         let i = cell.index
         if cell.form == .metadata, let metadata {
             out.append(metadata.base, metadata.count)
             return
         }
-        let type = sqlite3_column_type(stmt, i)
-        if type == SQLITE_NULL {
+        let type = stmt.type(i)
+        if type == .null {
             out.append(Self.null)
             return
         }
@@ -101,39 +99,39 @@ struct ExportRowEncoder {
         case .instant:
             Self.instant(stmt, i, into: out, quoted: true)
         case .json, .metadata:
-            let (p, n) = Self.text(stmt, i)
+            let (p, n) = stmt.textBytes(i)
             out.append(p, n)
         case .value:
             switch type {
-            case SQLITE_INTEGER: out.appendInt(sqlite3_column_int64(stmt, i))
-            case SQLITE_FLOAT: if !out.appendDouble(sqlite3_column_double(stmt, i)) { out.append(Self.null) }
+            case .integer: out.appendInt(stmt.int(i))
+            case .real: if !out.appendDouble(stmt.real(i)) { out.append(Self.null) }
             default:
-                let (p, n) = Self.text(stmt, i)
+                let (p, n) = stmt.textBytes(i)
                 out.appendJSONString(p, n)
             }
         }
     }
 
-    @inline(__always) private func csvValue(_ stmt: OpaquePointer, _ cell: Cell, _ metadata: ExportBytes?, into out: ExportBytes) {
+    @inline(__always) private func csvValue(_ stmt: Statement, _ cell: Cell, _ metadata: ExportBytes?, into out: ExportBytes) {
         let i = cell.index
         if cell.form == .metadata, let metadata {
             out.appendCSVField(metadata.base, metadata.count)
             return
         }
-        let type = sqlite3_column_type(stmt, i)
-        if type == SQLITE_NULL { return }
+        let type = stmt.type(i)
+        if type == .null { return }
         switch cell.form {
         case .instant:
             Self.instant(stmt, i, into: out, quoted: false)
         case .json, .metadata:
-            let (p, n) = Self.text(stmt, i)
+            let (p, n) = stmt.textBytes(i)
             out.appendCSVField(p, n)
         case .value:
             switch type {
-            case SQLITE_INTEGER: out.appendInt(sqlite3_column_int64(stmt, i))
-            case SQLITE_FLOAT: _ = out.appendDouble(sqlite3_column_double(stmt, i))
+            case .integer: out.appendInt(stmt.int(i))
+            case .real: _ = out.appendDouble(stmt.real(i))
             default:
-                let (p, n) = Self.text(stmt, i)
+                let (p, n) = stmt.textBytes(i)
                 out.appendCSVField(p, n)
             }
         }
@@ -141,15 +139,9 @@ struct ExportRowEncoder {
 
     private static let null: StaticString = "null"
 
-    /// The column's text and its length (nil and 0 only if SQLite ran out of memory).
-    @inline(__always) private static func text(_ stmt: OpaquePointer, _ i: Int32) -> (UnsafePointer<UInt8>?, Int) {
-        guard let p = sqlite3_column_text(stmt, i) else { return (nil, 0) }
-        return (p, Int(sqlite3_column_bytes(stmt, i)))
-    }
-
     /// Epoch seconds at `i` and the UTC offset at `i + 1` as ISO 8601 text (`ISOInstant`).
-    @inline(__always) private static func instant(_ stmt: OpaquePointer, _ i: Int32, into out: ExportBytes, quoted: Bool) {
-        let t = Timestamp(seconds: sqlite3_column_int64(stmt, i), offset: Int32(truncatingIfNeeded: sqlite3_column_int64(stmt, i + 1)))
+    @inline(__always) private static func instant(_ stmt: Statement, _ i: Int32, into out: ExportBytes, quoted: Bool) {
+        let t = Timestamp(seconds: stmt.int(i), offset: Int32(truncatingIfNeeded: stmt.int(i + 1)))
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 32) { buf in
             let n = ISOInstant.format(t, into: buf.baseAddress!)
             if quoted { out.append(0x22) }

@@ -53,7 +53,7 @@ final class ZipStreamWriter: ExportDestination, ExportFileSink {
         temporary = ExportPaths.temporary(for: path)
         unlink(temporary)
         fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { throw InputError(file: path, message: "cannot create the zip: \(String(cString: strerror(errno)))") }
+        guard fd >= 0 else { throw OutputError(file: path, message: "cannot create the zip: \(String(cString: strerror(errno)))") }
         fchmod(fd, 0o600)
         stream = .allocate(capacity: 1)
         stream.initialize(to: z_stream())
@@ -83,7 +83,7 @@ final class ZipStreamWriter: ExportDestination, ExportFileSink {
             deflateInit2_(
                 stream, Self.level, Z_DEFLATED, -MAX_WBITS, 8, Z_DEFAULT_STRATEGY, ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size)) == Z_OK
         else {
-            throw InputError(file: path, message: "cannot start compressing \(name) (zlib)")
+            throw OutputError(file: path, message: "cannot start compressing \(name) (zlib)")
         }
         streamOpen = true
         header.clear()
@@ -202,7 +202,7 @@ final class ZipStreamWriter: ExportDestination, ExportFileSink {
         try put(header.bytes)
         let rc = close(fd)
         fd = -1
-        guard rc == 0 else { throw InputError(file: path, message: "write failed: \(String(cString: strerror(errno)))") }
+        guard rc == 0 else { throw OutputError(file: path, message: "write failed: \(String(cString: strerror(errno)))") }
         try ExportPaths.moveIntoPlace(temporary, path)
     }
 
@@ -224,7 +224,7 @@ final class ZipStreamWriter: ExportDestination, ExportFileSink {
             stream.pointee.avail_out = uInt(outCapacity)
             let rc = deflate(stream, flush)
             guard rc == Z_OK || rc == Z_STREAM_END || rc == Z_BUF_ERROR else {
-                throw InputError(file: path, message: "compressing failed (zlib \(rc))")
+                throw OutputError(file: path, message: "compressing failed (zlib \(rc))")
             }
             let made = outCapacity - Int(stream.pointee.avail_out)
             if made > 0 {

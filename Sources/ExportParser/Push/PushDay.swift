@@ -9,7 +9,7 @@ struct PushDay: Sendable {
     let sha256: String
 
     /// `payload` is the day's payload JSON as `payloads/DATE.json` holds it.
-    init(date: String, payload: String, body kind: PushRequest.Body) {
+    init(date: String, payload: String, body kind: PushBody) {
         self.date = date
         var text = payload
         while text.last?.isNewline == true { text.removeLast() }
@@ -24,7 +24,7 @@ struct PushDay: Sendable {
 enum PushDays {
     static func fromStore(
         _ store: HealthStore, path: String, person: String, from: String?, to: String?,
-        body: PushRequest.Body
+        body: PushBody
     ) throws -> [PushDay] {
         let rows = try store.payloads(person: person, from: nil, to: nil)
         guard !rows.isEmpty else {
@@ -39,7 +39,7 @@ enum PushDays {
 
     /// Every `YYYY-MM-DD.json` of `dir` in date order, each checked to be a JSON object whose
     /// `date` is its file's name (a stray or half-edited file is refused, not sent).
-    static func fromFolder(_ dir: String, from: String?, to: String?, body: PushRequest.Body) throws -> [PushDay] {
+    static func fromFolder(_ dir: String, from: String?, to: String?, body: PushBody) throws -> [PushDay] {
         let names: [String]
         do {
             names = try FileManager.default.contentsOfDirectory(atPath: dir)

@@ -1,4 +1,3 @@
-import CSQLite
 import Crypto
 import Foundation
 
@@ -48,10 +47,9 @@ public final class ReceivedBodyStore: @unchecked Sendable {
             s.bind(2, endpoint.rawValue)
             s.bind(3, sha)
             s.bind(4, bytes.count)
-            // An empty body never gets here (it is not JSON); SQLite needs a pointer for a blob.
-            // No destructor (SQLITE_STATIC): SQLite reads the body in place, without a copy of up
-            // to --max-body bytes; `bytes` outlives the step below, after which the bind is unused.
-            sqlite3_bind_blob64(s.stmt, 5, bytes.baseAddress ?? UnsafeRawPointer(bitPattern: 1), sqlite3_uint64(bytes.count), nil)
+            // SQLite reads the body in place, without a copy of up to --max-body bytes; `bytes`
+            // outlives the step below, after which the bind is unused.
+            s.bindBlobInPlace(5, bytes)
             s.bind(6, Self.isoUTCMilliseconds(receivedAt))
             s.bind(7, check.firstDate)
             s.bind(8, check.lastDate)

@@ -1,4 +1,3 @@
-import CSQLite
 import Foundation
 
 /// The bodies a person's `receive` took, written out as input files for the existing `convert`
@@ -36,8 +35,7 @@ public struct ReceivedInputs: Sendable {
                 let id = s.int(0)
                 guard let endpoint = s.text(1).flatMap(ReceiveEndpoint.init(rawValue:)) else { continue }
                 let file = folder + "/" + String(format: "%010lld-%@.json", id, endpoint == .app ? "app" : "hae")
-                let n = Int(sqlite3_column_bytes(s.stmt, 2))
-                try write(file, UnsafeRawBufferPointer(start: sqlite3_column_blob(s.stmt, 2), count: n))
+                try write(file, s.blob(2))
                 if endpoint == .app { app.append(file) } else { hae.append(file) }
             }
             return ReceivedInputs(folder: folder, app: app, hae: hae)

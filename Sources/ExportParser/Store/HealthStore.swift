@@ -73,6 +73,8 @@ final class HealthStore: @unchecked Sendable {
     private(set) var creatingAt: String?
 
     static let busyTimeoutMilliseconds: Int32 = 10_000
+    /// How long this connection's writes wait for another process's (`setBusyTimeout`).
+    private(set) var busyTimeout = HealthStore.busyTimeoutMilliseconds
 
     /// Opens the store at `path`, creating it when there is none.
     ///
@@ -286,8 +288,7 @@ final class HealthStore: @unchecked Sendable {
         let viewSQL = try current.step() ? current.text(0) : nil
         current.reset()
         if try db.scalarInt("PRAGMA user_version") == Int64(StoreSchema.currentVersion), viewSQL == StoreSchema.dailyViewSQL { return }
-        try beginImmediate()
-        do {
+        try writing {
             // Read again inside the write lock: another process may have migrated meanwhile.
             let version = Int(try db.scalarInt("PRAGMA user_version") ?? 0)
             if version > StoreSchema.currentVersion {
@@ -310,28 +311,27 @@ final class HealthStore: @unchecked Sendable {
                 try db.execute("DROP VIEW IF EXISTS daily")
                 try db.execute(viewSQL)
             }
-            try db.execute("COMMIT")
-        } catch {
-            try? db.execute("ROLLBACK")
-            throw error
         }
     }
 
     /// How long a write waits for another process's import to end (default 10 s).
-    func setBusyTimeout(milliseconds: Int32) { sqlite3_busy_timeout(db.handle, milliseconds) }
+    func setBusyTimeout(milliseconds: Int32) {
+        busyTimeout = milliseconds
+        sqlite3_busy_timeout(db.handle, milliseconds)
+    }
 
     /// The schema version of the open store.
     /// Takes the write lock (`BEGIN IMMEDIATE`), waiting the busy timeout; a store another
-    /// process keeps writing past it is one sentence, not SQLite's "database is locked". The one
-    /// place a write transaction of this type starts (a run, an import outside one, a migration).
-    func beginImmediate() throws {
+    /// process keeps writing past it is one sentence, not SQLite's "database is locked", ending
+    /// with `whenBusy` (what the caller did not do). The one place a write transaction starts (a
+    /// run, an import outside one, a migration, an erase: `writing`), so the busy rule
+    /// (`StoreError.isBusy`) is applied once.
+    func beginImmediate(whenBusy: String = "try again when it is done") throws {
         do {
             try db.execute("BEGIN IMMEDIATE")
-        } catch let e as StoreError where (e.code ?? 0) & 0xFF == SQLITE_BUSY {
+        } catch let e as StoreError where e.isBusy {
             throw StoreError(
-                path: path,
-                message: "is being written by another process (waited \(Self.busyTimeoutMilliseconds / 1000) s); try again when it is done",
-                code: e.code)
+                path: path, message: "is being written by another process (waited \(busyTimeout / 1000) s); \(whenBusy)", code: e.code)
         }
     }
 

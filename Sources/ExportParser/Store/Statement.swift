@@ -43,6 +43,13 @@ final class Statement {
         }
     }
 
+    /// Binds `bytes` as a blob read in place, without a copy (no destructor: SQLITE_STATIC).
+    /// The caller keeps `bytes` alive until the statement has stepped; after that the bind is
+    /// unused. An empty buffer may have no base address; SQLite needs a pointer for a blob.
+    func bindBlobInPlace(_ i: Int32, _ bytes: UnsafeRawBufferPointer) {
+        sqlite3_bind_blob64(stmt, i, bytes.baseAddress ?? UnsafeRawPointer(bitPattern: 1), sqlite3_uint64(bytes.count), nil)
+    }
+
     /// Binds an instant as ISO 8601 text with its recorded offset (`2024-01-02T07:58:11+01:00`)
     /// and its epoch seconds at `i + 1`, formatted without allocating.
     @inline(__always) func bindInstant(_ i: Int32, _ t: Timestamp?) {
@@ -103,6 +110,39 @@ final class Statement {
         return String(cString: p)
     }
     func isNull(_ col: Int32) -> Bool { sqlite3_column_type(stmt, col) == SQLITE_NULL }
+
+    /// What a column of the current row holds, as SQLite stored it (a column has no declared
+    /// type that counts: each row's value has its own).
+    enum ColumnType { case integer, real, text, blob, null }
+
+    @inline(__always) func type(_ col: Int32) -> ColumnType {
+        switch sqlite3_column_type(stmt, col) {
+        case SQLITE_INTEGER: return .integer
+        case SQLITE_FLOAT: return .real
+        case SQLITE_TEXT: return .text
+        case SQLITE_BLOB: return .blob
+        default: return .null
+        }
+    }
+
+    /// The column's blob in SQLite's buffer, without a copy (empty for NULL). Valid until the
+    /// statement steps or resets: the caller writes it out at once.
+    func blob(_ col: Int32) -> UnsafeRawBufferPointer {
+        let p = sqlite3_column_blob(stmt, col)
+        return UnsafeRawBufferPointer(start: p, count: p == nil ? 0 : Int(sqlite3_column_bytes(stmt, col)))
+    }
+
+    /// The column's value as a double (0 for NULL).
+    @inline(__always) func real(_ col: Int32) -> Double { sqlite3_column_double(stmt, col) }
+
+    /// The column's UTF-8 text in SQLite's buffer, without a copy, and its length (nil and 0
+    /// for NULL, or if SQLite ran out of memory). Valid until the statement steps, resets or
+    /// reads the column as another type: the callers copy it out at once (GDPR export's
+    /// encoders).
+    @inline(__always) func textBytes(_ col: Int32) -> (UnsafePointer<UInt8>?, Int) {
+        guard let p = sqlite3_column_text(stmt, col) else { return (nil, 0) }
+        return (p, Int(sqlite3_column_bytes(stmt, col)))
+    }
 }
 
 /// ISO 8601 text of a `Timestamp` at its recorded offset, written into a byte buffer.

@@ -3,7 +3,7 @@ import XCTest
 
 @testable import ExportParser
 
-/// Issue 23: the same export converted again with another `--timezone` is refused with a
+/// The same export converted again with another `--timezone` is refused with a
 /// sentence, and `daily`, `day_values` and `day_payloads` keep agreeing.
 final class StoreDayOptionsTests: XCTestCase {
     /// Steps of `date` in the store's `daily` view and in the payload `day_payloads` holds.

@@ -9,7 +9,7 @@ final class PushProcessTests: XCTestCase {
     typealias S = PushTestSupport
 
     private func tool() throws -> URL {
-        let tool = StoreKillTests.toolURL
+        let tool = TestPaths.tool
         guard FileManager.default.isExecutableFile(atPath: tool.path) else { throw XCTSkip("no built health-import at \(tool.path)") }
         return tool
     }

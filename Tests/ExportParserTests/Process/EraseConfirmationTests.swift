@@ -36,7 +36,7 @@ final class EraseConfirmationTests: XCTestCase {
             sys.stdout.buffer.write(out)
             sys.exit(os.waitstatus_to_exitcode(status))
             """
-        let (status, out) = try G.python(script, [answer, StoreKillTests.toolURL.path] + args)
+        let (status, out) = try G.python(script, [answer, TestPaths.tool.path] + args)
         return (status, String(decoding: out, as: UTF8.self))
     }
 

@@ -15,7 +15,7 @@ final class ReceiveProcess: @unchecked Sendable {
 
     /// Starts `health-import receive --listen 127.0.0.1:0 ARGS` and waits for its "listening" line.
     init(_ args: [String], log: URL) throws {
-        let tool = StoreKillTests.toolURL
+        let tool = TestPaths.tool
         guard FileManager.default.isExecutableFile(atPath: tool.path) else { throw XCTSkip("no built health-import at \(tool.path)") }
         self.log = log
         process.executableURL = tool

@@ -3,7 +3,7 @@ import XCTest
 
 @testable import ExportParser
 
-/// Issue 23, "Clear answers to wrong input": each answer as the built tool prints it.
+/// Clear answers to wrong input: each answer as the built tool prints it.
 final class ClearAnswersTests: XCTestCase {
     func testAMisspelledCommandNamesTheNearestOne() throws {
         let r = try ToolRun.run(["conver", "export.zip"])

@@ -3,7 +3,7 @@ import XCTest
 
 @testable import ExportParser
 
-/// Issue 23: a run that fails changes nothing. The built tool is run as a user runs it; the
+/// A run that fails changes nothing. The built tool is run as a user runs it; the
 /// folder (every file's bytes) and the store (every table's rows) are compared before and after.
 final class FailedRunTests: XCTestCase {
     /// A folder with `good.xml` (one day of steps, 2024-01-01), `other.xml` (another export,

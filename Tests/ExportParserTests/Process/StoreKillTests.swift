@@ -8,14 +8,6 @@ import XCTest
 final class StoreKillTests: XCTestCase {
     typealias T = StoreTestSupport
 
-    /// The built command-line tool beside the test bundle (`.build/debug/health-import`).
-    static var toolURL: URL {
-        // On Linux the bundle URL is either the .xctest itself or the folder that holds it.
-        let bundle = Bundle(for: StoreKillTests.self).bundleURL
-        let folder = bundle.pathExtension == "xctest" ? bundle.deletingLastPathComponent() : bundle
-        return folder.appendingPathComponent("health-import")
-    }
-
     /// An export.xml of `records` step and heart-rate records, one a minute from 2024-01-01.
     static func exportXML(records: Int) -> String {
         var out = """
@@ -56,7 +48,7 @@ final class StoreKillTests: XCTestCase {
 
     func runTool(_ args: [String]) throws -> Process {
         let p = Process()
-        p.executableURL = Self.toolURL
+        p.executableURL = TestPaths.tool
         p.arguments = args
         p.standardOutput = FileHandle.nullDevice
         p.standardError = FileHandle.nullDevice
@@ -65,7 +57,7 @@ final class StoreKillTests: XCTestCase {
     }
 
     func testKillDuringConvertLeavesTheStoreBeforeOrComplete() throws {
-        let tool = Self.toolURL
+        let tool = TestPaths.tool
         guard FileManager.default.isExecutableFile(atPath: tool.path) else {
             throw XCTSkip("no built health-import at \(tool.path)")
         }

@@ -1,5 +1,3 @@
-import CSQLite
-
 /// Where a kind's per-row metadata lives: a key/value table with the owning row's id, in the
 /// order its entries were written (`sample_metadata`: `sample_id`, `position`).
 struct MetadataTable {
@@ -22,10 +20,8 @@ final class MetadataMerge {
     private var current: Int64?
 
     init(_ source: MetadataTable, db: SQLiteConnection) throws {
-        statement = try StoreAccess.mapped {
-            try db.prepare(
-                "SELECT \(source.ownerColumn), key, value FROM \(source.table) ORDER BY \(source.ownerColumn), \(source.orderColumn)")
-        }
+        statement = try db.prepare(
+            "SELECT \(source.ownerColumn), key, value FROM \(source.table) ORDER BY \(source.ownerColumn), \(source.orderColumn)")
         try advance()
     }
 
@@ -37,16 +33,17 @@ final class MetadataMerge {
         while current == owner {
             if !first { out.append(0x2C) }
             first = false
-            let stmt = statement.stmt
-            out.appendJSONString(sqlite3_column_text(stmt, 1), Int(sqlite3_column_bytes(stmt, 1)))
+            let (key, keyCount) = statement.textBytes(1)
+            out.appendJSONString(key, keyCount)
             out.append(0x3A)
-            out.appendJSONString(sqlite3_column_text(stmt, 2), Int(sqlite3_column_bytes(stmt, 2)))
+            let (value, valueCount) = statement.textBytes(2)
+            out.appendJSONString(value, valueCount)
             try advance()
         }
         out.append(0x7D)
     }
 
     private func advance() throws {
-        current = try StoreAccess.mapped { try statement.step() } ? statement.int(0) : nil
+        current = try statement.step() ? statement.int(0) : nil
     }
 }

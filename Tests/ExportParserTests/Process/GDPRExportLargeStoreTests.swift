@@ -49,7 +49,7 @@ final class GDPRExportLargeStoreTests: XCTestCase {
         let out = dir.appendingPathComponent("big.zip").path
         for path in [dir.appendingPathComponent("big").path, out] {
             let (status, text) = try GDPRTestSupport.python(
-                script, [StoreKillTests.toolURL.path, "gdpr-export", "--store", store, "--person", "big", "--out", path])
+                script, [TestPaths.tool.path, "gdpr-export", "--store", store, "--person", "big", "--out", path])
             XCTAssertEqual(status, 0)
             let parts = String(decoding: text, as: UTF8.self).split(separator: " ").map {
                 Double($0.trimmingCharacters(in: .whitespacesAndNewlines)) ?? -1

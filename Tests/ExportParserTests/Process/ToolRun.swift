@@ -16,7 +16,7 @@ enum ToolRun {
     /// Runs `health-import ARGS` in `directory` and waits for it; skips the test when the tool
     /// is not built.
     static func run(_ args: [String], in directory: URL? = nil, environment: [String: String] = [:]) throws -> Result {
-        let tool = StoreKillTests.toolURL
+        let tool = TestPaths.tool
         guard FileManager.default.isExecutableFile(atPath: tool.path) else { throw XCTSkip("no built health-import at \(tool.path)") }
         let p = Process()
         p.executableURL = tool

@@ -1,0 +1,37 @@
+/// What `erase` asks of the store: the person's rows deleted, and their bytes out of the file.
+///
+/// SQLite leaves deleted rows' bytes in free space and the write-ahead log keeps old page
+/// versions, so a plain DELETE leaves the data readable with a hex editor. Hence
+/// `secure_delete` (deleted content overwritten with zeros), a checkpoint that copies the WAL
+/// back and truncates it, and VACUUM, which rebuilds the file from the remaining rows.
+extension HealthStore {
+    /// Turns on `secure_delete` for this connection; false when this SQLite library cannot.
+    func overwriteDeletedContent() throws -> Bool {
+        try db.scalarInt("PRAGMA secure_delete = ON") == 1
+    }
+
+    /// Deletes every row of `person` from every table that holds one (`PersonRows.tables`, in
+    /// that order) and returns the rows deleted per table. Runs inside the caller's write
+    /// transaction (`writing`).
+    func deleteRows(of person: String) throws -> [(table: String, rows: Int)] {
+        var removed: [(table: String, rows: Int)] = []
+        for table in PersonRows.tables {
+            let delete = try db.prepare("DELETE FROM \(table.name) WHERE \(table.predicate)")
+            delete.bind(1, person)
+            try delete.run()
+            removed.append((table.name, db.changes))
+        }
+        return removed
+    }
+
+    /// `PRAGMA wal_checkpoint(TRUNCATE)`: true when it completed (its first column is 1 when a
+    /// reader or writer kept it from finishing, after the busy timeout).
+    func checkpointAndTruncateWAL() throws -> Bool {
+        let s = try db.prepare("PRAGMA wal_checkpoint(TRUNCATE)")
+        guard try s.step() else { return true }
+        return s.int(0) == 0
+    }
+
+    /// Rebuilds the file from the remaining rows (VACUUM): free pages, with old bytes, go.
+    func vacuum() throws { try db.execute("VACUUM") }
+}

@@ -7,8 +7,9 @@ import Synchronization
 /// `RunningMechanics` (workout-avg) and `WorkoutBook` (workouts and their heart rate).
 ///
 /// What it keeps is bounded by days and sources, except where a rule needs intervals: sum-rule
-/// pieces (32 bytes) until their days are complete, heart-rate samples (8 bytes) for workouts
-/// that state no heart rate, sleep and running samples, which are few.
+/// pieces (32 bytes) until their days are complete (at most `DayOptions.sumPieceBudget`),
+/// heart-rate samples (8 bytes) for workouts that state no heart rate, spilled to a temporary
+/// file a chunk at a time (`HeartRateSamples`), sleep and running samples, which are few.
 ///
 /// Without `--timezone` the book dates samples in the person's zone as the input's `HKTimeZone`
 /// entries show it (`ZoneTimeline`), which is known only at the end of the pass (export.xml lists
@@ -75,6 +76,9 @@ final class DayBook: SampleSink {
     /// Workouts that repeated one already read but for their creation date or app version (a sync's
     /// copies).
     var duplicateWorkouts: Int { workouts.duplicates }
+    /// Heart-rate samples held in memory for the workouts now (at most a chunk; the rest are
+    /// spilled): what tests read to see that memory stays bounded, not the process's RSS.
+    var heartRatesInMemory: Int { workouts.heartRatesInMemory }
     /// How `finish` dated the samples.
     private(set) var datedBy: DayDating = .recordedOffsets
     /// Set by `finish` when the timeline is further than `FringeKey.width` from the recorded

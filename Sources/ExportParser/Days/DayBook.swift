@@ -354,6 +354,8 @@ final class DayBook: SampleSink {
             }
             for segment in pendingSegments { nights.addSegment(segment, night: clock.night(endingAt: segment.end)) }
             for p in pendingNightAvg { nights.addNightAvg(metric: p.metric, p.value, night: clock.night(endingAt: p.end)) }
+            // Placed: freed before the days are built (memory peaks at the end; issue 24).
+            (fringeDays, lastFringeState, pendingSegments, pendingNightAvg) = ([:], nil, [], [])
         } else {
             datedBy = options.timeZone != nil ? .runZone : .timeline
         }
@@ -364,9 +366,9 @@ final class DayBook: SampleSink {
         /// A date's zone: the run's, else the timeline's at the date's start, else the first zone
         /// name or offset seen that date, else the offset of its night's first sleep sample, else
         /// the export date's.
-        func day(_ n: Int) -> FinishedDay {
+        func day(_ n: Int, state: DayAccumulators? = nil) -> FinishedDay {
             if let d = out[n] { return d }
-            let st = days[n]
+            let st = state ?? days[n]
             let zone: String
             if let name = clock.zoneName(day: n) {
                 zone = name
@@ -382,8 +384,11 @@ final class DayBook: SampleSink {
             return FinishedDay(dayNumber: n, timezone: zone, deviceSyncTimestamp: syncText)
         }
 
-        for (n, st) in days {
-            var d = day(n)
+        // Each date's accumulators are freed as its day is made (memory peaks here at the end of a
+        // long export); every later lookup of such a date finds its day in `out`.
+        lastState = nil
+        while let (n, st) = days.popFirst() {
+            var d = day(n, state: st)
             st.finish(into: &d)
             out[n] = d
         }

@@ -7,6 +7,8 @@
 # Environment:
 #   BENCH_SIZE_MB  size of the generated export.xml in MB (10^6 bytes), default 1000
 #   BENCH_HAE_MB   size of the generated HAE JSON in MB, default 300
+#   BENCH_BIG_MB   size of the large export.xml (about 15 years at 3000) for the memory rows
+#                  "c-sax-big" and "store-big" (bench/data/big/), default 3000; 0 skips them
 #                  (both made by the binary under test: health-import fixtures --scale)
 #   BENCH_RUNS     timed runs per row (the median is reported), default 5
 #   BENCH_STRICT   1 = exit with status 1 when any row FAILs (default 0: report only)
@@ -25,6 +27,7 @@ BENCH_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 ROOT=$(cd "$BENCH_DIR/.." && pwd)
 SIZE_MB=${BENCH_SIZE_MB:-1000}
 HAE_MB=${BENCH_HAE_MB:-300}
+BIG_MB=${BENCH_BIG_MB:-3000}
 RUNS=${BENCH_RUNS:-5}
 STRICT=${BENCH_STRICT:-0}
 TIMEOUT=${BENCH_TIMEOUT:-900}
@@ -35,6 +38,7 @@ TMP=$DATA/tmp
 XML=$DATA/export.xml
 ZIP=$DATA/export.zip
 HAE=$DATA/hae.json
+BIG=$DATA/big/export.xml
 TIME=/usr/bin/time
 
 # targets
@@ -43,7 +47,7 @@ T_ZIP=1.3     # zip run  <= 1.3 x xml run
 T_STORE=2.0   # xml + SQLite store <= 2.0 x C SAX floor
 T_HAE=2.0     # HAE run  <= 2.0 x yajl floor
 T_COMPARE=1.2 # 7-day compare of export.xml against hae.json <= 1.2 x (xml run + hae run)
-T_RSS=150     # every peak RSS < 150 MB
+T_RSS=100     # every peak RSS < 100 MB (issue 24: flat at any size; the store-big row shows it)
 
 log() { printf '%s\n' "$*" >&2; }
 die() { log "bench: $*"; exit 2; }
@@ -115,7 +119,20 @@ if [ ! -s "$HAE" ] || [ "$(cat "$DATA/hae.params" 2>/dev/null)" != "${HAE_ARGS[*
     generate hae "${HAE_ARGS[@]}"
 fi
 
+# The large export for the memory rows: export.xml alone, the same generator from the same start
+# (at 3000 MB 5,648 dates, 15.5 years), in its own folder; generated once, like the rest.
+BIG_ARGS=(fixtures --scale "$BIG_MB" --scale-file xml --start "$START")
+if [ "$BIG_MB" != 0 ] && { [ ! -s "$BIG" ] || [ "$(cat "$DATA/big.params" 2>/dev/null)" != "${BIG_ARGS[*]}" ]; }; then
+    [ -n "$HI" ] || die "cannot generate the data without a health-import binary: $HI_BUILD_ERR"
+    log "== generating: health-import ${BIG_ARGS[*]} --out $DATA/big"
+    rm -f "$DATA/big.params"
+    mkdir -p "$DATA/big"
+    "$HI" "${BIG_ARGS[@]}" --out "$DATA/big" | tee "$DATA/big.counts" >&2 || die "health-import ${BIG_ARGS[*]} failed"
+    echo "${BIG_ARGS[*]}" >"$DATA/big.params"
+fi
+
 XML_BYTES=$(stat -c %s "$XML")
+BIG_BYTES=$( [ "$BIG_MB" != 0 ] && stat -c %s "$BIG" || echo 0)
 ZIP_BYTES=$(stat -c %s "$ZIP")
 HAE_BYTES=$(stat -c %s "$HAE")
 
@@ -185,7 +202,7 @@ measure() {
     # files right away makes ext4's inode allocator slow for the next ~30 s (it steps over
     # recently deleted inodes one at a time), which would charge one run's clean-up to the
     # file creation of the next run (measured: +0.3 s system time on the HAE row).
-    [ "$kind" = convert-store ] && STORE_KEEP=$out
+    [ "$kind" = convert-store ] && [ "$name" = xml+store ] && STORE_KEEP=$out
     return 0
 }
 
@@ -200,8 +217,13 @@ for ((i = 1; i <= RUNS; i++)); do
     measure yajl-floor floor-json "$HAE" "$i"
     measure hae convert "$HAE" "$i"
     measure compare compare "$XML" "$i"
+    if [ "$BIG_MB" != 0 ]; then
+        measure c-sax-big floor-xml "$BIG" "$i"
+        measure store-big convert-store "$BIG" "$i"
+        rm -f "$TMP/run-store-big-$i/health.sqlite"   # 1.3 GB a run; one file, no inode storm
+    fi
 done
-for name in c-sax-floor xml zip xml+store yajl-floor hae compare; do
+for name in c-sax-floor xml zip xml+store yajl-floor hae compare c-sax-big store-big; do
     [ -n "${ERR[$name]:-}" ] && continue
     SEC[$name]=$(printf '%s' "${SECS[$name]:-}" | median)
     RSS[$name]=$(printf '%s' "${RSSS[$name]:-}" | sort -g | tail -n 1)   # worst run
@@ -272,7 +294,8 @@ printf 'export.xml %d bytes (%.1f MB)   export.zip %d bytes (%.1f MB)   hae.json
     "$XML_BYTES" "$(awk -v b="$XML_BYTES" 'BEGIN{print b/1e6}')" "$ZIP_BYTES" "$(awk -v b="$ZIP_BYTES" 'BEGIN{print b/1e6}')" \
     "$HAE_BYTES" "$(awk -v b="$HAE_BYTES" 'BEGIN{print b/1e6}')"
 [ -n "$HI_BUILD_ERR" ] && echo "build: $HI_BUILD_ERR"
-echo "targets: xml <= ${T_XML}x C SAX floor, zip <= ${T_ZIP}x xml, xml+store <= ${T_STORE}x C SAX floor, hae <= ${T_HAE}x yajl floor, compare <= ${T_COMPARE}x (xml + hae), every peak RSS < ${T_RSS} MB"
+[ "$BIG_MB" != 0 ] && printf 'big/export.xml %d bytes (%.1f MB): c-sax-big and store-big\n' "$BIG_BYTES" "$(awk -v b="$BIG_BYTES" 'BEGIN{print b/1e6}')"
+echo "targets: xml <= ${T_XML}x C SAX floor, zip <= ${T_ZIP}x xml, xml+store <= ${T_STORE}x C SAX floor, hae <= ${T_HAE}x yajl floor, compare <= ${T_COMPARE}x (xml + hae), store-big <= ${T_STORE}x c-sax-big, every peak RSS < ${T_RSS} MB"
 echo
 printf '%-12s %8s %8s %-22s %8s %7s  %s\n' run seconds MB/s ratio RSS-MB cpu-s result
 printf '%-12s %8s %8s %-22s %8s %7s  %s\n' ------------ -------- -------- ---------------------- -------- ------- ------
@@ -283,6 +306,12 @@ row xml+store "$XML_BYTES" c-sax-floor "$T_STORE"
 row yajl-floor "$HAE_BYTES" "" ""
 row hae "$HAE_BYTES" yajl-floor "$T_HAE"
 row compare "$((XML_BYTES + HAE_BYTES))" xml+hae "$T_COMPARE"
+ROWS=6
+if [ "$BIG_MB" != 0 ]; then
+    row c-sax-big "$BIG_BYTES" "" ""
+    row store-big "$BIG_BYTES" c-sax-big "$T_STORE"
+    ROWS=8
+fi
 echo "(seconds: median wall time; ratio: median of the per-round ratios to the reference; cpu-s: median user+sys, informational; MB/s counts uncompressed export.xml bytes for the zip row)"
 
 if [ -n "$STORE_KEEP" ] && [ -f "$STORE_KEEP/health.sqlite" ]; then
@@ -304,6 +333,6 @@ elif [ -n "${ERR[xml+store]:-}" ] && [ -n "$HI" ]; then
 fi
 
 echo
-if [ "$FAILS" -eq 0 ]; then echo "overall: PASS"; else echo "overall: FAIL ($FAILS of 6 rows)"; fi
+if [ "$FAILS" -eq 0 ]; then echo "overall: PASS"; else echo "overall: FAIL ($FAILS of $ROWS rows)"; fi
 if [ "$STRICT" = 1 ] && [ "$FAILS" -ne 0 ]; then exit 1; fi
 exit 0

@@ -75,10 +75,10 @@ public final class ConvertJob {
             days = days.filter(isInWindow)
             // The outputs are put in place only once the store has committed: a run that fails
             // leaves --out as it was.
-            try write(days, checks: outcome.inputs) { payloads in
+            try write(days, checks: outcome.inputs) { dates, payload in
                 try finishStoring()
                 // The store keeps the very payloads this run writes, for `push --store`.
-                try store?.savePayloads(person: request.person, payloads)
+                try store?.savePayloads(person: request.person, dates: dates, json: payload)
                 try store?.commitRun()
             }
         } catch {
@@ -213,11 +213,13 @@ public final class ConvertJob {
     /// Writes the day files, `payloads.json`, `daily.csv` and the days that disagree with Apple's
     /// daily totals a day at a time into temporary names (memory holds one rendered day, not all
     /// of them), then puts them in place.
-    /// `beforePuttingInPlace` gets each date's payload text as `payloads/DATE.json` holds it
-    /// (without its final line end).
+    /// `beforePuttingInPlace` gets the dates written and, for the i-th, its payload text as
+    /// `payloads/DATE.json` holds it (without its final line end): read back from that staged
+    /// file when asked, so that memory holds one payload text, not every date's until the store
+    /// commits (docs/store.md, "Memory").
     private func write(
         _ days: [FinishedDay], checks: [ConvertOutcome.Input],
-        beforePuttingInPlace: ([(date: String, json: String)]) throws -> Void
+        beforePuttingInPlace: (_ dates: [String], _ payload: (Int) throws -> String) throws -> Void
     ) throws {
         let out = request.outDir
         try OutputFiles.makeDirectory(out)
@@ -226,8 +228,6 @@ public final class ConvertJob {
         let apple = try OutputFiles.Staged(out + "/" + AppleDailyTotals.fileName)
         try apple.append(AppleDailyTotals.csvHeader)
         for input in checks { if let totals = input.appleTotals { try apple.append(totals.csvRows(input: input.path)) } }
-        var texts: [(date: String, json: String)] = []
-        texts.reserveCapacity(days.count)
         try OutputFiles.replaceDirectory(out + "/payloads") { dir in
             try batch.append(PayloadsFile.opening(empty: days.isEmpty))
             try csv.append(CSVWriter.header)
@@ -238,12 +238,15 @@ public final class ConvertJob {
             for (i, day) in days.enumerated() {
                 let text = PayloadEncoder.payload(day).bytes()
                 try files.write(PayloadsFile.dayFile(text), to: dir + "/\(day.date).json")
-                texts.append((day.date, String(decoding: text, as: UTF8.self)))
                 try batch.append(bytes: PayloadsFile.member(text, last: i + 1 == days.count))
                 try csv.append(CSVWriter.row(day))
             }
             try files.finish()
-            try beforePuttingInPlace(texts)
+            let dates = days.map(\.date)
+            try beforePuttingInPlace(dates) { i in
+                let file = try Data(contentsOf: URL(fileURLWithPath: dir + "/\(dates[i]).json"))
+                return String(decoding: file.dropLast(), as: UTF8.self)  // without the line end `dayFile` adds
+            }
         }
         try batch.commit()
         try csv.commit()

@@ -7,8 +7,9 @@ import Synchronization
 /// `RunningMechanics` (workout-avg) and `WorkoutBook` (workouts and their heart rate).
 ///
 /// What it keeps is bounded by days and sources, except where a rule needs intervals: sum-rule
-/// pieces (32 bytes) until their days are complete, heart-rate samples (8 bytes) for workouts
-/// that state no heart rate, sleep and running samples, which are few.
+/// pieces (32 bytes) until their days are complete (at most `DayOptions.sumPieceBudget`),
+/// heart-rate samples (8 bytes) for workouts that state no heart rate, spilled to a temporary
+/// file a chunk at a time (`HeartRateSamples`), sleep and running samples, which are few.
 ///
 /// Without `--timezone` the book dates samples in the person's zone as the input's `HKTimeZone`
 /// entries show it (`ZoneTimeline`), which is known only at the end of the pass (export.xml lists
@@ -75,6 +76,9 @@ final class DayBook: SampleSink {
     /// Workouts that repeated one already read but for their creation date or app version (a sync's
     /// copies).
     var duplicateWorkouts: Int { workouts.duplicates }
+    /// Heart-rate samples held in memory for the workouts now (at most a chunk; the rest are
+    /// spilled): what tests read to see that memory stays bounded, not the process's RSS.
+    var heartRatesInMemory: Int { workouts.heartRatesInMemory }
     /// How `finish` dated the samples.
     private(set) var datedBy: DayDating = .recordedOffsets
     /// Set by `finish` when the timeline is further than `FringeKey.width` from the recorded
@@ -350,6 +354,8 @@ final class DayBook: SampleSink {
             }
             for segment in pendingSegments { nights.addSegment(segment, night: clock.night(endingAt: segment.end)) }
             for p in pendingNightAvg { nights.addNightAvg(metric: p.metric, p.value, night: clock.night(endingAt: p.end)) }
+            // Placed: freed before the days are built (memory peaks at the end; issue 24).
+            (fringeDays, lastFringeState, pendingSegments, pendingNightAvg) = ([:], nil, [], [])
         } else {
             datedBy = options.timeZone != nil ? .runZone : .timeline
         }
@@ -360,9 +366,9 @@ final class DayBook: SampleSink {
         /// A date's zone: the run's, else the timeline's at the date's start, else the first zone
         /// name or offset seen that date, else the offset of its night's first sleep sample, else
         /// the export date's.
-        func day(_ n: Int) -> FinishedDay {
+        func day(_ n: Int, state: DayAccumulators? = nil) -> FinishedDay {
             if let d = out[n] { return d }
-            let st = days[n]
+            let st = state ?? days[n]
             let zone: String
             if let name = clock.zoneName(day: n) {
                 zone = name
@@ -378,8 +384,11 @@ final class DayBook: SampleSink {
             return FinishedDay(dayNumber: n, timezone: zone, deviceSyncTimestamp: syncText)
         }
 
-        for (n, st) in days {
-            var d = day(n)
+        // Each date's accumulators are freed as its day is made (memory peaks here at the end of a
+        // long export); every later lookup of such a date finds its day in `out`.
+        lastState = nil
+        while let (n, st) = days.popFirst() {
+            var d = day(n, state: st)
             st.finish(into: &d)
             out[n] = d
         }

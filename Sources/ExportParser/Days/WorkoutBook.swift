@@ -7,9 +7,11 @@ struct WorkoutBook {
     private var identities: Set<WorkoutIdentity> = []
     private(set) var duplicates = 0
     /// Heart-rate samples, 8 bytes each: the start (seconds since 2001-01-01, biased to unsigned)
-    /// in the high half and the rate's Float bits in the low half, so the array sorts by time in
-    /// place, with no copies.
-    private var heartRates: [UInt64] = []
+    /// in the high half and the rate's Float bits in the low half, so they sort by time in place,
+    /// with no copies. Spilled to a temporary file a chunk at a time (`HeartRateSamples`).
+    private var heartRates = HeartRateSamples()
+    /// Samples the book holds in memory now (bounded by a chunk, however long the input).
+    var heartRatesInMemory: Int { heartRates.inMemory }
 
     /// Seconds from 1970 to 2001-01-01, the epoch of the packed times (they fit 32 bits).
     static let epoch: Int64 = 978_307_200
@@ -31,12 +33,10 @@ struct WorkoutBook {
     /// on, and the running workouts' intervals by day (for the running mechanics).
     mutating func finish(clock: LocalClock) -> (summaries: [(day: Int, summary: WorkoutSummary)], runs: [Int: [(Int64, Int64)]]) {
         guard !workouts.isEmpty else { return ([], [:]) }
-        // Heart-rate samples are needed only for workouts that state no heart rate of their own;
-        // sorted in place once if so, and freed either way.
-        let needsSamples = workouts.contains { WorkoutFigures.needsHeartRateSamples($0) }
-        if needsSamples { heartRates.sort() } else { heartRates = [] }
-        let hr = heartRates
-        heartRates = []
+        // Heart-rate samples are needed only for workouts that state no heart rate of their own:
+        // those inside their intervals are kept (sorted), and the rest freed.
+        let hr = heartRates.take(
+            within: workouts.filter(WorkoutFigures.needsHeartRateSamples).map { ($0.start.seconds, $0.end.seconds) })
         var summaries: [(day: Int, summary: WorkoutSummary)] = []
         var runs: [Int: [(Int64, Int64)]] = [:]
         for w in workouts.sorted(by: { $0.start.seconds < $1.start.seconds }) {

@@ -7,6 +7,12 @@ extension HealthStore {
     /// Replaces the person's stored payloads of these dates, in one transaction. Called by
     /// `convert` once its imports have committed, with the payloads it is about to put in place.
     func savePayloads(person: String, _ payloads: [(date: String, json: String)], at now: Date = Date()) throws {
+        try savePayloads(person: person, dates: payloads.map(\.date), at: now) { payloads[$0].json }
+    }
+
+    /// The same, for `dates` whose texts `json(i)` gives one at a time: `convert` reads them back
+    /// from the day files it has just written, so that memory never holds all of them.
+    func savePayloads(person: String, dates: [String], at now: Date = Date(), json: (Int) throws -> String) throws {
         db.confinement.claim()  // the caller waited for the last import's commit thread
         try beginWrite(savepoint: "health_import_payloads")
         do {
@@ -18,9 +24,9 @@ extension HealthStore {
             s.bind(1, person)
             s.bind(4, ExportParserVersion.current)
             s.bind(5, Self.isoUTC(now))
-            for p in payloads {
-                s.bind(2, p.date)
-                s.bind(3, p.json)
+            for (i, date) in dates.enumerated() {
+                s.bind(2, date)
+                s.bind(3, try json(i))
                 try s.run()
             }
             try endWrite(savepoint: "health_import_payloads")

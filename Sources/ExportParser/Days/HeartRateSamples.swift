@@ -1,0 +1,103 @@
+/// The heart-rate samples a day book keeps for workouts that state no heart rate of their own
+/// (exports before iOS 16), packed 8 bytes each (`WorkoutBook.pack`).
+///
+/// Why they are spilled: export.xml lists every `Record` before the first `Workout`, so which
+/// samples a workout needs is known only after all of them were read, and heart rate is about
+/// three quarters of an export's records (4.8 M in a 3 GB, 15-year export: 38 MB, and one array
+/// doubling its way there held up to 96 MB while it copied itself). Here memory holds one chunk of
+/// `chunkCount` samples (512 kB); each full chunk is written to an unnamed temporary file (mode
+/// 0600, removed from its folder as soon as it is created, so nothing is left behind even when
+/// the process is killed). `take(within:)` reads the chunks back one at a time and keeps only
+/// the samples inside the intervals of the workouts that need them. When no temporary file can
+/// be written (a read-only or full disk), the chunks stay in memory, as before.
+struct HeartRateSamples {
+    /// Samples a chunk holds: 64 Ki × 8 bytes = 512 kB in memory, and per write.
+    static let chunkCount = 1 << 16
+
+    private var chunk: [UInt64] = []
+    /// Full chunks that could not be written to the spill file.
+    private var held: [[UInt64]] = []
+    private var spill: SpillFile?
+    private var spillFailed = false
+    /// Full chunks written to the spill file (each `chunkCount` samples).
+    private var spilledChunks = 0
+
+    /// Samples appended so far.
+    private(set) var count = 0
+    /// Samples in memory now (the current chunk and chunks that could not be spilled): what stays
+    /// bounded however many samples the input holds.
+    var inMemory: Int { chunk.count + held.reduce(0) { $0 + $1.count } }
+
+    @inline(__always)
+    mutating func append(_ packed: UInt64) {
+        if chunk.isEmpty { chunk.reserveCapacity(Self.chunkCount) }
+        chunk.append(packed)
+        count += 1
+        if chunk.count == Self.chunkCount { spillChunk() }
+    }
+
+    private mutating func spillChunk() {
+        if !spillFailed {
+            if spill == nil { spill = SpillFile() }
+            if let file = spill, file.append(chunk) {
+                spilledChunks += 1
+                chunk.removeAll(keepingCapacity: true)
+                return
+            }
+            spillFailed = true
+        }
+        held.append(chunk)
+        chunk = []
+    }
+
+    /// The samples whose time lies inside one of `intervals` (start and end seconds since 1970,
+    /// both inclusive, as `WorkoutFigures.summary` reads them), sorted; frees everything kept.
+    /// For each interval it holds exactly the samples a sorted array of all of them holds there,
+    /// in the same order, so the workouts' figures are those of the whole array.
+    mutating func take(within intervals: [(start: Int64, end: Int64)]) -> [UInt64] {
+        defer { self = HeartRateSamples() }
+        let spans = Self.disjoint(intervals)
+        guard !spans.isEmpty else { return [] }
+        var kept: [UInt64] = []
+        func keep(_ part: UnsafeBufferPointer<UInt64>) {
+            for packed in part where Self.contains(spans, WorkoutBook.unpack(packed).0) { kept.append(packed) }
+        }
+        if let spill, spilledChunks > 0 {
+            var buffer = [UInt64](repeating: 0, count: Self.chunkCount)
+            for i in 0..<spilledChunks {
+                buffer.withUnsafeMutableBufferPointer { spill.read(chunk: i, into: $0) }
+                buffer.withUnsafeBufferPointer(keep)
+            }
+        }
+        for part in held { part.withUnsafeBufferPointer(keep) }
+        chunk.withUnsafeBufferPointer(keep)
+        kept.sort()
+        return kept
+    }
+
+    /// The intervals sorted and merged where they overlap or touch; empty ones (end before start)
+    /// dropped, as no sample lies in them.
+    static func disjoint(_ intervals: [(start: Int64, end: Int64)]) -> [(start: Int64, end: Int64)] {
+        var out: [(start: Int64, end: Int64)] = []
+        for i in intervals.filter({ $0.start <= $0.end }).sorted(by: { $0.start < $1.start }) {
+            if let last = out.last, i.start <= last.end {
+                out[out.count - 1].end = max(last.end, i.end)
+            } else {
+                out.append(i)
+            }
+        }
+        return out
+    }
+
+    /// Whether `t` lies in one of `spans` (disjoint, sorted): the last span starting at or before
+    /// it, found by bisection, reaches it.
+    @inline(__always)
+    static func contains(_ spans: [(start: Int64, end: Int64)], _ t: Int64) -> Bool {
+        var lo = 0, hi = spans.count
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if spans[mid].start <= t { lo = mid + 1 } else { hi = mid }
+        }
+        return lo > 0 && t <= spans[lo - 1].end
+    }
+}

@@ -119,8 +119,9 @@ final class ElementTape: @unchecked Sendable {
         count += 1
     }
 
-    /// Plays every event into the handler, in order.
-    func play(into handler: ExportElementHandler) {
+    /// Plays every event into the handler, in order. `lineOffset` turns the recording parser's
+    /// line numbers into the file's (a chunk's parser starts counting at its first byte).
+    func play(into handler: ExportElementHandler, lineOffset: Int32 = 0) {
         for e in UnsafeBufferPointer(start: events, count: count) {
             switch e.kind {
             case .start:
@@ -128,7 +129,7 @@ final class ElementTape: @unchecked Sendable {
                 let attrs = AttributeList(
                     count: Int(e.attributeCount), names: attributeNames + first, starts: valueStarts + first,
                     lengths: valueLengths + first, bytes: bytes)
-                handler.position = (e.line, e.column)
+                handler.position = (e.line &+ lineOffset, e.column)
                 handler.start(name: e.name, attributes: attrs)
             case .end:
                 handler.end(name: e.name)

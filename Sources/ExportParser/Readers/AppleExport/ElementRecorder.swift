@@ -40,7 +40,7 @@ final class ElementRecorder: @unchecked Sendable {
     let lineOffset: Int
 
     private var tape: ElementTape
-    private let spares: ElementTapeSpares
+    private let spares: TapeSpares<ElementTape>
     private let deliver: (ElementTape) -> Void
 
     private static let sax2Magic: UInt32 = 0xDEED_BEAF
@@ -57,7 +57,7 @@ final class ElementRecorder: @unchecked Sendable {
     static let syntheticEnd: [UInt8] = Array("</HealthData>".utf8)
 
     init(
-        file: String, syntheticRoot: Bool = false, lineOffset: Int = 0, spares: ElementTapeSpares,
+        file: String, syntheticRoot: Bool = false, lineOffset: Int = 0, spares: TapeSpares<ElementTape>,
         deliver: @escaping (ElementTape) -> Void
     ) {
         self.file = file

@@ -6,7 +6,7 @@
 /// attribute's name and value bytes (copied, since libxml2's are valid only during its callback);
 /// for an end tag its name. Names are libxml2 dictionary pointers, valid while the parser lives.
 // @unchecked Sendable: filled by the parsing thread, then handed through the queue's lock to the player, never shared.
-final class ElementTape: @unchecked Sendable {
+final class ElementTape: RecordedTape, @unchecked Sendable {
     enum Kind: UInt8 { case start, end }
 
     /// One start or end tag. For a start tag, its attributes are entries

@@ -37,7 +37,7 @@ final class ParallelSAXDriver: ExportParse, @unchecked Sendable {
     private let order: BoundedBatchQueue<ParseChunk>
     private let work: BoundedBatchQueue<ParseChunk>
     private let state = ChunkPlayState()
-    private let spares: ElementTapeSpares
+    private let spares: TapeSpares<ElementTape>
     private let played = DispatchSemaphore(value: 0)
     private let workersDone = DispatchSemaphore(value: 0)
     private let workerCount: Int
@@ -50,7 +50,7 @@ final class ParallelSAXDriver: ExportParse, @unchecked Sendable {
         let inFlight = 2 * workerCount + 1
         order = BoundedBatchQueue(capacity: inFlight)
         work = BoundedBatchQueue(capacity: inFlight + 1)
-        spares = ElementTapeSpares(limit: 4 * inFlight)
+        spares = TapeSpares<ElementTape>(limit: 4 * inFlight)
         searchFrom = self.chunkBytes
         for i in 0..<workerCount {
             let thread = Thread { [work, state, spares, file, workersDone] in
@@ -186,7 +186,7 @@ final class ParallelSAXDriver: ExportParse, @unchecked Sendable {
     // MARK: - Workers
 
     private static func parseChunks(
-        from work: BoundedBatchQueue<ParseChunk>, state: ChunkPlayState, spares: ElementTapeSpares, file: String
+        from work: BoundedBatchQueue<ParseChunk>, state: ChunkPlayState, spares: TapeSpares<ElementTape>, file: String
     ) {
         while let batch = work.pop() {
             for chunk in batch {
@@ -215,7 +215,7 @@ final class ParallelSAXDriver: ExportParse, @unchecked Sendable {
     // MARK: - The player
 
     private static func play(
-        _ order: BoundedBatchQueue<ParseChunk>, into handler: ExportElementHandler, state: ChunkPlayState, spares: ElementTapeSpares,
+        _ order: BoundedBatchQueue<ParseChunk>, into handler: ExportElementHandler, state: ChunkPlayState, spares: TapeSpares<ElementTape>,
         file: String
     ) {
         var lineBase = 1  // the file's line of the next chunk's first byte

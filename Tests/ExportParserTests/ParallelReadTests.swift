@@ -204,4 +204,23 @@ final class ParallelReadTests: XCTestCase {
             }
         }
     }
+
+    /// A document declared ISO-8859-1 is read by one parser that honours the declaration: the
+    /// source name's bytes C3 A9 are the two characters "Ã©" in Latin-1 (they would be one "é"
+    /// to a chunk's parser, which reads UTF-8).
+    func testADocumentInAnotherEncodingIsReadAsDeclared() throws {
+        var bytes = Array(Self.head.replacingOccurrences(of: "UTF-8", with: "ISO-8859-1").utf8)
+        for hour in 6...9 { bytes += Array(Self.steps(hour, hour).utf8) }
+        bytes += Array(Self.steps(10, 10).replacingOccurrences(of: "Phone", with: "Caf\u{E9}").utf8)  // é as UTF-8: C3 A9
+        bytes += Array("</HealthData>\n".utf8)
+        for (threads, chunk) in Self.settings {
+            let sink = CollectingSink()
+            try AppleExportReader.read(data: Data(bytes), name: "t.xml", into: sink, threads: threads, chunkBytes: chunk)
+            XCTAssertEqual(sink.samples.last?.source, "Caf\u{C3}\u{A9}", "threads \(threads), chunk \(chunk)")
+            XCTAssertEqual(sink.samples.count, 5)
+        }
+        XCTAssertTrue(ParallelSAXDriver.declaresUTF8(Array("<?xml version=\"1.0\" encoding='utf-8'?>".utf8)))
+        XCTAssertTrue(ParallelSAXDriver.declaresUTF8(Array("<?xml version=\"1.0\"?>".utf8)))
+        XCTAssertFalse(ParallelSAXDriver.declaresUTF8(Array("<?xml version=\"1.0\" encoding=\"ISO-8859-1\"?>".utf8)))
+    }
 }

@@ -58,7 +58,7 @@ final class ParallelSAXDriver: ExportParse, @unchecked Sendable {
                 workersDone.signal()
             }
             thread.stackSize = 4 << 20
-            thread.name = "health-import XML parser \(i + 1)"
+            thread.name = "xml parser \(i + 1)"  // Linux keeps 15 characters of a name
             thread.start()
         }
         // The handler (and so the sinks and the store) is reached through a box emptied before
@@ -73,7 +73,7 @@ final class ParallelSAXDriver: ExportParse, @unchecked Sendable {
             played.signal()
         }
         player.stackSize = 4 << 20
-        player.name = "health-import XML player"
+        player.name = "xml player"
         player.start()
     }
 
@@ -89,6 +89,11 @@ final class ParallelSAXDriver: ExportParse, @unchecked Sendable {
 
     /// Dispatches the chunk before the next cut; false when no cut is in the bytes yet.
     private func cut() throws -> Bool {
+        if firstPending, !sequentialOnly, !Self.declaresUTF8(current) {
+            // The chunks' parsers read UTF-8 (they see no XML declaration): a document in another
+            // encoding is read by one parser, which honours its declaration.
+            sequentialOnly = true
+        }
         if sequentialOnly {
             try dispatch(ParseChunk(bytes: current, first: firstPending, last: false, sequential: true))
             current = []
@@ -121,6 +126,16 @@ final class ParallelSAXDriver: ExportParse, @unchecked Sendable {
         searchFrom = chunkBytes
         try dispatch(chunk)
         return true
+    }
+
+    /// Whether the document is UTF-8: its XML declaration names no encoding, or UTF-8.
+    static func declaresUTF8(_ bytes: [UInt8]) -> Bool {
+        let head = bytes.prefix(512)
+        guard head.starts(with: Array("<?xml".utf8)), let end = head.firstIndex(of: UInt8(ascii: ">")) else { return true }
+        let declaration = String(decoding: head[..<end], as: UTF8.self).lowercased()
+        guard let at = declaration.range(of: "encoding") else { return true }
+        let rest = declaration[at.upperBound...].drop { $0 == " " || $0 == "=" || $0 == "\"" || $0 == "'" }
+        return rest.hasPrefix("utf-8") || rest.hasPrefix("utf8")
     }
 
     @inline(__always)

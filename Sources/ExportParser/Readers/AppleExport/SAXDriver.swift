@@ -17,7 +17,7 @@ final class SAXDriver: ExportParse, @unchecked Sendable {
     init(file: String, handler: ExportElementHandler) {
         self.file = file
         self.handler = handler
-        pipeline = TapePipeline(consumer: handler) { tape, handler in
+        pipeline = TapePipeline(consumer: handler, threadName: "xml player") { tape, handler in
             tape.play(into: handler)
             return true
         }

@@ -112,6 +112,20 @@ final class ElementRecorder: @unchecked Sendable {
     deinit {
         spares.recycle(tape)
         if let ctxt { xmlFreeParserCtxt(ctxt) }
+        if let dictionary { xmlDictFree(dictionary) }
+    }
+
+    /// The parser's name dictionary, kept after `releaseParser` (the tapes' names point into it).
+    private var dictionary: xmlDictPtr?
+
+    /// Frees the parser (its input buffers and stacks) once the input has ended, keeping only the
+    /// dictionary the recorded names point into, while the tapes wait to be played.
+    func releaseParser() {
+        guard let c = ctxt, let dict = c.pointee.dict else { return }
+        xmlDictReference(dict)
+        dictionary = dict
+        xmlFreeParserCtxt(c)
+        ctxt = nil
     }
 
     @inline(__always)

@@ -18,7 +18,7 @@ import Foundation
 /// the first in file order wins. A file without cuts (not indented as Apple's) is read
 /// sequentially after `chunkBytes × 16` bytes without one.
 ///
-/// Memory: at most `inFlight` chunks (their bytes and tapes) wait for the player.
+/// Memory: at most N + 2 chunks (their bytes, tapes and dictionaries) are held at a time.
 ///
 /// Threading: the handler (and the sinks behind it) is used only by the player thread until
 /// `finish` (or `settle`) has waited for it; chunks pass through the queues' locks and their
@@ -47,10 +47,11 @@ final class ParallelSAXDriver: ExportParse, @unchecked Sendable {
         self.file = file
         self.chunkBytes = max(16, chunkBytes)
         workerCount = max(1, workers)
-        let inFlight = 2 * workerCount + 1
+        // The player's chunk and `inFlight` more: each worker busy with one, one parsed ahead.
+        let inFlight = workerCount + 1
         order = BoundedBatchQueue(capacity: inFlight)
         work = BoundedBatchQueue(capacity: inFlight + 1)
-        spares = TapeSpares<ElementTape>(limit: 4 * inFlight)
+        spares = TapeSpares<ElementTape>(limit: 2 * inFlight)
         searchFrom = self.chunkBytes
         for i in 0..<workerCount {
             let thread = Thread { [work, state, spares, file, workersDone] in
@@ -217,6 +218,7 @@ final class ParallelSAXDriver: ExportParse, @unchecked Sendable {
                     chunk.valid = false
                 }
                 if chunk.valid {
+                    recorder.releaseParser()
                     chunk.recorder = recorder
                     chunk.newlines = ParseChunk.lineFeeds(chunk.bytes)
                 } else {

@@ -16,7 +16,7 @@ import Foundation
 /// error) is read again by the player's own sequential parser, from its start (a proven cut)
 /// to the end of the input, so errors are found, worded and placed as in a sequential read and
 /// the first in file order wins. A file without cuts (not indented as Apple's) is read
-/// sequentially after `chunkBytes × 16` bytes without one.
+/// sequentially after `chunkBytes × 4` bytes without one.
 ///
 /// Memory: at most N + 2 chunks (their bytes, tapes and dictionaries) are held at a time.
 ///
@@ -113,7 +113,7 @@ final class ParallelSAXDriver: ExportParse, @unchecked Sendable {
         }
         guard let at = found else {
             searchFrom = max(chunkBytes, n - 3)
-            if n > chunkBytes * 16 {
+            if n > chunkBytes * 4 {
                 // Not laid out as Apple's exports are: read the rest in one parser.
                 sequentialOnly = true
                 return true

@@ -42,8 +42,9 @@ BIG=$DATA/big/export.xml
 TIME=/usr/bin/time
 
 # targets
-T_XML=1.3     # xml run  <= 1.3 x C SAX floor (issue 10)
-T_ZIP=1.3     # zip run  <= 1.3 x xml run
+T_XML=0.8     # xml run  <= 0.8 x C SAX floor, both cores (issue 24)
+T_ZIP=1.0     # zip run  <= 1.0 x xml run (issue 24)
+T_XML1=1.3    # xml run with --threads 1 (one parser) <= 1.3 x C SAX floor (issue 10)
 T_STORE=2.0   # xml + SQLite store <= 2.0 x C SAX floor
 T_HAE=2.0     # HAE run  <= 2.0 x yajl floor
 T_COMPARE=1.2 # 7-day compare of export.xml against hae.json <= 1.2 x (xml run + hae run)
@@ -151,7 +152,7 @@ median() { sort -g | awk '{a[NR]=$1} END {if (NR==0) exit; if (NR%2) print a[(NR
 
 declare -A SECS RSSS CPUS
 
-# measure NAME KIND INPUT I: run I of one row. KIND is floor-xml | floor-json | convert | convert-store
+# measure NAME KIND INPUT I: run I of one row. KIND is floor-xml | floor-json | convert | convert-t1 | convert-store | compare
 measure() {
     local name=$1 kind=$2 input=$3 i=$4 out cmd
     [ -n "${ERR[$name]:-}" ] && return   # an earlier run of this row failed
@@ -163,10 +164,11 @@ measure() {
         floor-xml)  cmd=("$BIN/sax_floor" "$input") ;;
         floor-json) cmd=("$BIN/yajl_floor" "$input") ;;
         convert)    cmd=("$HI" convert "$input" --out "$out/out" --quiet --no-store) ;;
+        convert-t1) cmd=("$HI" convert "$input" --out "$out/out" --quiet --no-store --threads 1) ;;
         convert-store) cmd=("$HI" convert "$input" --out "$out/out" --quiet --store "$out/health.sqlite") ;;
         compare)    cmd=("$HI" compare --native "$input" --hae "$HAE" --days 7 --out "$out/out" --quiet) ;;
     esac
-    if [ "$kind" = convert ] || [ "$kind" = convert-store ] || [ "$kind" = compare ]; then
+    if [ "$kind" = convert ] || [ "$kind" = convert-t1 ] || [ "$kind" = convert-store ] || [ "$kind" = compare ]; then
         if [ -z "$HI" ]; then ERR[$name]="health-import not built (see 'build:' above)"; return; fi
         mkdir -p "$out/out"
     fi
@@ -185,7 +187,7 @@ measure() {
         rm -rf "$out"
         return
     fi
-    if [ "$kind" = convert ] || [ "$kind" = convert-store ] || [ "$kind" = compare ]; then
+    if [ "$kind" = convert ] || [ "$kind" = convert-t1 ] || [ "$kind" = convert-store ] || [ "$kind" = compare ]; then
         if [ -z "$(ls -A "$out/out")" ]; then
             ERR[$name]="exit 0 but nothing written to --out ($(head -c 200 "$out/stdout" | tr '\n' ' '))"
         elif [ "$kind" = convert-store ] && [ ! -s "$out/health.sqlite" ]; then
@@ -212,6 +214,7 @@ log "== timing, median of $RUNS runs each, rows interleaved"
 for ((i = 1; i <= RUNS; i++)); do
     measure c-sax-floor floor-xml "$XML" "$i"
     measure xml convert "$XML" "$i"
+    measure xml-t1 convert-t1 "$XML" "$i"
     measure zip convert "$ZIP" "$i"
     measure xml+store convert-store "$XML" "$i"
     measure yajl-floor floor-json "$HAE" "$i"
@@ -223,7 +226,7 @@ for ((i = 1; i <= RUNS; i++)); do
         rm -f "$TMP/run-store-big-$i/health.sqlite"   # 1.3 GB a run; one file, no inode storm
     fi
 done
-for name in c-sax-floor xml zip xml+store yajl-floor hae compare c-sax-big store-big; do
+for name in c-sax-floor xml xml-t1 zip xml+store yajl-floor hae compare c-sax-big store-big; do
     [ -n "${ERR[$name]:-}" ] && continue
     SEC[$name]=$(printf '%s' "${SECS[$name]:-}" | median)
     RSS[$name]=$(printf '%s' "${RSSS[$name]:-}" | sort -g | tail -n 1)   # worst run
@@ -295,12 +298,13 @@ printf 'export.xml %d bytes (%.1f MB)   export.zip %d bytes (%.1f MB)   hae.json
     "$HAE_BYTES" "$(awk -v b="$HAE_BYTES" 'BEGIN{print b/1e6}')"
 [ -n "$HI_BUILD_ERR" ] && echo "build: $HI_BUILD_ERR"
 [ "$BIG_MB" != 0 ] && printf 'big/export.xml %d bytes (%.1f MB): c-sax-big and store-big\n' "$BIG_BYTES" "$(awk -v b="$BIG_BYTES" 'BEGIN{print b/1e6}')"
-echo "targets: xml <= ${T_XML}x C SAX floor, zip <= ${T_ZIP}x xml, xml+store <= ${T_STORE}x C SAX floor, hae <= ${T_HAE}x yajl floor, compare <= ${T_COMPARE}x (xml + hae), store-big <= ${T_STORE}x c-sax-big, every peak RSS < ${T_RSS} MB"
+echo "targets: xml <= ${T_XML}x C SAX floor (xml-t1, --threads 1: <= ${T_XML1}x), zip <= ${T_ZIP}x xml, xml+store <= ${T_STORE}x C SAX floor, hae <= ${T_HAE}x yajl floor, compare <= ${T_COMPARE}x (xml + hae), store-big <= ${T_STORE}x c-sax-big, every peak RSS < ${T_RSS} MB"
 echo
 printf '%-12s %8s %8s %-22s %8s %7s  %s\n' run seconds MB/s ratio RSS-MB cpu-s result
 printf '%-12s %8s %8s %-22s %8s %7s  %s\n' ------------ -------- -------- ---------------------- -------- ------- ------
 row c-sax-floor "$XML_BYTES" "" ""
 row xml "$XML_BYTES" c-sax-floor "$T_XML"
+row xml-t1 "$XML_BYTES" c-sax-floor "$T_XML1"
 row zip "$XML_BYTES" xml "$T_ZIP" c-sax-floor ""
 row xml+store "$XML_BYTES" c-sax-floor "$T_STORE"
 row yajl-floor "$HAE_BYTES" "" ""

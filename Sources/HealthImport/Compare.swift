@@ -54,6 +54,7 @@ struct Compare: ParsableCommand {
     var from: String?
 
     @OptionGroup var timezone: TimeZoneOption
+    @OptionGroup var threads: ThreadsOption
 
     @Option(
         help: ArgumentHelp(
@@ -95,6 +96,7 @@ struct Compare: ParsableCommand {
     }
 
     func run() throws {
+        threads.apply()
         do {
             let outcome = try CompareJob(request).run()
             if !quiet {

@@ -27,6 +27,7 @@ struct Convert: ParsableCommand {
     var out = "out"
 
     @OptionGroup var timezone: TimeZoneOption
+    @OptionGroup var threads: ThreadsOption
 
     @Option(
         help: ArgumentHelp("First date to write, YYYY-MM-DD (the whole input is still read). Example: --from 2026-03-01", valueName: "date")
@@ -81,6 +82,7 @@ struct Convert: ParsableCommand {
     }
 
     func run() throws {
+        threads.apply()
         do {
             let job = try ConvertJob(request)
             let display = ProgressDisplay(enabled: !quiet)

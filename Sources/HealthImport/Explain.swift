@@ -40,6 +40,7 @@ struct Explain: ParsableCommand {
     var field: String
 
     @OptionGroup var timezone: TimeZoneOption
+    @OptionGroup var threads: ThreadsOption
 
     @Option(
         help: ArgumentHelp(
@@ -72,6 +73,7 @@ struct Explain: ParsableCommand {
     }
 
     func run() throws {
+        threads.apply()
         do {
             let outcome = try ExplainJob(request).run()
             print(format == .json ? outcome.json : outcome.text, terminator: "")

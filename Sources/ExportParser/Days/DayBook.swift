@@ -21,12 +21,8 @@ import Synchronization
 final class DayBook: SampleSink {
     private(set) var options: DayOptions
     let clock: LocalClock
-    // `@exclusivity(unchecked)` marks the state the book touches on every sample: it drops Swift's
-    // dynamic exclusivity check (a thread-local access-set insert and removal per access), which was
-    // part of about 15 % of a reader's decoding thread (bench/README.md). Safe because one thread at a
-    // time feeds the book (`confinement`), and no method of it is re-entered while it modifies such a
-    // property (the book calls out to no code that could reach it). The checks ran in every test and
-    // fuzz run before they were dropped here and found no overlap.
+    // `@exclusivity(unchecked)`: the state the book touches on every sample (one thread at a time:
+    // `confinement`); why that is safe is the promise written on `SampleSink`.
     @exclusivity(unchecked) private var days: [Int: DayAccumulators] = [:]
     @exclusivity(unchecked) private var lastDay = Int.min
     @exclusivity(unchecked) private var lastState: DayAccumulators?

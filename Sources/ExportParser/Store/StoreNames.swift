@@ -10,12 +10,8 @@ final class StoreNames {
     private let insertType: Statement
     private let findSource: Statement
     private let insertSource: Statement
-    // `@exclusivity(unchecked)` marks the state the store writer touches on every sample: it drops
-    // Swift's dynamic exclusivity check (a thread-local access-set insert and removal per access),
-    // which was a large part of the store run's CPU, with the reader's (bench/README.md). Safe because
-    // only the store's writer thread uses it, and no method of it is re-entered while it modifies such
-    // a property (SQLite calls back into no Swift code here). The checks ran in every test and fuzz
-    // run before they were dropped here and found no overlap.
+    // `@exclusivity(unchecked)`: the state the store writer touches on every sample, used by the
+    // writer thread alone; why that is safe is the promise written on `SampleSink`.
 
     /// The last device's text from its first `>` on (the part after the memory address), to
     /// recognise the same device without building a string.

@@ -11,6 +11,11 @@ struct AppleExportReader {
     var chunkSize = 256 << 10
     /// Called now and then with (bytes parsed, total bytes if known).
     var progress: ((Int64, Int64?) -> Void)?
+    /// Threads that parse export.xml (`--threads`): 1 is the sequential `SAXDriver`; more run
+    /// `ParallelSAXDriver` with that many parsing workers.
+    var threads = ParseThreads.count
+    /// Bytes per chunk of the parallel read (see `ParseThreads.chunkBytes`).
+    var parallelChunkBytes = ParseThreads.chunkBytes
 
     init(path: String) { self.path = path }
 
@@ -29,9 +34,10 @@ struct AppleExportReader {
 
     /// Parses an export held in memory (tests, fixtures).
     @discardableResult
-    static func read(data: Data, name: String, into sink: SampleSink) throws -> ReadReport {
+    static func read(data: Data, name: String, into sink: SampleSink, threads: Int = 1, chunkBytes: Int = 1 << 20) throws -> ReadReport {
         var session = ParseSession(
-            file: name, sink: sink, input: InputDescription(path: name, format: .appleXML, byteCount: Int64(data.count)))
+            file: name, sink: sink, input: InputDescription(path: name, format: .appleXML, byteCount: Int64(data.count)),
+            threads: threads, chunkBytes: chunkBytes)
         try data.withUnsafeBytes { try session.feed($0) }
         return try session.finish()
     }
@@ -41,7 +47,9 @@ struct AppleExportReader {
         defer { close(fd) }
         var st = stat()
         let size: Int64? = fstat(fd, &st) == 0 ? Int64(st.st_size) : nil
-        var session = ParseSession(file: path, sink: sink, input: InputDescription(path: path, format: .appleXML, byteCount: size))
+        var session = ParseSession(
+            file: path, sink: sink, input: InputDescription(path: path, format: .appleXML, byteCount: size), threads: threads,
+            chunkBytes: parallelChunkBytes)
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: chunkSize, alignment: 16)
         defer { buffer.deallocate() }
         var done: Int64 = 0
@@ -50,8 +58,10 @@ struct AppleExportReader {
             let n = Foundation.read(fd, buffer.baseAddress, chunkSize)
             if n < 0 {
                 if errno == EINTR { continue }
+                let failed = errno
+                try session.settle()
                 throw InputError(
-                    file: path, location: InputLocation(byteOffset: done), message: "read failed: \(String(cString: strerror(errno)))")
+                    file: path, location: InputLocation(byteOffset: done), message: "read failed: \(String(cString: strerror(failed)))")
             }
             if n == 0 { break }
             try session.feed(UnsafeRawBufferPointer(rebasing: buffer[0..<n]))
@@ -78,7 +88,8 @@ struct AppleExportReader {
         let entryName = found.entry.printableName
         var session = ParseSession(
             file: "\(path) (\(entryName))", sink: sink,
-            input: InputDescription(path: path, format: .appleZip, entry: found.entry.name, byteCount: total))
+            input: InputDescription(path: path, format: .appleZip, entry: found.entry.name, byteCount: total), threads: threads,
+            chunkBytes: parallelChunkBytes)
         // Inflate on a second thread; parse here.
         let pipe = BoundedBatchQueue<Data>(capacity: 8)
         var stream = ZipEntryStream(fd: found.fd, entry: found.entry, fileSize: found.fileSize)
@@ -114,6 +125,7 @@ struct AppleExportReader {
             }
         } catch {
             pipe.discardAndClose()
+            try session.settle()  // an XML error before the zip's own comes first
             throw error
         }
         progress?(done, total)
@@ -128,17 +140,24 @@ struct ParseSession {
     let input: InputDescription
     private var filter = PrologFilter()
     private let handler: ExportElementHandler
-    private let driver: SAXDriver
+    private let driver: ExportParse
     private var bytes: Int64 = 0
 
-    init(file: String, sink: SampleSink, input: InputDescription) {
+    init(file: String, sink: SampleSink, input: InputDescription, threads: Int = 1, chunkBytes: Int = 1 << 20) {
         self.file = file
         self.sink = sink
         self.input = input
         handler = ExportElementHandler(sink: sink)
-        driver = SAXDriver(file: file, handler: handler)
+        if threads > 1 {
+            driver = ParallelSAXDriver(file: file, handler: handler, workers: threads, chunkBytes: chunkBytes)
+        } else {
+            driver = SAXDriver(file: file, handler: handler)
+        }
         sink.begin(input)
     }
+
+    /// The input stops early: throws the first XML error in what was fed, if there is one.
+    func settle() throws { try driver.settle() }
 
     mutating func feed(_ chunk: UnsafeRawBufferPointer) throws {
         bytes += Int64(chunk.count)
@@ -146,6 +165,7 @@ struct ParseSession {
         do {
             try filter.filter(chunk) { try d.feed($0) }
         } catch let f as PrologFilter.Failure {
+            try d.settle()
             throw prologError(f)
         }
     }
@@ -155,6 +175,7 @@ struct ParseSession {
         do {
             try filter.finish { try d.feed($0) }
         } catch let f as PrologFilter.Failure {
+            try d.settle()
             throw prologError(f)
         }
         if bytes == 0 { throw InputError(file: file, message: "the file is empty") }

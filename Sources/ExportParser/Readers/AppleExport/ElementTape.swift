@@ -6,7 +6,7 @@
 /// attribute's name and value bytes (copied, since libxml2's are valid only during its callback);
 /// for an end tag its name. Names are libxml2 dictionary pointers, valid while the parser lives.
 // @unchecked Sendable: filled by the parsing thread, then handed through the queue's lock to the player, never shared.
-final class ElementTape: @unchecked Sendable {
+final class ElementTape: RecordedTape, @unchecked Sendable {
     enum Kind: UInt8 { case start, end }
 
     /// One start or end tag. For a start tag, its attributes are entries
@@ -119,8 +119,9 @@ final class ElementTape: @unchecked Sendable {
         count += 1
     }
 
-    /// Plays every event into the handler, in order.
-    func play(into handler: ExportElementHandler) {
+    /// Plays every event into the handler, in order. `lineOffset` turns the recording parser's
+    /// line numbers into the file's (a chunk's parser starts counting at its first byte).
+    func play(into handler: ExportElementHandler, lineOffset: Int32 = 0) {
         for e in UnsafeBufferPointer(start: events, count: count) {
             switch e.kind {
             case .start:
@@ -128,7 +129,7 @@ final class ElementTape: @unchecked Sendable {
                 let attrs = AttributeList(
                     count: Int(e.attributeCount), names: attributeNames + first, starts: valueStarts + first,
                     lengths: valueLengths + first, bytes: bytes)
-                handler.position = (e.line, e.column)
+                handler.position = (e.line &+ lineOffset, e.column)
                 handler.start(name: e.name, attributes: attrs)
             case .end:
                 handler.end(name: e.name)

@@ -8,7 +8,8 @@ import Foundation
 /// (the DTD says so) and become the correlation's members, never samples. The hot path (a
 /// top-level Record) compares names as bytes, interns repeated strings and parses numbers and
 /// dates from the attribute bytes, so it builds no String per record unless the sink wants details.
-/// One thread at a time (the tape player, then the caller after `finish`): see `SAXDriver`.
+/// One thread at a time (the tape player, then the caller after `finish`): see `TapePipeline` and
+/// `ParallelSAXDriver`, and the promise on `SampleSink`.
 // @unchecked Sendable: used by the tape player thread, then by the caller after `finish` has waited for it.
 final class ExportElementHandler: @unchecked Sendable {
     enum Element: UInt8 {
@@ -18,12 +19,8 @@ final class ExportElementHandler: @unchecked Sendable {
 
     let sink: SampleSink
     let details: Bool
-    // `@exclusivity(unchecked)` marks the state the handler touches on every element: it drops Swift's
-    // dynamic exclusivity check (a thread-local access-set insert and removal per access), which was a
-    // large part of the store run's CPU, with the store's (bench/README.md). Safe because one thread
-    // at a time uses the handler (see above), and no method of it is re-entered while it modifies such
-    // a property (the sink it feeds never calls back into the handler). The checks ran in every test
-    // and fuzz run before they were dropped here and found no overlap.
+    // `@exclusivity(unchecked)`: the state the handler touches on every element; why that is safe is
+    // the promise written on `SampleSink`.
     @exclusivity(unchecked) var report = ReadReport()
     /// Line and column of the start tag being handled (recorded on the tape), for skip reports.
     @exclusivity(unchecked) var position: (Int32, Int32) = (0, 0)

@@ -6,7 +6,7 @@
 /// would have read from the live handle): the walker uses it in messages and to re-read a metric.
 /// Numbers, strings and keys keep their bytes (yajl's are valid only during its callback).
 // @unchecked Sendable: filled by the reading thread, then handed through the queue's lock to the decoder, never shared.
-final class HAEEventTape: @unchecked Sendable {
+final class HAEEventTape: RecordedTape, @unchecked Sendable {
     enum Kind: UInt8 { case null, `true`, `false`, number, string, key, startMap, endMap, startArray, endArray }
 
     struct Event {

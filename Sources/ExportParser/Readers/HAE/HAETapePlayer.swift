@@ -3,11 +3,10 @@ import Foundation
 
 /// The two-thread main pass over a HAE file: yajl's callbacks (on the reading thread) only record
 /// events onto `HAEEventTape`s; a player thread plays them into the walker, and so into the day
-/// book and the store. Tapes are recycled and at most `queue.capacity` wait, so memory stays flat.
+/// book and the store, through a `TapePipeline` (tapes recycled, at most four waiting).
 ///
 /// Threading: the walker (and the sinks behind it) is used only by the player thread until
-/// `finish` has waited for it; tapes pass through the queue's lock, which orders their writes
-/// before their reads. Hence `@unchecked Sendable`.
+/// `finish` has waited for it (see `TapePipeline`). Hence `@unchecked Sendable`.
 // @unchecked Sendable: its walker is used only by the player thread until `finish` has waited for it.
 final class HAETapePlayer: @unchecked Sendable {
     let walker: HAEDocumentWalker
@@ -28,31 +27,14 @@ final class HAETapePlayer: @unchecked Sendable {
     private var bytes: UnsafeMutablePointer<UInt8>
     private var byteCount = 0
     private var byteCapacity: Int
-    private let queue = BoundedBatchQueue<HAEEventTape>(capacity: 4)
-    private let played = DispatchSemaphore(value: 0)
-    private var running = true
+    private let pipeline: TapePipeline<HAEEventTape>
+    private var finishing = false
     private let shared = Shared()
 
-    /// What both threads touch: played tapes for reuse, and why the walker stopped, with where
-    /// (set by the player thread, read after `finish`).
-    // @unchecked Sendable: guarded by its lock (played tapes) or written before the player's end is signalled.
+    /// Why the walker stopped, with where (set by the player thread, read after `finish`).
+    // @unchecked Sendable: written before the player's end is signalled, read after it.
     private final class Shared: @unchecked Sendable {
-        let lock = NSLock()
-        var spare: [HAEEventTape] = []
         var failure: Failure?
-
-        func recycle(_ t: HAEEventTape) {
-            t.clear()
-            lock.lock()
-            if spare.count < 6 { spare.append(t) }
-            lock.unlock()
-        }
-
-        func reuse() -> HAEEventTape {
-            lock.lock()
-            defer { lock.unlock() }
-            return spare.popLast() ?? HAEEventTape()
-        }
     }
 
     init(walker: HAEDocumentWalker) {
@@ -61,34 +43,18 @@ final class HAETapePlayer: @unchecked Sendable {
         bytes = tape.bytes
         byteCapacity = tape.byteCapacity
         walker.handle = nil  // offsets come from the tape
-        // The thread reaches the walker (and so the sinks and the store) through a box it empties
-        // before signalling: once `finish` returns, nothing of this thread holds them, even if
-        // the process exits before the thread itself has ended (an open store connection at exit
-        // would leave SQLite's -wal file beside the store).
-        let box = Box(walker)
-        let thread = Thread { [queue, box, played, shared] in
-            defer {
-                box.value = nil
-                played.signal()
-            }
-            guard let walker = box.value else { return }
-            // The sinks are this thread's from now on: the thread's start orders its accesses after
-            // the previous feeder's (one body of an HAE set after another, each on its own thread).
-            walker.sink.takeOver()
-            while let batch = queue.pop() {
-                for t in batch {
-                    if shared.failure == nil, !t.play(into: walker) {
-                        shared.failure = (walker.fatalMessage ?? "reading stopped", walker.currentOffset, walker.currentPath())
-                        // The reading thread sees its next hand-over refused and stops.
-                        queue.discardAndClose()
-                    }
-                    shared.recycle(t)
-                }
-            }
-        }
-        thread.stackSize = 4 << 20
-        thread.name = "health-import HAE decoder"
-        thread.start()
+        pipeline = TapePipeline(
+            consumer: walker, threadName: "health-import HAE decoder",
+            begin: { walker in
+                // The sinks are this thread's from now on: the thread's start orders its accesses after
+                // the previous feeder's (one body of an HAE set after another, each on its own thread).
+                walker.sink.takeOver()
+            },
+            play: { [shared] t, walker in
+                if t.play(into: walker) { return true }
+                shared.failure = (walker.fatalMessage ?? "reading stopped", walker.currentOffset, walker.currentPath())
+                return false
+            })
     }
 
     deinit { _ = finish() }
@@ -127,8 +93,8 @@ final class HAETapePlayer: @unchecked Sendable {
     private func handOver() -> Bool {
         tape.eventCount = eventCount
         tape.byteCount = byteCount
-        let accepted = queue.push([tape])
-        tape = shared.reuse()
+        let accepted = pipeline.push(tape)
+        tape = pipeline.spares.reuse()
         events = tape.events
         bytes = tape.bytes
         byteCapacity = tape.byteCapacity
@@ -140,12 +106,10 @@ final class HAETapePlayer: @unchecked Sendable {
     /// Hands over what is recorded and waits until the walker has played it all. Returns why the
     /// walker stopped, if it did. Safe to call more than once.
     func finish() -> Failure? {
-        if running {
-            running = false
-            if eventCount > 0 { _ = handOver() }
-            queue.close()
-            played.wait()
-        }
+        if finishing { return shared.failure }
+        finishing = true
+        if eventCount > 0 { _ = handOver() }
+        pipeline.finish()
         return shared.failure
     }
 

@@ -1,0 +1,290 @@
+import Foundation
+
+/// The parallel read (`--threads N`, N > 1): after the prolog, export.xml is a flat run of
+/// top-level elements, so its bytes are cut into chunks between two of them, `workers` threads
+/// parse chunks with independent libxml2 parsers (`ElementRecorder`), and one player thread
+/// plays their tapes into the `ExportElementHandler` strictly in file order. The outputs are
+/// byte for byte those of `SAXDriver` (tests compare them).
+///
+/// The cut: the first line feed after `chunkBytes` followed by one space and a start tag
+/// (`\n <Record`): Apple indents top-level elements by one space and nested ones by two or more.
+/// That is only a guess (a comment, CDATA section or attribute value may hold such a line), so it
+/// is proven afterwards: the chunk before the cut, closed by a synthetic `</HealthData>`, must
+/// parse without an error and close the root exactly once. libxml2 then was in the root's content,
+/// between elements, at the cut: the state a fresh parser is in after the synthetic
+/// `<HealthData>` line the next chunk starts with. A chunk that fails the proof (or holds a real
+/// error) is read again by the player's own sequential parser, from its start (a proven cut)
+/// to the end of the input, so errors are found, worded and placed as in a sequential read and
+/// the first in file order wins. A file without cuts (not indented as Apple's) is read
+/// sequentially after `chunkBytes × 4` bytes without one.
+///
+/// Memory: at most N + 2 chunks (their bytes, tapes and dictionaries) are held at a time.
+///
+/// Threading: the handler (and the sinks behind it) is used only by the player thread until
+/// `finish` (or `settle`) has waited for it; chunks pass through the queues' locks and their
+/// `parsed` semaphore.
+// @unchecked Sendable: its handler is used only by the player thread until `finish` has waited for it.
+final class ParallelSAXDriver: ExportParse, @unchecked Sendable {
+    let file: String
+    let chunkBytes: Int
+    private var current: [UInt8] = []
+    private var searchFrom = 0
+    private var firstPending = true
+    /// No cut was found for too long: the rest goes to the player's sequential parser.
+    private var sequentialOnly = false
+    private var closed = false
+
+    private let order: BoundedBatchQueue<ParseChunk>
+    private let work: BoundedBatchQueue<ParseChunk>
+    private let state = ChunkPlayState()
+    private let spares: TapeSpares<ElementTape>
+    private let played = DispatchSemaphore(value: 0)
+    private let workersDone = DispatchSemaphore(value: 0)
+    private let workerCount: Int
+    private var running = true
+
+    init(file: String, handler: ExportElementHandler, workers: Int, chunkBytes: Int = 1 << 20) {
+        self.file = file
+        self.chunkBytes = max(16, chunkBytes)
+        workerCount = max(1, workers)
+        // The player's chunk and `inFlight` more: each worker busy with one, one parsed ahead.
+        let inFlight = workerCount + 1
+        order = BoundedBatchQueue(capacity: inFlight)
+        work = BoundedBatchQueue(capacity: inFlight + 1)
+        spares = TapeSpares<ElementTape>(limit: 2 * inFlight)
+        searchFrom = self.chunkBytes
+        for i in 0..<workerCount {
+            let thread = Thread { [work, state, spares, file, workersDone] in
+                Self.parseChunks(from: work, state: state, spares: spares, file: file)
+                workersDone.signal()
+            }
+            thread.stackSize = 4 << 20
+            thread.name = "xml parser \(i + 1)"  // Linux keeps 15 characters of a name
+            thread.start()
+        }
+        // The handler (and so the sinks and the store) is reached through a box emptied before
+        // the signal: once the driver stops waiting, this thread holds none of them (see
+        // `HAETapePlayer`).
+        let box = Box(handler)
+        let player = Thread { [order, state, spares, file, box, played] in
+            if let handler = box.value {
+                Self.play(order, into: handler, state: state, spares: spares, file: file)
+            }
+            box.value = nil
+            played.signal()
+        }
+        player.stackSize = 4 << 20
+        player.name = "xml player"
+        player.start()
+    }
+
+    deinit { stop() }
+
+    // MARK: - The reading thread
+
+    func feed(_ bytes: UnsafeRawBufferPointer) throws {
+        if let failure = state.failure { throw stopWith(failure) }
+        current.append(contentsOf: bytes)
+        while current.count >= chunkBytes, try cut() {}
+    }
+
+    /// Dispatches the chunk before the next cut; false when no cut is in the bytes yet.
+    private func cut() throws -> Bool {
+        if firstPending, !sequentialOnly, !Self.declaresUTF8(current) {
+            // The chunks' parsers read UTF-8 (they see no XML declaration): a document in another
+            // encoding is read by one parser, which honours its declaration.
+            sequentialOnly = true
+        }
+        if sequentialOnly {
+            try dispatch(ParseChunk(bytes: current, first: firstPending, last: false, sequential: true))
+            current = []
+            return false
+        }
+        let n = current.count
+        let found: Int? = current.withUnsafeBufferPointer { b in
+            var i = max(searchFrom, 0)
+            while i + 3 < n {
+                guard let p = memchr(b.baseAddress! + i, 0x0A, n - 3 - i) else { return nil }
+                i = b.baseAddress!.distance(to: p.assumingMemoryBound(to: UInt8.self))
+                if b[i + 1] == 0x20, b[i + 2] == UInt8(ascii: "<"), Self.startsName(b[i + 3]) { return i + 1 }
+                i += 1
+            }
+            return nil
+        }
+        guard let at = found else {
+            searchFrom = max(chunkBytes, n - 3)
+            if n > chunkBytes * 4 {
+                // Not laid out as Apple's exports are: read the rest in one parser.
+                sequentialOnly = true
+                return true
+            }
+            return false
+        }
+        let rest = Array(current[at...])
+        current.removeLast(n - at)
+        let chunk = ParseChunk(bytes: current, first: firstPending, last: false, sequential: false)
+        current = rest
+        searchFrom = chunkBytes
+        try dispatch(chunk)
+        return true
+    }
+
+    /// Whether the document is UTF-8: its XML declaration names no encoding, or UTF-8.
+    static func declaresUTF8(_ bytes: [UInt8]) -> Bool {
+        let head = bytes.prefix(512)
+        guard head.starts(with: Array("<?xml".utf8)), let end = head.firstIndex(of: UInt8(ascii: ">")) else { return true }
+        let declaration = String(decoding: head[..<end], as: UTF8.self).lowercased()
+        guard let at = declaration.range(of: "encoding") else { return true }
+        let rest = declaration[at.upperBound...].drop { $0 == " " || $0 == "=" || $0 == "\"" || $0 == "'" }
+        return rest.hasPrefix("utf-8") || rest.hasPrefix("utf8")
+    }
+
+    @inline(__always)
+    private static func startsName(_ c: UInt8) -> Bool {
+        (c | 0x20) >= UInt8(ascii: "a") && (c | 0x20) <= UInt8(ascii: "z") || c == UInt8(ascii: "_") || c >= 0x80
+    }
+
+    private func dispatch(_ chunk: ParseChunk) throws {
+        firstPending = false
+        guard order.push([chunk]) else {
+            // The player stopped at an error: it is the first in file order.
+            throw stopWith(state.failure ?? InputError(file: file, message: "reading stopped"))
+        }
+        if chunk.sequential { chunk.parsed.signal() } else { work.push([chunk]) }
+    }
+
+    func finish() throws {
+        if let failure = state.failure { throw stopWith(failure) }
+        let whole = firstPending
+        try dispatch(ParseChunk(bytes: current, first: whole, last: true, sequential: whole || sequentialOnly))
+        current = []
+        stop()
+        if let failure = state.failure { throw failure }
+        if !state.sawRoot {
+            throw InputError(
+                file: file, location: state.endLocation,
+                message: "no root element: the file ends before <HealthData> (empty or not an export)")
+        }
+    }
+
+    func settle() throws {
+        guard running else {
+            if let failure = state.failure { throw failure }
+            return
+        }
+        if state.failure == nil, !current.isEmpty || firstPending {
+            // The bytes so far, read on without the end of input: an error in them comes first.
+            try? dispatch(ParseChunk(bytes: current, first: firstPending, last: false, sequential: true))
+            current = []
+        }
+        stop()
+        if let failure = state.failure { throw failure }
+    }
+
+    private func stopWith(_ failure: InputError) -> InputError {
+        stop()
+        return failure
+    }
+
+    /// Lets the player finish what is queued (or, after a failure, drop it), then waits for
+    /// every thread.
+    private func stop() {
+        guard running else { return }
+        running = false
+        if state.failure != nil { order.discardAndClose() } else { order.close() }
+        played.wait()
+        state.stopWorkers()
+        // Never discarded: the player may be waiting for a queued chunk's `parsed`.
+        work.close()
+        for _ in 0..<workerCount { workersDone.wait() }
+    }
+
+    // MARK: - Workers
+
+    private static func parseChunks(
+        from work: BoundedBatchQueue<ParseChunk>, state: ChunkPlayState, spares: TapeSpares<ElementTape>, file: String
+    ) {
+        while let batch = work.pop() {
+            for chunk in batch {
+                defer { chunk.parsed.signal() }
+                if state.workersStopped { continue }
+                let recorder = ElementRecorder(file: file, syntheticRoot: !chunk.first, spares: spares) { chunk.tapes.append($0) }
+                do {
+                    try chunk.bytes.withUnsafeBytes { try recorder.feed($0) }
+                    if chunk.last { try recorder.finish() } else { try recorder.finishChunk() }
+                    recorder.flush()
+                    chunk.valid = chunk.last || recorder.rootCloses == 1
+                } catch {
+                    chunk.valid = false
+                }
+                if chunk.valid {
+                    recorder.releaseParser()
+                    chunk.recorder = recorder
+                    chunk.newlines = ParseChunk.lineFeeds(chunk.bytes)
+                } else {
+                    for t in chunk.tapes { spares.recycle(t) }
+                    chunk.tapes = []
+                }
+            }
+        }
+    }
+
+    // MARK: - The player
+
+    private static func play(
+        _ order: BoundedBatchQueue<ParseChunk>, into handler: ExportElementHandler, state: ChunkPlayState, spares: TapeSpares<ElementTape>,
+        file: String
+    ) {
+        var lineBase = 1  // the file's line of the next chunk's first byte
+        var sequential: ElementRecorder?
+        while let batch = order.pop() {
+            for chunk in batch {
+                chunk.parsed.wait()
+                if sequential == nil, !chunk.sequential, chunk.valid {
+                    let offset = Int32(truncatingIfNeeded: chunk.first ? 0 : lineBase - 2)
+                    for t in chunk.tapes {
+                        t.play(into: handler, lineOffset: offset)
+                        spares.recycle(t)
+                    }
+                    chunk.tapes = []
+                    chunk.recorder = nil
+                    lineBase += chunk.newlines
+                    state.markRoot()
+                    continue
+                }
+                // From here on, one parser reads the rest of the input in order.
+                for t in chunk.tapes { spares.recycle(t) }
+                chunk.tapes = []
+                chunk.recorder = nil
+                if sequential == nil {
+                    state.stopWorkers()
+                    let offset = chunk.first ? 0 : lineBase - 2
+                    let lineOffset = Int32(truncatingIfNeeded: offset)
+                    sequential = ElementRecorder(file: file, syntheticRoot: !chunk.first, lineOffset: offset, spares: spares) { t in
+                        t.play(into: handler, lineOffset: lineOffset)
+                        spares.recycle(t)
+                    }
+                }
+                guard let parser = sequential, state.failure == nil else { continue }
+                do {
+                    try chunk.bytes.withUnsafeBytes { try parser.feed($0) }
+                    if chunk.last {
+                        try parser.finish()
+                        parser.flush()
+                        if parser.sawRoot { state.markRoot() }
+                        state.endLocation = parser.location()
+                    } else {
+                        parser.flush()
+                    }
+                } catch let e as InputError {
+                    state.fail(e)
+                    order.discardAndClose()
+                } catch {
+                    state.fail(InputError(file: file, message: "\(error)"))
+                    order.discardAndClose()
+                }
+                chunk.bytes = []
+            }
+        }
+    }
+}

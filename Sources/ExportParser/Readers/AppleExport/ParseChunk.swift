@@ -1,0 +1,45 @@
+import Foundation
+
+/// One stretch of export.xml's top-level elements for `ParallelSAXDriver`: its bytes (cut
+/// between two top-level elements), and what a worker made of them.
+///
+/// Threading: the reading thread fills the bytes and flags before it queues the chunk (the
+/// queue's lock orders them); a worker writes the results before it signals `parsed`, and the
+/// player reads them only after waiting for that signal.
+// @unchecked Sendable: each field has one writer at a time, handed over by a queue lock or `parsed`.
+final class ParseChunk: @unchecked Sendable {
+    var bytes: [UInt8]
+    /// Holds the prolog and the root's start tag (no synthetic `<HealthData>` before it).
+    let first: Bool
+    /// Holds the end of the input (no synthetic `</HealthData>` after it).
+    let last: Bool
+    /// Read by the player's sequential parser, not by a worker: no sound cut was found, or the
+    /// input stopped early (`settle`), or the whole document is this one chunk.
+    let sequential: Bool
+
+    // Results, written by a worker before `parsed` is signalled.
+    /// Its tapes, in order; their names point into `recorder`'s dictionary.
+    var tapes: [ElementTape] = []
+    var recorder: ElementRecorder?
+    /// Parsed without an error and, unless last, closed the root exactly once (the synthetic end
+    /// tag): the cut after it was between two top-level elements.
+    var valid = false
+    var newlines = 0
+    let parsed = DispatchSemaphore(value: 0)
+
+    init(bytes: [UInt8], first: Bool, last: Bool, sequential: Bool) {
+        self.bytes = bytes
+        self.first = first
+        self.last = last
+        self.sequential = sequential
+    }
+
+    /// Line feeds in the bytes: the line of the next chunk's first byte is this many more.
+    static func lineFeeds(_ bytes: [UInt8]) -> Int {
+        bytes.withUnsafeBufferPointer { b in
+            var n = 0
+            for c in b { n &+= c == 0x0A ? 1 : 0 }
+            return n
+        }
+    }
+}

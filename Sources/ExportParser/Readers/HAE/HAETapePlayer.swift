@@ -32,6 +32,11 @@ final class HAETapePlayer: @unchecked Sendable {
     private let played = DispatchSemaphore(value: 0)
     private var running = true
     private let shared = Shared()
+    /// The decoder thread's name, as `perf` and `top -H` show it. Linux keeps at most 15 bytes of
+    /// a thread name and refuses a longer one (`pthread_setname_np`: ERANGE); without a name the
+    /// thread shows as the process, and a profile cannot tell its work (page faults, retains)
+    /// from the reading thread's (docs/hae.md, "What limits it").
+    static let threadName = "hae-decoder"
 
     /// What both threads touch: played tapes for reuse, and why the walker stopped, with where
     /// (set by the player thread, read after `finish`).
@@ -71,6 +76,9 @@ final class HAETapePlayer: @unchecked Sendable {
                 box.value = nil
                 played.signal()
             }
+            // Named from inside: corelibs Foundation gives the system the name only when the
+            // thread sets it on itself (a name set before `start` stays Foundation's own).
+            Thread.current.name = HAETapePlayer.threadName
             guard let walker = box.value else { return }
             // The sinks are this thread's from now on: the thread's start orders its accesses after
             // the previous feeder's (one body of an HAE set after another, each on its own thread).
@@ -87,7 +95,6 @@ final class HAETapePlayer: @unchecked Sendable {
             }
         }
         thread.stackSize = 4 << 20
-        thread.name = "health-import HAE decoder"
         thread.start()
     }
 

@@ -41,7 +41,7 @@ TIME=/usr/bin/time
 T_XML=1.3     # xml run  <= 1.3 x C SAX floor (issue 10)
 T_ZIP=1.3     # zip run  <= 1.3 x xml run
 T_STORE=2.0   # xml + SQLite store <= 2.0 x C SAX floor
-T_HAE=2.0     # HAE run  <= 2.0 x yajl floor
+T_HAE=1.3     # HAE run  <= 1.3 x yajl floor (issue 24)
 T_COMPARE=1.2 # 7-day compare of export.xml against hae.json <= 1.2 x (xml run + hae run)
 T_RSS=150     # every peak RSS < 150 MB
 

@@ -51,4 +51,36 @@ final class HAEReaderTapeTests: XCTestCase {
             XCTAssertTrue(e.message.contains("near: …"), e.message)
         }
     }
+
+    /// The datums are decoded on a thread the system knows by its own name, so a profile (`perf`,
+    /// `top -H`) tells the decoder from the reading thread. Before, the name ("health-import HAE
+    /// decoder", 25 bytes: Linux refuses more than 15) was set before the thread started, which
+    /// corelibs Foundation never passes to the system: this test saw the process's name then.
+    func testTheDecoderThreadCarriesItsName() throws {
+        XCTAssertLessThanOrEqual(HAETapePlayer.threadName.utf8.count, 15)
+        let path = try stepsFile(count: 3)
+        let sink = ThreadNameSink()
+        _ = try HAEReader(path: path).read(into: sink)
+        XCTAssertEqual(sink.count, 3)
+        XCTAssertEqual(sink.names, ["hae-decoder"])
+    }
+}
+
+/// Notes the name of each thread that hands it a sample.
+private final class ThreadNameSink: SampleSink {
+    var names: Set<String> = []
+    var count = 0
+
+    func sample(_ sample: Sample) {
+        count += 1
+        #if os(Linux)
+            // The kernel's name of the calling thread (what perf and top show).
+            if let comm = try? String(contentsOfFile: "/proc/thread-self/comm", encoding: .utf8) {
+                names.insert(comm.trimmingCharacters(in: .newlines))
+            }
+        #else
+            var buffer = [CChar](repeating: 0, count: 64)
+            if pthread_getname_np(pthread_self(), &buffer, buffer.count) == 0 { names.insert(String(cString: buffer)) }
+        #endif
+    }
 }

@@ -149,7 +149,7 @@ public final class ConvertJob {
         if let store {
             // The input's sha256 is computed on another thread while it is parsed (it would cost
             // a serial pass over the file first); `complete` checks it before committing.
-            digest = BackgroundValue(name: "health-import sha256") { try source.sha256() }
+            digest = BackgroundValue(name: "sha256") { try source.sha256() }
             session = try store.beginImport(
                 ImportMetadata(
                     person: request.person, fileName: source.fileName, sha256: "", format: source.format,
@@ -174,7 +174,7 @@ public final class ConvertJob {
         var commit: BackgroundValue<StoreCommit>?
         if let session, let digest {
             let report = report
-            commit = BackgroundValue(name: "health-import store commit") {
+            commit = BackgroundValue(name: "store commit") {
                 do {
                     let result = try session.complete(days: days, report: report, sha256: try digest.value())
                     return StoreCommit(rowsAdded: result.rowsAdded)

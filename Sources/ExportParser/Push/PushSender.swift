@@ -61,12 +61,13 @@ final class PushSender: @unchecked Sendable {
             // The thread lets go of the sender (and so of the store) before it says it is done:
             // the store is closed when the run returns, not whenever the threads end.
             let box = Box(self)
+            let name = "push \(i + 1)"
             let t = Thread {
+                Thread.current.name = name  // from inside, at most 15 bytes: see `TapePipeline`
                 box.value?.work()
                 box.value = nil
                 group.leave()
             }
-            t.name = "health-import push \(i + 1)"
             t.start()
         }
         group.wait()

@@ -38,6 +38,10 @@ final class TapePipeline<Tape: RecordedTape>: @unchecked Sendable {
                 box.value = nil
                 played.signal()
             }
+            // Named from inside: corelibs Foundation gives the system the name only when the
+            // thread sets it on itself (a name set before `start` stays Foundation's own), and
+            // Linux keeps at most 15 bytes of it (docs/hae.md, "What limits it").
+            if let threadName { Thread.current.name = threadName }
             guard let consumer = box.value else { return }
             begin(consumer)
             var playing = true
@@ -53,7 +57,6 @@ final class TapePipeline<Tape: RecordedTape>: @unchecked Sendable {
             }
         }
         thread.stackSize = 4 << 20
-        if let threadName { thread.name = threadName }
         thread.start()
     }
 

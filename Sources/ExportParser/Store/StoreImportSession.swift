@@ -47,8 +47,10 @@ final class StoreImportSession: SampleSink, @unchecked Sendable {
         batch.reserveCapacity(Self.batchSize)
         // The thread lets go of the writer before it signals `done` (see `runWriter`).
         let (queue, writer, status, done) = (queue, Box(writer), status, done)
-        let thread = Thread { Self.runWriter(queue: queue, writer: writer, status: status, done: done) }
-        thread.name = "health-import store writer"
+        let thread = Thread {
+            Thread.current.name = "store writer"  // from inside, at most 15 bytes: see `TapePipeline`
+            Self.runWriter(queue: queue, writer: writer, status: status, done: done)
+        }
         thread.start()
     }
 

@@ -54,12 +54,13 @@ final class ParallelSAXDriver: ExportParse, @unchecked Sendable {
         spares = TapeSpares<ElementTape>(limit: 2 * inFlight)
         searchFrom = self.chunkBytes
         for i in 0..<workerCount {
+            let name = "xml parser \(i + 1)"
             let thread = Thread { [work, state, spares, file, workersDone] in
+                Thread.current.name = name  // from inside: see `TapePipeline`
                 Self.parseChunks(from: work, state: state, spares: spares, file: file)
                 workersDone.signal()
             }
             thread.stackSize = 4 << 20
-            thread.name = "xml parser \(i + 1)"  // Linux keeps 15 characters of a name
             thread.start()
         }
         // The handler (and so the sinks and the store) is reached through a box emptied before
@@ -67,6 +68,7 @@ final class ParallelSAXDriver: ExportParse, @unchecked Sendable {
         // `HAETapePlayer`).
         let box = Box(handler)
         let player = Thread { [order, state, spares, file, box, played] in
+            Thread.current.name = "xml player"  // from inside: see `TapePipeline`
             if let handler = box.value {
                 Self.play(order, into: handler, state: state, spares: spares, file: file)
             }
@@ -74,7 +76,6 @@ final class ParallelSAXDriver: ExportParse, @unchecked Sendable {
             played.signal()
         }
         player.stackSize = 4 << 20
-        player.name = "xml player"
         player.start()
     }
 

@@ -30,6 +30,11 @@ final class HAETapePlayer: @unchecked Sendable {
     private let pipeline: TapePipeline<HAEEventTape>
     private var finishing = false
     private let shared = Shared()
+    /// The decoder thread's name, as `perf` and `top -H` show it. Linux keeps at most 15 bytes of
+    /// a thread name and refuses a longer one (`pthread_setname_np`: ERANGE); without a name the
+    /// thread shows as the process, and a profile cannot tell its work (page faults, retains)
+    /// from the reading thread's (docs/hae.md, "What limits it").
+    static let threadName = "hae-decoder"
 
     /// Why the walker stopped, with where (set by the player thread, read after `finish`).
     // @unchecked Sendable: written before the player's end is signalled, read after it.
@@ -44,7 +49,7 @@ final class HAETapePlayer: @unchecked Sendable {
         byteCapacity = tape.byteCapacity
         walker.handle = nil  // offsets come from the tape
         pipeline = TapePipeline(
-            consumer: walker, threadName: "health-import HAE decoder",
+            consumer: walker, threadName: HAETapePlayer.threadName,
             begin: { walker in
                 // The sinks are this thread's from now on: the thread's start orders its accesses after
                 // the previous feeder's (one body of an HAE set after another, each on its own thread).

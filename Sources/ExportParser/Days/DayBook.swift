@@ -344,7 +344,9 @@ final class DayBook: SampleSink {
             }
             let slotClock = timeline == nil ? nil : clock
             for (key, acc) in fringeDays { state(FringeKey.day(key, clock: slotClock)).merge(acc) }
-            for (key, totals) in fringeSums.totals(resolve) {
+            // Slots in key (time) order: several slots add into one day, and a Dictionary's
+            // order is seeded per process, so an unsorted walk made the float sum differ by run.
+            for (key, totals) in fringeSums.totals(resolve).sorted(by: { $0.key < $1.key }) {
                 let n = FringeKey.day(key, clock: slotClock)
                 for (i, v) in totals { fringeTotals[n, default: [:]][i, default: 0] += v }
             }

@@ -4,8 +4,8 @@ import Foundation
 /// end), one row a date, a column for every field of `OutputFields.columns`, values rounded as
 /// in the payload, an empty cell where there is no value; a text (a source name) that would
 /// start a formula gets a leading `'` (`field`).
-enum CSVWriter {
-    static func csv(_ days: [FinishedDay]) -> String {
+package enum CSVWriter {
+    package static func csv(_ days: [FinishedDay]) -> String {
         days.reduce(header) { $0 + row($1) }
     }
 

@@ -8,8 +8,8 @@ import Foundation
 /// atomic), they can always be made again from the export, and forcing a journal commit over a
 /// thousand new files cost a third of an HAE run. The store, which is the data, keeps SQLite's
 /// own durability.
-enum OutputFiles {
-    static func makeDirectory(_ path: String) throws {
+package enum OutputFiles {
+    package static func makeDirectory(_ path: String) throws {
         var isDir: ObjCBool = false
         if FileManager.default.fileExists(atPath: path, isDirectory: &isDir) {
             guard isDir.boolValue else { throw OutputError(file: path, message: "exists and is not a directory") }
@@ -36,7 +36,7 @@ enum OutputFiles {
     /// entry whose kind differs from what is in `out` (a file where a folder goes) fails the run
     /// before anything moves. On failure the staging folder, and any folder made for `out`, is
     /// removed: `out` is as it was.
-    static func stagedFolder<T>(_ out: String, fill: (String) throws -> T) throws -> T {
+    package static func stagedFolder<T>(_ out: String, fill: (String) throws -> T) throws -> T {
         let created = missingDirectories(out)
         let stage = out + "/.health-import-staging-\(getpid())"
         func discard() {
@@ -122,7 +122,7 @@ enum OutputFiles {
     }
 
     /// Writes every byte, retrying short writes and interruptions.
-    static func writeAll(_ fd: Int32, _ raw: UnsafeRawBufferPointer, path: String) throws {
+    package static func writeAll(_ fd: Int32, _ raw: UnsafeRawBufferPointer, path: String) throws {
         var off = 0
         while off < raw.count {
             let n = Foundation.write(fd, raw.baseAddress! + off, raw.count - off)
@@ -136,7 +136,7 @@ enum OutputFiles {
 
     /// Replaces the directory `path` with a complete new one written by `fill` (into a temporary
     /// sibling), so readers see either the old set of files or the new one.
-    static func replaceDirectory(_ path: String, fill: (String) throws -> Void) throws {
+    package static func replaceDirectory(_ path: String, fill: (String) throws -> Void) throws {
         let tmp = temporaryName(for: path)
         try FileManager.default.createDirectory(atPath: tmp, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
         do {
@@ -161,13 +161,13 @@ enum OutputFiles {
 
     /// A file written in pieces under a temporary name (0600) and renamed over `path` by
     /// `commit`, so a large output is never held in memory whole and never seen half-written.
-    final class Staged {
+    package final class Staged {
         let path: String
         let temporary: String
         private var fd: Int32
         private var buffer: [UInt8] = []
 
-        init(_ path: String) throws {
+        package init(_ path: String) throws {
             self.path = path
             temporary = OutputFiles.temporaryName(for: path)
             unlink(temporary)
@@ -180,15 +180,15 @@ enum OutputFiles {
         deinit { discard() }
 
         /// Bytes appended so far: the offset the next byte will have in the file.
-        private(set) var size: Int64 = 0
+        package private(set) var size: Int64 = 0
 
-        func append(_ text: String) throws {
+        package func append(_ text: String) throws {
             buffer.append(contentsOf: text.utf8)
             size += Int64(text.utf8.count)
             if buffer.count >= 1 << 16 { try flush() }
         }
 
-        func append(bytes: UnsafeRawBufferPointer) throws {
+        package func append(bytes: UnsafeRawBufferPointer) throws {
             size += Int64(bytes.count)
             if buffer.count + bytes.count < 1 << 16 {
                 buffer.append(contentsOf: bytes)
@@ -199,11 +199,11 @@ enum OutputFiles {
             try OutputFiles.writeAll(fd, bytes, path: path)
         }
 
-        func append(bytes: [UInt8]) throws { try bytes.withUnsafeBytes { try append(bytes: $0) } }
+        package func append(bytes: [UInt8]) throws { try bytes.withUnsafeBytes { try append(bytes: $0) } }
 
         /// Appends the first `count` bytes of the open file `source` (read from its start), in
         /// the kernel where it can (`FileCopy`).
-        func append(contentsOf source: Int32, count: Int64, sourcePath: String) throws {
+        package func append(contentsOf source: Int32, count: Int64, sourcePath: String) throws {
             try flush()
             try FileCopy.copy(from: source, count: count, to: fd, sourcePath: sourcePath, path: path)
             size += count
@@ -211,7 +211,7 @@ enum OutputFiles {
 
         /// Overwrites bytes already appended, at `offset` (a ZIP entry's sizes, known only after
         /// its data).
-        func patch(_ bytes: [UInt8], at offset: Int64) throws {
+        package func patch(_ bytes: [UInt8], at offset: Int64) throws {
             precondition(offset >= 0 && offset + Int64(bytes.count) <= size, "patch outside what was written")
             try flush()
             let n = bytes.withUnsafeBytes { pwrite(fd, $0.baseAddress, $0.count, off_t(offset)) }
@@ -226,7 +226,7 @@ enum OutputFiles {
         }
 
         /// Writes what is buffered and renames the file into place.
-        func commit() throws {
+        package func commit() throws {
             try flush()
             close(fd)
             fd = -1
@@ -238,7 +238,7 @@ enum OutputFiles {
         }
 
         /// Drops the temporary file (the run failed). Safe to call more than once.
-        func discard() {
+        package func discard() {
             guard fd >= 0 else { return }
             close(fd)
             fd = -1
@@ -246,7 +246,7 @@ enum OutputFiles {
         }
     }
 
-    static func temporaryName(for path: String) -> String {
+    package static func temporaryName(for path: String) -> String {
         let url = URL(fileURLWithPath: path)
         return url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).tmp-\(getpid())").path
     }

@@ -16,6 +16,11 @@ enum ExpectedDays {
         }
     }
 
+    /// `expected/daily.csv`: the header and one row a day, by the project's `CSVWriter`.
+    static func csv(_ days: [FinishedDay]) -> String {
+        days.reduce(CSVWriter.header) { $0 + CSVWriter.row($1) }
+    }
+
     static func sleep(_ s: SleepPlan, clock: FixtureClock) -> SleepResult {
         func hours(_ minutes: Int) -> Double? { minutes > 0 ? Double(minutes) / 60 : nil }
         guard s.watchWorn else {

@@ -80,6 +80,6 @@ public final class FixtureJob {
             }
         }
         try FixtureFiles.write(batch, to: dir + "/payloads.json")
-        try FixtureFiles.write(Array(CSVWriter.csv(days).utf8), to: dir + "/daily.csv")
+        try FixtureFiles.write(Array(ExpectedDays.csv(days).utf8), to: dir + "/daily.csv")
     }
 }

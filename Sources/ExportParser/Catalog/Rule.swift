@@ -16,7 +16,7 @@ package enum Rule: String, Sendable {
 }
 
 /// Where a field lives in the payload.
-package enum PayloadSection: String, Sendable {
+enum PayloadSection: String, Sendable {
     case metrics
     case runningMechanics = "running_mechanics"
 }

@@ -1,6 +1,6 @@
 /// The night result the payload's `sleep` object is written from (hours at full precision).
 package struct SleepResult: Sendable, Equatable {
-    package var totalHours: Double
+    var totalHours: Double
     package var coreHours: Double?
     package var deepHours: Double?
     package var remHours: Double?
@@ -15,17 +15,17 @@ package struct SleepResult: Sendable, Equatable {
 /// One workout as the payload writes it (full precision; rounded by the writers).
 package struct WorkoutSummary: Sendable, Equatable {
     /// HKWorkoutActivityType name without its prefix (`Running`).
-    package var type: String
-    package var start: String
-    package var end: String
-    package var durationSeconds: Double
-    package var energyKcal: Double?
-    package var averageHeartRate: Double?
-    package var maximumHeartRate: Double?
-    package var distanceMetres: Double?
-    package var source: String
+    var type: String
+    var start: String
+    var end: String
+    var durationSeconds: Double
+    var energyKcal: Double?
+    var averageHeartRate: Double?
+    var maximumHeartRate: Double?
+    var distanceMetres: Double?
+    var source: String
     /// For ordering within the day.
-    package var startSeconds: Int64
+    var startSeconds: Int64
 
     /// Spelled out (not the memberwise one) so the fixture generator, another target, can build one.
     package init(

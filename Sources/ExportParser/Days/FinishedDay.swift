@@ -31,8 +31,7 @@ package struct WorkoutSummary: Sendable, Equatable {
     package init(
         type: String, start: String, end: String, durationSeconds: Double, energyKcal: Double? = nil,
         averageHeartRate: Double? = nil, maximumHeartRate: Double? = nil, distanceMetres: Double? = nil,
-        source: String,
-        startSeconds: Int64
+        source: String, startSeconds: Int64
     ) {
         self.type = type
         self.start = start

@@ -6,7 +6,7 @@ import XCTest
 /// `explain` (docs/explain.md): its counted parts are the payload rule's own terms, its value is
 /// the payload's, and its mistakes are usage errors that list what exists.
 final class ExplainTests: XCTestCase {
-    private let watch = "Ann’s Apple Watch", phone = "Ann’s iPhone"
+    static let watch = "Ann’s Apple Watch", phone = "Ann’s iPhone"
 
     /// Steps on 2024-03-05 (+01:00), worked out by hand:
     ///
@@ -18,7 +18,7 @@ final class ExplainTests: XCTestCase {
     ///   watch  23:50–00:10   60   20 min across midnight, 10 min on 03-05: 60 × 10/20   30
     ///                                                                         total    380
     /// The watch wins 08:00–08:10, 08:20–08:30 and 23:50–00:00 (30 min); the iPhone 08:10–08:20.
-    private func handMadeExport() throws -> String {
+    static func handMadeExport() throws -> String {
         let steps = "HKQuantityTypeIdentifierStepCount"
         let body =
             record(steps, "100", unit: "count", source: watch, start: "2024-03-05 08:00:00 +0100", end: "2024-03-05 08:10:00 +0100")
@@ -37,7 +37,7 @@ final class ExplainTests: XCTestCase {
     }
 
     func testHandMadeOverlapSaysWhichSourceCountedWhichMinutes() throws {
-        let e = try explain(try handMadeExport(), date: "2024-03-05", field: "metrics.step_count").explanation
+        let e = try explain(try Self.handMadeExport(), date: "2024-03-05", field: "metrics.step_count").explanation
         XCTAssertEqual(e.number, 380)
         XCTAssertEqual(e.countedTotal ?? -1, 380, accuracy: 1e-9)
         XCTAssertEqual(e.samples.count, 5)
@@ -45,17 +45,17 @@ final class ExplainTests: XCTestCase {
         XCTAssertEqual(
             counted.sorted(),
             [
-                "\(watch) 08:00:00 0.0", "\(watch) 08:00:00 100.0", "\(watch) 08:20:00 50.0", "\(watch) 23:50:00 30.0",
-                "\(phone) 08:05:00 200.0",
+                "\(Self.watch) 08:00:00 0.0", "\(Self.watch) 08:00:00 100.0", "\(Self.watch) 08:20:00 50.0", "\(Self.watch) 23:50:00 30.0",
+                "\(Self.phone) 08:05:00 200.0",
             ].sorted())
-        let iPhone = e.samples.first { $0.source == phone }!
+        let iPhone = e.samples.first { $0.source == Self.phone }!
         XCTAssertEqual(iPhone.onDate, 400)
-        XCTAssertEqual(iPhone.note, "50 % under \(watch)")
+        XCTAssertEqual(iPhone.note, "50 % under \(Self.watch)")
         XCTAssertEqual(e.samples.filter { $0.note == "duplicate of another sample: counted once" }.count, 1)
         let split = e.samples.first { $0.start.hasPrefix("2024-03-05T23:50") }!
         XCTAssertEqual(split.value, 60)
         XCTAssertEqual(split.onDate, 30)
-        XCTAssertEqual(e.stretches.map(\.source), [watch, phone])
+        XCTAssertEqual(e.stretches.map(\.source), [Self.watch, Self.phone])
         XCTAssertEqual(e.stretches.map(\.seconds), [30 * 60, 10 * 60])
         XCTAssertEqual(e.stretches[1].spans.map { "\($0.start)–\($0.end)" }, ["2024-03-05T08:10:00+01:00–2024-03-05T08:20:00+01:00"])
         XCTAssertEqual(
@@ -65,31 +65,31 @@ final class ExplainTests: XCTestCase {
                 "2024-03-05T23:50:00+01:00–2024-03-06T00:00:00+01:00",
             ])
         // The next date has the other half of the midnight sample only: 60 × 10 / 20 = 30.
-        let next = try explain(try handMadeExport(), date: "2024-03-06", field: "metrics.step_count").explanation
+        let next = try explain(try Self.handMadeExport(), date: "2024-03-06", field: "metrics.step_count").explanation
         XCTAssertEqual(next.number, 30)
         XCTAssertEqual(next.samples.map(\.counted), [30])
     }
 
     func testTextNamesTheRuleAndAlignsTheRows() throws {
-        let text = try explain(try handMadeExport(), date: "2024-03-05", field: "step_count").text
+        let text = try explain(try Self.handMadeExport(), date: "2024-03-05", field: "step_count").text
         let lines = text.split(separator: "\n").map(String.init)
         XCTAssertEqual(lines[0], "metrics.step_count on 2024-03-05: 380 count")
         XCTAssertTrue(lines[1].hasPrefix("rule: sum: "), lines[1])
-        XCTAssertTrue(lines[1].contains("(here: \(watch) > \(phone))"), lines[1])
-        XCTAssertTrue(text.contains("2  \(phone)       10 min  03-05 08:10:00–03-05 08:20:00"), text)
+        XCTAssertTrue(lines[1].contains("(here: \(Self.watch) > \(Self.phone))"), lines[1])
+        XCTAssertTrue(text.contains("2  \(Self.phone)       10 min  03-05 08:10:00–03-05 08:20:00"), text)
         let rows = lines.filter { $0.hasPrefix("2024-03-05T") }
         XCTAssertEqual(rows.count, 5)
         // Aligned: every row's counted column ends at the same place as the header's.
         let header = lines.first { $0.hasPrefix("start ") }!
         let end = header.range(of: "counted")!.upperBound.utf16Offset(in: header)
         for r in rows { XCTAssertNotEqual(Array(r.utf16)[end - 1], UInt16(UInt8(ascii: " ")), r) }
-        let phoneRow = rows.first { $0.contains(phone) }!
-        XCTAssertTrue(phoneRow.hasSuffix("400      400      200  50 % under \(watch)"), phoneRow)
+        let phoneRow = rows.first { $0.contains(Self.phone) }!
+        XCTAssertTrue(phoneRow.hasSuffix("400      400      200  50 % under \(Self.watch)"), phoneRow)
         XCTAssertTrue(text.contains("counted in all: 380 count = the payload's 380 count"), text)
     }
 
     func testJSONHasTheValueTheRuleAndPartsThatAddUp() throws {
-        let json = try explain(try handMadeExport(), date: "2024-03-05", field: "metrics.step_count").json
+        let json = try explain(try Self.handMadeExport(), date: "2024-03-05", field: "metrics.step_count").json
         let o = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
         XCTAssertEqual(o["date"] as? String, "2024-03-05")
         XCTAssertEqual(o["field"] as? String, "metrics.step_count")
@@ -98,14 +98,14 @@ final class ExplainTests: XCTestCase {
         let samples = try XCTUnwrap(o["samples"] as? [[String: Any]])
         XCTAssertEqual(samples.count, 5)
         XCTAssertEqual(samples.compactMap { $0["counted"] as? Double }.reduce(0, +), 380, accuracy: 1e-9)
-        let iPhone = try XCTUnwrap(samples.first { $0["source"] as? String == phone })
+        let iPhone = try XCTUnwrap(samples.first { $0["source"] as? String == Self.phone })
         XCTAssertEqual(iPhone["counted"] as? Double, 200)
         XCTAssertEqual(iPhone["value"] as? Double, 400)
         XCTAssertEqual(iPhone["start"] as? String, "2024-03-05T08:05:00+01:00")
     }
 
     func testUnknownFieldAndDateAreUsageErrorsThatListWhatExists() throws {
-        let input = try handMadeExport()
+        let input = try Self.handMadeExport()
         XCTAssertThrowsError(try ExplainJob(ExplainRequest(inputs: [input], date: "2024-03-05", field: "metrics.steps"))) { error in
             let e = error as? UsageError
             XCTAssertEqual(e?.option, "--field")
@@ -120,33 +120,6 @@ final class ExplainTests: XCTestCase {
         XCTAssertThrowsError(try explain(input, date: "2024-3-5", field: "metrics.step_count")) { error in
             XCTAssertEqual((error as? UsageError)?.option, "--date")
         }
-    }
-
-    /// The real executable: usage errors exit 2 naming what exists; text and JSON on stdout.
-    func testExitStatusesOfTheCommand() throws {
-        let input = try handMadeExport()
-        func command(_ args: [String]) throws -> (Int32, String, String) {
-            let p = Process()
-            p.executableURL = TestPaths.tool
-            p.arguments = ["explain"] + args
-            let out = Pipe(), err = Pipe()
-            p.standardOutput = out
-            p.standardError = err
-            try p.run()
-            let o = out.fileHandleForReading.readDataToEndOfFile(), e = err.fileHandleForReading.readDataToEndOfFile()
-            p.waitUntilExit()
-            return (p.terminationStatus, String(decoding: o, as: UTF8.self), String(decoding: e, as: UTF8.self))
-        }
-        let ok = try command([input, "--date", "2024-03-05", "--field", "metrics.step_count", "--format", "json"])
-        XCTAssertEqual(ok.0, 0, ok.2)
-        XCTAssertTrue(ok.1.contains("\"value\": 380"), ok.1)
-        let field = try command([input, "--date", "2024-03-05", "--field", "steps"])
-        XCTAssertEqual(field.0, 2)
-        XCTAssertTrue(field.2.contains("unknown field \"steps\"; the fields are: metrics.hrv"), field.2)
-        let date = try command([input, "--date", "2024-05-01", "--field", "metrics.step_count"])
-        XCTAssertEqual(date.0, 2)
-        XCTAssertTrue(date.2.contains("no data on 2024-05-01"), date.2)
-        XCTAssertTrue(date.2.contains("from 2024-03-05 to 2024-03-06"), date.2)
     }
 
     /// A fixture with the iPhone's and the Watch's steps and distance overlapping (docs/fixtures.md):

@@ -96,19 +96,11 @@ public final class GDPRExportJob {
                 return try ExportFileWriter(name, sink: destination.begin(name), pipeline: pipeline)
             }
             for (encoder, writer) in zip(encoders, writers) { encoder.header(into: writer.buffer) }
-            // A kind with metadata walks its metadata table beside its rows; the row's object is
-            // made once and written into both files.
-            let merge = try kind.metadataColumn.map { (try MetadataMerge($0.table, db: db), $0.index) }
-            let metadata = merge.map { _ in ExportBytes(capacity: 4096) }
             statement.bind(1, request.person)
             var rows = 0
             while try statement.step() {
-                if let (cursor, index) = merge, let metadata {
-                    metadata.clear()
-                    try cursor.object(of: statement.int(index), into: metadata)
-                }
                 for (encoder, writer) in zip(encoders, writers) {
-                    encoder.row(statement, metadata: metadata, into: writer.buffer)
+                    encoder.row(statement, into: writer.buffer)
                     try writer.flushIfFull()
                 }
                 rows += 1

@@ -14,17 +14,6 @@ struct ExportKind {
         "SELECT " + columns.flatMap(\.expressions).joined(separator: ", ") + " " + from
     }
 
-    /// The metadata table of its `.metadata` column and that column's place in the SELECT list
-    /// (where the row's id is), if it has one.
-    var metadataColumn: (table: MetadataTable, index: Int32)? {
-        var index: Int32 = 0
-        for column in columns {
-            if case .metadata(let table) = column.form { return (table, index) }
-            index += Int32(column.expressions.count)
-        }
-        return nil
-    }
-
     var jsonLinesName: String { name + ".jsonl" }
     var csvName: String { name + ".csv" }
 }
@@ -42,14 +31,11 @@ struct ExportColumn {
         /// ISO 8601 text with that offset (`2024-03-05T07:58:11+01:00`). Formatted here rather
         /// than by SQLite's `strftime`, which costs more than the rest of a sample row.
         case instant
-        /// The row's entries in a metadata table as a JSON object, written by `MetadataMerge`
-        /// from the expression's value, the row's id (one such column a kind).
-        case metadata(MetadataTable)
 
         /// Whether the value is JSON text (embedded as JSON in the JSON Lines file).
         var isJSON: Bool {
             switch self {
-            case .json, .metadata: true
+            case .json: true
             case .value, .instant: false
             }
         }
@@ -66,10 +52,6 @@ struct ExportColumn {
 
     static func json(_ name: String, _ expression: String, _ meaning: String) -> ExportColumn {
         ExportColumn(name: name, meaning: meaning, form: .json, expressions: [expression])
-    }
-
-    static func metadata(_ name: String, id: String, from table: MetadataTable, _ meaning: String) -> ExportColumn {
-        ExportColumn(name: name, meaning: meaning, form: .metadata(table), expressions: [id])
     }
 
     static func instant(_ name: String, epoch: String, offset: String, _ meaning: String) -> ExportColumn {

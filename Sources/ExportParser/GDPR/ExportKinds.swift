@@ -120,8 +120,8 @@ enum ExportKinds {
             .value("bucket_maximum", "r.bucket_maximum", "For buckets: the largest value, in unit."),
             .value(
                 "is_bucket", "r.is_bucket", "1 when the row is a Health Auto Export statistic over a period (minute, hour, day), else 0."),
-            // The store keeps the object the column says (`metadata_json`, schema version 5), in the
-            // bytes `MetadataMerge` used to build from the old rows: copied as it is.
+            // The store keeps the object the column says (`metadata_json`, schema version 5), in
+            // the export's JSON encoding: copied as it is.
             .json(
                 "metadata", "ifnull(r.metadata_json, '{}')",
                 "JSON object of the record's metadata entries (key: value as written, e.g. \"HKMetadataKeyHeartRateMotionContext\": \"1\"); {} for none."

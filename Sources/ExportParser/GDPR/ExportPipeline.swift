@@ -27,14 +27,12 @@ final class ExportPipeline: @unchecked Sendable {
 
     init(buffers: Int = 8) {
         free = (0..<buffers).map { _ in ExportBytes(capacity: Self.chunkSize + (1 << 16)) }
-        let thread = Thread { [self] in
-            Thread.current.name = "gdpr writer"  // from inside, at most 15 bytes: see `TapePipeline`
+        NamedThread.start("gdpr writer") { [self] in
             while let batch = queue.pop() {
                 for work in batch { run(work) }
             }
             stopped.signal()
         }
-        thread.start()
     }
 
     private var closed = false

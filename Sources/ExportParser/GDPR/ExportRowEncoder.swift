@@ -10,7 +10,7 @@ enum ExportFormat: CaseIterable {
 struct ExportRowEncoder {
     /// A column's form without its payload, so that a row's loop copies no references.
     private enum CellForm {
-        case value, json, instant, metadata
+        case value, json, instant
     }
 
     private struct Cell {
@@ -38,7 +38,6 @@ struct ExportRowEncoder {
             case .value: form = .value
             case .json: form = .json
             case .instant: form = .instant
-            case .metadata: form = .metadata
             }
             cells.append(Cell(form: form, index: index, keyStart: keys.count, keyCount: key.count))
             keys += key
@@ -61,15 +60,14 @@ struct ExportRowEncoder {
         if format == .csv { out.append(csvHeader) }
     }
 
-    /// One row of `stmt` (stepped onto it), with its line end. `metadata`: the row's metadata
-    /// object (`MetadataMerge`) when the kind has a metadata column.
-    func row(_ stmt: Statement, metadata: ExportBytes?, into out: ExportBytes) {
+    /// One row of `stmt` (stepped onto it), with its line end.
+    func row(_ stmt: Statement, into out: ExportBytes) {
         switch format {
         case .jsonLines:
             jsonKeys.withUnsafeBufferPointer { keys in
                 for cell in cells {
                     out.append(keys.baseAddress! + cell.keyStart, cell.keyCount)
-                    jsonValue(stmt, cell, metadata, into: out)
+                    jsonValue(stmt, cell, into: out)
                 }
             }
             out.append(0x7D)
@@ -77,19 +75,15 @@ struct ExportRowEncoder {
         case .csv:
             for (i, cell) in cells.enumerated() {
                 if i > 0 { out.append(0x2C) }
-                csvValue(stmt, cell, metadata, into: out)
+                csvValue(stmt, cell, into: out)
             }
             out.append(0x0D)
             out.append(0x0A)
         }
     }
 
-    @inline(__always) private func jsonValue(_ stmt: Statement, _ cell: Cell, _ metadata: ExportBytes?, into out: ExportBytes) {
+    @inline(__always) private func jsonValue(_ stmt: Statement, _ cell: Cell, into out: ExportBytes) {
         let i = cell.index
-        if cell.form == .metadata, let metadata {
-            out.append(metadata.base, metadata.count)
-            return
-        }
         let type = stmt.type(i)
         if type == .null {
             out.append(Self.null)
@@ -98,7 +92,7 @@ struct ExportRowEncoder {
         switch cell.form {
         case .instant:
             Self.instant(stmt, i, into: out, quoted: true)
-        case .json, .metadata:
+        case .json:
             let (p, n) = stmt.textBytes(i)
             out.append(p, n)
         case .value:
@@ -112,18 +106,14 @@ struct ExportRowEncoder {
         }
     }
 
-    @inline(__always) private func csvValue(_ stmt: Statement, _ cell: Cell, _ metadata: ExportBytes?, into out: ExportBytes) {
+    @inline(__always) private func csvValue(_ stmt: Statement, _ cell: Cell, into out: ExportBytes) {
         let i = cell.index
-        if cell.form == .metadata, let metadata {
-            out.appendCSVField(metadata.base, metadata.count)
-            return
-        }
         let type = stmt.type(i)
         if type == .null { return }
         switch cell.form {
         case .instant:
             Self.instant(stmt, i, into: out, quoted: false)
-        case .json, .metadata:
+        case .json:
             let (p, n) = stmt.textBytes(i)
             out.appendCSVField(p, n)
         case .value:

@@ -61,14 +61,11 @@ final class PushSender: @unchecked Sendable {
             // The thread lets go of the sender (and so of the store) before it says it is done:
             // the store is closed when the run returns, not whenever the threads end.
             let box = Box(self)
-            let name = "push \(i + 1)"
-            let t = Thread {
-                Thread.current.name = name  // from inside, at most 15 bytes: see `TapePipeline`
+            NamedThread.start("push \(i + 1)") {
                 box.value?.work()
                 box.value = nil
                 group.leave()
             }
-            t.start()
         }
         group.wait()
         let done = Dictionary(results.map { ($0.date, $0) }, uniquingKeysWith: { a, _ in a })

@@ -26,22 +26,18 @@ final class TapePipeline<Tape: RecordedTape>: @unchecked Sendable {
     /// Starts the player thread. `begin` runs first on it; `play` plays one tape and returns
     /// false to stop (the tapes still queued are then dropped and `push` returns false).
     init<Consumer: AnyObject>(
-        consumer: Consumer, capacity: Int = 4, spares: TapeSpares<Tape> = TapeSpares(), threadName: String? = nil,
+        consumer: Consumer, capacity: Int = 4, spares: TapeSpares<Tape> = TapeSpares(), threadName: String,
         begin: @escaping @Sendable (Consumer) -> Void = { _ in }, play: @escaping @Sendable (Tape, Consumer) -> Bool
     ) {
         let queue = BoundedBatchQueue<Tape>(capacity: capacity)
         self.queue = queue
         self.spares = spares
         let box = Box(consumer)
-        let thread = Thread { [played] in
+        NamedThread.start(threadName, stackSize: 4 << 20) { [played] in
             defer {
                 box.value = nil
                 played.signal()
             }
-            // Named from inside: corelibs Foundation gives the system the name only when the
-            // thread sets it on itself (a name set before `start` stays Foundation's own), and
-            // Linux keeps at most 15 bytes of it (docs/hae.md, "What limits it").
-            if let threadName { Thread.current.name = threadName }
             guard let consumer = box.value else { return }
             begin(consumer)
             var playing = true
@@ -56,8 +52,6 @@ final class TapePipeline<Tape: RecordedTape>: @unchecked Sendable {
                 }
             }
         }
-        thread.stackSize = 4 << 20
-        thread.start()
     }
 
     deinit { abort() }

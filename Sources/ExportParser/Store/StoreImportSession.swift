@@ -47,11 +47,9 @@ final class StoreImportSession: SampleSink, @unchecked Sendable {
         batch.reserveCapacity(Self.batchSize)
         // The thread lets go of the writer before it signals `done` (see `runWriter`).
         let (queue, writer, status, done) = (queue, Box(writer), status, done)
-        let thread = Thread {
-            Thread.current.name = "store writer"  // from inside, at most 15 bytes: see `TapePipeline`
+        NamedThread.start("store writer") {
             Self.runWriter(queue: queue, writer: writer, status: status, done: done)
         }
-        thread.start()
     }
 
     deinit {

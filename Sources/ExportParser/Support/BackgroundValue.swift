@@ -11,16 +11,13 @@ final class BackgroundValue<Value>: @unchecked Sendable {
         // The body (and what it captured: a store session, say) is released before the signal,
         // so that a waiter never outlives it by a race with the thread's end.
         let box = Box<() throws -> Value>(body)
-        let thread = Thread { [self, box] in
-            // Named from inside, at most 15 bytes: see `TapePipeline`.
-            Thread.current.name = name
+        NamedThread.start(name) { [self, box] in
             if let body = box.value {
                 box.value = nil
                 result = Result { try body() }
             }
             done.signal()
         }
-        thread.start()
     }
 
     /// Waits for the value (or rethrows the body's error). Later calls return at once.

@@ -95,7 +95,7 @@ struct AppleExportReader {
         var stream = ZipEntryStream(fd: found.fd, entry: found.entry, fileSize: found.fileSize)
         stream.chunkSize = chunkSize
         let file = path
-        let producer = Thread { [stream] in
+        NamedThread.start("zip inflater", stackSize: 1 << 20) { [stream] in
             do {
                 try stream.read { chunk in
                     if !pipe.push([Data(chunk)]) { throw CancellationError() }
@@ -109,8 +109,6 @@ struct AppleExportReader {
             }
             inflated.signal()
         }
-        producer.stackSize = 1 << 20
-        producer.start()
         started = true
         var done: Int64 = 0
         var lastReport: Int64 = 0

@@ -54,29 +54,22 @@ final class ParallelSAXDriver: ExportParse, @unchecked Sendable {
         spares = TapeSpares<ElementTape>(limit: 2 * inFlight)
         searchFrom = self.chunkBytes
         for i in 0..<workerCount {
-            let name = "xml parser \(i + 1)"
-            let thread = Thread { [work, state, spares, file, workersDone] in
-                Thread.current.name = name  // from inside: see `TapePipeline`
+            NamedThread.start("xml parser \(i + 1)", stackSize: 4 << 20) { [work, state, spares, file, workersDone] in
                 Self.parseChunks(from: work, state: state, spares: spares, file: file)
                 workersDone.signal()
             }
-            thread.stackSize = 4 << 20
-            thread.start()
         }
         // The handler (and so the sinks and the store) is reached through a box emptied before
         // the signal: once the driver stops waiting, this thread holds none of them (see
         // `HAETapePlayer`).
         let box = Box(handler)
-        let player = Thread { [order, state, spares, file, box, played] in
-            Thread.current.name = "xml player"  // from inside: see `TapePipeline`
+        NamedThread.start("xml player", stackSize: 4 << 20) { [order, state, spares, file, box, played] in
             if let handler = box.value {
                 Self.play(order, into: handler, state: state, spares: spares, file: file)
             }
             box.value = nil
             played.signal()
         }
-        player.stackSize = 4 << 20
-        player.start()
     }
 
     deinit { stop() }

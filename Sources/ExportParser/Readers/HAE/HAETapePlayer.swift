@@ -30,10 +30,9 @@ final class HAETapePlayer: @unchecked Sendable {
     private let pipeline: TapePipeline<HAEEventTape>
     private var finishing = false
     private let shared = Shared()
-    /// The decoder thread's name, as `perf` and `top -H` show it. Linux keeps at most 15 bytes of
-    /// a thread name and refuses a longer one (`pthread_setname_np`: ERANGE); without a name the
-    /// thread shows as the process, and a profile cannot tell its work (page faults, retains)
-    /// from the reading thread's (docs/hae.md, "What limits it").
+    /// The decoder thread's name, as `perf` and `top -H` show it (see `NamedThread`): without it
+    /// a profile cannot tell its work (page faults, retains) from the reading thread's
+    /// (docs/hae.md, "What limits it").
     static let threadName = "hae-decoder"
 
     /// Why the walker stopped, with where (set by the player thread, read after `finish`).

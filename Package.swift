@@ -31,6 +31,13 @@ let package = Package(
                 .product(name: "TOMLKit", package: "TOMLKit"),
             ]
         ),
+        // `fixtures`: deterministic synthetic exports (export.xml/zip, HAE JSON, expected days).
+        // Kept out of the library so ExportParser holds only what reads, computes and writes
+        // real data; it reaches the library's types through `package` access.
+        .target(
+            name: "HealthFixtures",
+            dependencies: ["ExportParser", "CZlibSystem"]
+        ),
         // The HTTP side of `receive`: everything it stores and checks lives in ExportParser
         // (Receive/), so the library and its sanitizer build stay free of SwiftNIO.
         .target(
@@ -44,13 +51,14 @@ let package = Package(
             name: "HealthImport",
             dependencies: [
                 "ExportParser",
+                "HealthFixtures",
                 "Receiver",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         .testTarget(
             name: "ExportParserTests",
-            dependencies: ["ExportParser"],
+            dependencies: ["ExportParser", "HealthFixtures"],
             resources: [.copy("Fixtures")]
         ),
     ]

@@ -1,6 +1,7 @@
 import ArgumentParser
 import ExportParser
 import Foundation
+import HealthFixtures
 
 struct Fixtures: ParsableCommand {
     static let configuration = CommandConfiguration(

@@ -2,6 +2,7 @@ import Foundation
 import XCTest
 
 @testable import ExportParser
+@testable import HealthFixtures
 
 /// What makes `compare`'s verdict one a person can act on: mixed-up inputs refused with one
 /// sentence, each side stated up front, the dates really compared, `not-comparable` rows counted

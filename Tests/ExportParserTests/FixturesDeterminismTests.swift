@@ -2,6 +2,7 @@ import Foundation
 import XCTest
 
 @testable import ExportParser
+@testable import HealthFixtures
 
 /// The fixture is a function of its arguments: the same arguments give the same bytes (whatever
 /// the output folder), another seed gives other data, files are 0600, bad arguments are refused

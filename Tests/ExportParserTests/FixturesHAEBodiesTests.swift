@@ -2,6 +2,7 @@ import Foundation
 import XCTest
 
 @testable import ExportParser
+@testable import HealthFixtures
 
 /// `--hae-bodies default|since`: the fixture's HAE data cut into the REST bodies HAE would have
 /// POSTed, four syncs a day (docs/fixtures.md, "HAE's REST bodies"). Converted together, as

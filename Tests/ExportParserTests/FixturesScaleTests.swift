@@ -2,6 +2,7 @@ import Foundation
 import XCTest
 
 @testable import ExportParser
+@testable import HealthFixtures
 
 /// `fixtures --scale MB`: one large file for benchmarks. It must be the very file a fixture of
 /// the same dates writes (so what the plan says of those dates holds for it), come within a few

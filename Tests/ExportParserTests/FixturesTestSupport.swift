@@ -2,6 +2,7 @@ import Foundation
 import XCTest
 
 @testable import ExportParser
+@testable import HealthFixtures
 
 /// Makes a fixture and checks it against the converter and compare (docs/fixtures.md).
 enum FixtureCheck {

@@ -2,6 +2,7 @@ import Foundation
 import XCTest
 
 @testable import ExportParser
+@testable import HealthFixtures
 
 /// The app syncs a date several times (docs/compare.md, "Several syncs of a date"): per date the
 /// payload with the latest `device_sync_timestamp` is that date, ties to the later in the input,

@@ -2,7 +2,7 @@
 ///
 /// Conversions are linear (`value × scale + offset`), keyed by the unit string exactly as inputs
 /// write it. An input unit not listed for the target is an error for that sample, never a guess.
-enum CanonicalUnit: String, Sendable, CaseIterable {
+package enum CanonicalUnit: String, Sendable, CaseIterable {
     case count
     case countPerMinute = "count/min"
     case milliseconds = "ms"

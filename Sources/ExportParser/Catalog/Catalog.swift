@@ -3,7 +3,7 @@
 /// Adding a metric is one row here: the readers find it by HealthKit type or HAE name, the day
 /// book picks its accumulator by `rule`, and the field table (`OutputFields`) makes its payload,
 /// CSV and store fields from it; a second `minmaxavg` metric too (one accumulator a metric).
-enum Catalog {
+package enum Catalog {
     private static let q = "HKQuantityTypeIdentifier"
 
     /// Rows in payload order. `index` is assigned from the position.
@@ -13,7 +13,7 @@ enum Catalog {
     /// it only keeps out what no device can produce, such as a negative distance, a heart rate of
     /// 900 or a step count of 1e308 that would overflow a day's sum; docs/rules.md, "Values
     /// that cannot be real"), and the HAE names.
-    static let metrics: [Metric] = {
+    package static let metrics: [Metric] = {
         typealias Row = (String, PayloadSection, String, Rule, CanonicalUnit, Int, ClosedRange<Double>, [String])
         let rows: [Row] = [
             (
@@ -90,7 +90,7 @@ enum Catalog {
     }()
 
     /// Sleep is not a quantity; it has its own rule (Days/SleepNight.swift).
-    static let sleepType = "HKCategoryTypeIdentifierSleepAnalysis"
+    package static let sleepType = "HKCategoryTypeIdentifierSleepAnalysis"
     /// Decimals of sleep hours on the wire.
     static let sleepDecimals = 2
 
@@ -105,7 +105,7 @@ enum Catalog {
     static func metric(forType type: String) -> Metric? { byType[type] }
     static func metric(forField field: String) -> Metric? { byField[field] }
     static func metric(forHAEName name: String) -> Metric? { byHAEName[name] }
-    static func metric(named field: String) -> Metric {
+    package static func metric(named field: String) -> Metric {
         guard let m = byField[field] else { preconditionFailure("no catalog field \(field)") }
         return m
     }

@@ -1,23 +1,23 @@
 /// One row of the metric catalog (a class: samples carry it, and one reference is cheaper to
 /// copy than its strings) (docs/catalog.md): a HealthKit type, where its value goes
 /// in the payload, the rule that folds a day of samples, the unit, and how the CSV and HAE name it.
-final class Metric: Sendable, Hashable {
+package final class Metric: Sendable, Hashable {
     /// Position in `Catalog.metrics`; dense, so accumulators can be arrays.
-    let index: Int
+    package let index: Int
     /// The full HealthKit identifier as export.xml writes it.
-    let healthKitType: String
+    package let healthKitType: String
     let section: PayloadSection
     /// The payload field name (`step_count`), also the store's field name.
-    let field: String
-    let rule: Rule
-    let unit: CanonicalUnit
+    package let field: String
+    package let rule: Rule
+    package let unit: CanonicalUnit
     /// Decimals on the wire (payload and CSV). The store keeps full precision.
     let decimals: Int
     /// What one sample can hold, in `unit`; a value outside it is skipped and counted.
     let plausible: ClosedRange<Double>
     /// Health Auto Export metric names that carry this type (several spellings where public
     /// ingesters disagree).
-    let haeNames: [String]
+    package let haeNames: [String]
 
     init(
         index: Int, healthKitType: String, section: PayloadSection, field: String, rule: Rule, unit: CanonicalUnit, decimals: Int,
@@ -49,6 +49,6 @@ final class Metric: Sendable, Hashable {
 
     private static func format(_ v: Double) -> String { v == v.rounded() ? CountText.count(Int(v)) : String(v) }
 
-    static func == (a: Metric, b: Metric) -> Bool { a.index == b.index }
-    func hash(into h: inout Hasher) { h.combine(index) }
+    package static func == (a: Metric, b: Metric) -> Bool { a.index == b.index }
+    package func hash(into h: inout Hasher) { h.combine(index) }
 }

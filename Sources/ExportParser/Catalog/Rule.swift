@@ -1,5 +1,5 @@
 /// How one day's samples of a type become the payload's number (docs/rules.md, one section a rule).
-enum Rule: String, Sendable {
+package enum Rule: String, Sendable {
     /// Total of the day's samples after overlapping sources are resolved; midnight-crossing
     /// samples are split in proportion to time.
     case sum

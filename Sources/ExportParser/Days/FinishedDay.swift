@@ -1,19 +1,19 @@
 /// The night result the payload's `sleep` object is written from (hours at full precision).
-struct SleepResult: Sendable, Equatable {
+package struct SleepResult: Sendable, Equatable {
     var totalHours: Double
-    var coreHours: Double?
-    var deepHours: Double?
-    var remHours: Double?
-    var awakeHours: Double?
+    package var coreHours: Double?
+    package var deepHours: Double?
+    package var remHours: Double?
+    package var awakeHours: Double?
     /// ISO 8601 with offset, seconds precision.
-    var inBedStart: String?
-    var inBedEnd: String?
-    var source: String?
-    init(totalHours: Double) { self.totalHours = totalHours }
+    package var inBedStart: String?
+    package var inBedEnd: String?
+    package var source: String?
+    package init(totalHours: Double) { self.totalHours = totalHours }
 }
 
 /// One workout as the payload writes it (full precision; rounded by the writers).
-struct WorkoutSummary: Sendable, Equatable {
+package struct WorkoutSummary: Sendable, Equatable {
     /// HKWorkoutActivityType name without its prefix (`Running`).
     var type: String
     var start: String
@@ -26,38 +26,64 @@ struct WorkoutSummary: Sendable, Equatable {
     var source: String
     /// For ordering within the day.
     var startSeconds: Int64
+
+    /// Spelled out (not the memberwise one) so the fixture generator, another target, can build one.
+    package init(
+        type: String, start: String, end: String, durationSeconds: Double, energyKcal: Double? = nil,
+        averageHeartRate: Double? = nil, maximumHeartRate: Double? = nil, distanceMetres: Double? = nil,
+        source: String, startSeconds: Int64
+    ) {
+        self.type = type
+        self.start = start
+        self.end = end
+        self.durationSeconds = durationSeconds
+        self.energyKcal = energyKcal
+        self.averageHeartRate = averageHeartRate
+        self.maximumHeartRate = maximumHeartRate
+        self.distanceMetres = distanceMetres
+        self.source = source
+        self.startSeconds = startSeconds
+    }
 }
 
 /// A day of a `minmaxavg` metric (`heart_rate_samples`). `count` is nil when only bucket
 /// statistics were read (HAE).
-struct MinMaxAvgSummary: Sendable, Equatable {
-    var average: Double
-    var minimum: Double
-    var maximum: Double
-    var count: Int?
+package struct MinMaxAvgSummary: Sendable, Equatable {
+    package var average: Double
+    package var minimum: Double
+    package var maximum: Double
+    package var count: Int?
+
+    /// Spelled out (not the memberwise one) so the fixture generator, another target, can build one.
+    package init(average: Double, minimum: Double, maximum: Double, count: Int? = nil) {
+        self.average = average
+        self.minimum = minimum
+        self.maximum = maximum
+        self.count = count
+    }
 }
 
 /// A day after every rule has run: what the writers (payload, CSV, store) take. They never see
 /// input shapes.
-struct FinishedDay: Sendable {
+package struct FinishedDay: Sendable {
     /// Days since 1970-01-01 of the local date.
     var dayNumber: Int
-    var date: String { CivilDate.isoDate(dayNumber) }
+    package var date: String { CivilDate.isoDate(dayNumber) }
     /// IANA name, or a `+11:00` offset when the input gave nothing better.
     var timezone: String
     var deviceSyncTimestamp: String
     /// Values by `Metric.index`, in payload units at full precision; nil where the rule had no
     /// samples. `minmaxavg` metrics are in `summaries` instead.
-    var values: [Double?]
+    package var values: [Double?]
     /// Summaries of the `minmaxavg` metrics by `Metric.index`; nil for other rules and where
     /// there were no samples.
     var summaries: [MinMaxAvgSummary?]
-    var sleep: SleepResult?
-    var workouts: [WorkoutSummary]
+    package var sleep: SleepResult?
+    package var workouts: [WorkoutSummary]
     /// The CSV columns whose value HAE filled where the native inputs had none (`DayMerge`).
     var haeFilled: [String] = []
 
-    init(dayNumber: Int, timezone: String, deviceSyncTimestamp: String) {
+    package init(dayNumber: Int, timezone: String, deviceSyncTimestamp: String) {
         self.dayNumber = dayNumber
         self.timezone = timezone
         self.deviceSyncTimestamp = deviceSyncTimestamp
@@ -69,7 +95,7 @@ struct FinishedDay: Sendable {
     private static let heartRateIndex = Catalog.metric(named: "heart_rate_samples").index
 
     /// The `heart_rate_samples` summary (its slot in `summaries`).
-    var heartRate: MinMaxAvgSummary? {
+    package var heartRate: MinMaxAvgSummary? {
         get { summaries[Self.heartRateIndex] }
         set { summaries[Self.heartRateIndex] = newValue }
     }

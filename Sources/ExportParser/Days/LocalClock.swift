@@ -6,7 +6,7 @@ import Foundation
 ///
 /// Zone offsets are looked up through a cache of constant-offset intervals, since Foundation's
 /// `TimeZone` calls are far too slow for millions of samples.
-final class LocalClock {
+package final class LocalClock {
     let zone: TimeZone?
     let timeline: ZoneTimeline?
     /// Neither a zone nor a timeline: each instant's recorded offset (kept as a flag: this is on
@@ -15,7 +15,7 @@ final class LocalClock {
     private var intervals: [(start: Int64, end: Int64, offset: Int32)] = []
     private var last = 0
 
-    init(zone: TimeZone?) {
+    package init(zone: TimeZone?) {
         self.zone = zone
         timeline = nil
         recorded = zone == nil
@@ -41,7 +41,7 @@ final class LocalClock {
         return timeline.name(at: midnight(day: day, recordedOffset: 0))
     }
 
-    func zoneOffset(_ seconds: Int64) -> Int32 {
+    package func zoneOffset(_ seconds: Int64) -> Int32 {
         if last < intervals.count, intervals[last].start <= seconds, seconds < intervals[last].end { return intervals[last].offset }
         for (i, iv) in intervals.enumerated() where iv.start <= seconds && seconds < iv.end {
             last = i
@@ -109,7 +109,7 @@ final class LocalClock {
     }
 
     @inline(__always)
-    static func floorDiv(_ a: Int64, _ b: Int64) -> Int {
+    package static func floorDiv(_ a: Int64, _ b: Int64) -> Int {
         Int(a >= 0 ? a / b : (a - b + 1) / b)
     }
 }

@@ -3,7 +3,7 @@ public struct InputError: UserFacingError {
     var file: String
     var location: InputLocation?
     var message: String
-    init(file: String, location: InputLocation? = nil, message: String) {
+    package init(file: String, location: InputLocation? = nil, message: String) {
         self.file = file
         self.location = location
         self.message = message

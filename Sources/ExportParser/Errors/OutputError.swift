@@ -3,7 +3,7 @@
 public struct OutputError: UserFacingError {
     public var file: String
     public var message: String
-    init(file: String, message: String) {
+    package init(file: String, message: String) {
         self.file = file
         self.message = message
     }

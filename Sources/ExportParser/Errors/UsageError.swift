@@ -5,7 +5,7 @@ public struct UsageError: UserFacingError {
     /// The option it is about (`--from`), when one is.
     public var option: String?
     public var message: String
-    init(_ option: String?, _ message: String) {
+    package init(_ option: String?, _ message: String) {
         self.option = option
         self.message = message
     }

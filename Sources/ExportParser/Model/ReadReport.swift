@@ -1,6 +1,6 @@
 /// Where in an input something happened: a line and column for XML, a byte offset and a JSON
 /// path for HAE. Printed in every message so a person can find the record.
-struct InputLocation: Sendable, CustomStringConvertible {
+package struct InputLocation: Sendable, CustomStringConvertible {
     /// The file within an input of several (a body of an HAE folder or JSON Lines file), when the
     /// input's own name does not say it.
     var file: String?
@@ -14,7 +14,7 @@ struct InputLocation: Sendable, CustomStringConvertible {
         self.byteOffset = byteOffset
         self.path = path
     }
-    var description: String {
+    package var description: String {
         var parts: [String] = []
         if let file { parts.append(file) }
         if let line { parts.append("line \(line)" + (column.map { ", column \($0)" } ?? "")) }

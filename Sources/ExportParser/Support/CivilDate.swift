@@ -1,6 +1,6 @@
 /// Proleptic Gregorian calendar arithmetic on day numbers (days since 1970-01-01), after
 /// Howard Hinnant's `days_from_civil`. Used instead of Foundation's Calendar on the hot path.
-enum CivilDate {
+package enum CivilDate {
     @inline(__always)
     static func dayNumber(year: Int, month: Int, day: Int) -> Int {
         let y = month <= 2 ? year - 1 : year
@@ -34,13 +34,13 @@ enum CivilDate {
     }
 
     /// `YYYY-MM-DD` for a day number.
-    static func isoDate(_ dayNumber: Int) -> String {
+    package static func isoDate(_ dayNumber: Int) -> String {
         let c = civil(dayNumber)
         return pad(c.year, 4) + "-" + pad(c.month, 2) + "-" + pad(c.day, 2)
     }
 
     /// Parses `YYYY-MM-DD` strictly (digits, ranges, real calendar day).
-    static func parseISODate(_ s: String) -> Int? {
+    package static func parseISODate(_ s: String) -> Int? {
         let u = Array(s.utf8)
         guard u.count == 10, u[4] == 0x2D, u[7] == 0x2D,
             let y = digits(u, 0, 4), let m = digits(u, 5, 2), let d = digits(u, 8, 2),
@@ -51,7 +51,7 @@ enum CivilDate {
 
     /// ISO 8601 with offset and seconds precision, `2026-03-22T22:15:00+11:00`, for an instant
     /// shown at `offset` seconds east of UTC.
-    static func isoTimestamp(seconds: Int64, offset: Int32) -> String {
+    package static func isoTimestamp(seconds: Int64, offset: Int32) -> String {
         let local = seconds + Int64(offset)
         let day = Int((local >= 0 ? local : local - 86_399) / 86_400)
         let sod = Int(local - Int64(day) * 86_400)

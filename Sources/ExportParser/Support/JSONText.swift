@@ -1,7 +1,7 @@
 /// Minimal JSON text building for the few places that keep something as JSON (extra elements,
 /// counts in the store). The payload writer has its own, ordered encoder.
-enum JSONText {
-    static func quote(_ s: String) -> String {
+package enum JSONText {
+    package static func quote(_ s: String) -> String {
         let out = ExportBytes(capacity: s.utf8.count + 16)
         out.appendJSONString(s)
         return String(decoding: out.bytes, as: UTF8.self)

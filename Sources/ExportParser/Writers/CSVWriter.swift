@@ -4,16 +4,12 @@ import Foundation
 /// end), one row a date, a column for every field of `OutputFields.columns`, values rounded as
 /// in the payload, an empty cell where there is no value; a text (a source name) that would
 /// start a formula gets a leading `'` (`field`).
-enum CSVWriter {
-    static func csv(_ days: [FinishedDay]) -> String {
-        days.reduce(header) { $0 + row($1) }
-    }
-
+package enum CSVWriter {
     /// The header line, CRLF-terminated.
-    static let header = OutputFields.columns.map { field($0.column!) }.joined(separator: ",") + "\r\n"
+    package static let header = OutputFields.columns.map { field($0.column!) }.joined(separator: ",") + "\r\n"
 
     /// One day's line, CRLF-terminated.
-    static func row(_ day: FinishedDay) -> String {
+    package static func row(_ day: FinishedDay) -> String {
         OutputFields.columns.map { f in
             switch f.read(day)?.scalar {
             case nil: return ""

@@ -1,6 +1,6 @@
 /// An ordered JSON value: the payload's keys keep the order of docs/payload.md, and numbers
 /// carry the decimals they are rounded to on the wire.
-indirect enum JSONValue: Equatable, Sendable {
+package indirect enum JSONValue: Equatable, Sendable {
     case object([(String, JSONValue)])
     case array([JSONValue])
     case string(String)
@@ -9,17 +9,17 @@ indirect enum JSONValue: Equatable, Sendable {
     case bool(Bool)
     case null
 
-    static func == (a: JSONValue, b: JSONValue) -> Bool { a.render(indent: nil) == b.render(indent: nil) }
+    package static func == (a: JSONValue, b: JSONValue) -> Bool { a.render(indent: nil) == b.render(indent: nil) }
 
     /// JSON text; `indent` spaces per level, or compact when nil.
-    func render(indent: Int? = 2, level: Int = 0) -> String {
+    package func render(indent: Int? = 2, level: Int = 0) -> String {
         String(decoding: bytes(indent: indent, level: level), as: UTF8.self)
     }
 
     /// The same text as UTF-8 bytes. Written byte by byte rather than by joining strings: a
     /// convert of years of days renders thousands of payloads, and string pieces made it a
     /// tenth of the HAE run's time.
-    func bytes(indent: Int? = 2, level: Int = 0) -> [UInt8] {
+    package func bytes(indent: Int? = 2, level: Int = 0) -> [UInt8] {
         let out = ExportBytes(capacity: 2048)
         write(into: out, indent: indent, level: level)
         return Array(out.bytes)

@@ -8,8 +8,8 @@ import Foundation
 /// atomic), they can always be made again from the export, and forcing a journal commit over a
 /// thousand new files cost a third of an HAE run. The store, which is the data, keeps SQLite's
 /// own durability.
-enum OutputFiles {
-    static func makeDirectory(_ path: String) throws {
+package enum OutputFiles {
+    package static func makeDirectory(_ path: String) throws {
         var isDir: ObjCBool = false
         if FileManager.default.fileExists(atPath: path, isDirectory: &isDir) {
             guard isDir.boolValue else { throw OutputError(file: path, message: "exists and is not a directory") }
@@ -30,61 +30,8 @@ enum OutputFiles {
         }
     }
 
-    /// Fills a staging folder inside `out` (`.health-import-staging-PID`), then moves each of its
-    /// entries over the same name in `out`: files by rename (atomic), folders by moving the old
-    /// one aside first. Nothing in `out` is touched until `fill` has written everything, and an
-    /// entry whose kind differs from what is in `out` (a file where a folder goes) fails the run
-    /// before anything moves. On failure the staging folder, and any folder made for `out`, is
-    /// removed: `out` is as it was.
-    static func stagedFolder<T>(_ out: String, fill: (String) throws -> T) throws -> T {
-        let created = missingDirectories(out)
-        let stage = out + "/.health-import-staging-\(getpid())"
-        func discard() {
-            try? FileManager.default.removeItem(atPath: stage)
-            removeIfEmpty(created)
-        }
-        do {
-            try makeDirectory(out)
-            try? FileManager.default.removeItem(atPath: stage)
-            guard mkdir(stage, 0o700) == 0 else {
-                throw OutputError(file: out, message: "cannot create a staging folder in it: \(String(cString: strerror(errno)))")
-            }
-            let result = try fill(stage)
-            let names = try FileManager.default.contentsOfDirectory(atPath: stage).sorted()
-            func isDirectory(_ path: String) -> Bool? {
-                var isDir: ObjCBool = false
-                return FileManager.default.fileExists(atPath: path, isDirectory: &isDir) ? isDir.boolValue : nil
-            }
-            for name in names {
-                let target = out + "/" + name
-                if let existing = isDirectory(target), existing != isDirectory(stage + "/" + name) {
-                    throw OutputError(
-                        file: target,
-                        message: "is a \(existing ? "folder" : "file") where a \(existing ? "file" : "folder") goes; nothing was replaced")
-                }
-            }
-            for name in names {
-                let source = stage + "/" + name, target = out + "/" + name
-                let aside = stage + "/.old-" + name
-                let folder = isDirectory(target) == true
-                if folder, rename(target, aside) != 0 {
-                    throw OutputError(file: target, message: "cannot replace: \(String(cString: strerror(errno)))")
-                }
-                guard rename(source, target) == 0 else {
-                    if folder { rename(aside, target) }
-                    throw OutputError(file: target, message: "cannot replace: \(String(cString: strerror(errno)))")
-                }
-            }
-            try? FileManager.default.removeItem(atPath: stage)
-            return result
-        } catch {
-            discard()
-            throw error
-        }
-    }
-
     /// The folders `makeDirectory(path)` would create, deepest first (empty when `path` exists).
-    static func missingDirectories(_ path: String) -> [String] {
+    package static func missingDirectories(_ path: String) -> [String] {
         var missing: [String] = []
         var url = URL(fileURLWithPath: path).standardizedFileURL
         var st = stat()
@@ -97,7 +44,7 @@ enum OutputFiles {
 
     /// Removes the folders a failed run created (deepest first), each only when it is empty: a
     /// failed run leaves no new folder behind, and never removes anything that holds a file.
-    static func removeIfEmpty(_ directories: [String]) {
+    package static func removeIfEmpty(_ directories: [String]) {
         for dir in directories { rmdir(dir) }
     }
 
@@ -122,7 +69,7 @@ enum OutputFiles {
     }
 
     /// Writes every byte, retrying short writes and interruptions.
-    static func writeAll(_ fd: Int32, _ raw: UnsafeRawBufferPointer, path: String) throws {
+    package static func writeAll(_ fd: Int32, _ raw: UnsafeRawBufferPointer, path: String) throws {
         var off = 0
         while off < raw.count {
             let n = Foundation.write(fd, raw.baseAddress! + off, raw.count - off)
@@ -136,7 +83,7 @@ enum OutputFiles {
 
     /// Replaces the directory `path` with a complete new one written by `fill` (into a temporary
     /// sibling), so readers see either the old set of files or the new one.
-    static func replaceDirectory(_ path: String, fill: (String) throws -> Void) throws {
+    package static func replaceDirectory(_ path: String, fill: (String) throws -> Void) throws {
         let tmp = temporaryName(for: path)
         try FileManager.default.createDirectory(atPath: tmp, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
         do {
@@ -161,13 +108,13 @@ enum OutputFiles {
 
     /// A file written in pieces under a temporary name (0600) and renamed over `path` by
     /// `commit`, so a large output is never held in memory whole and never seen half-written.
-    final class Staged {
+    package final class Staged {
         let path: String
         let temporary: String
         private var fd: Int32
         private var buffer: [UInt8] = []
 
-        init(_ path: String) throws {
+        package init(_ path: String) throws {
             self.path = path
             temporary = OutputFiles.temporaryName(for: path)
             unlink(temporary)
@@ -180,15 +127,15 @@ enum OutputFiles {
         deinit { discard() }
 
         /// Bytes appended so far: the offset the next byte will have in the file.
-        private(set) var size: Int64 = 0
+        package private(set) var size: Int64 = 0
 
-        func append(_ text: String) throws {
+        package func append(_ text: String) throws {
             buffer.append(contentsOf: text.utf8)
             size += Int64(text.utf8.count)
             if buffer.count >= 1 << 16 { try flush() }
         }
 
-        func append(bytes: UnsafeRawBufferPointer) throws {
+        package func append(bytes: UnsafeRawBufferPointer) throws {
             size += Int64(bytes.count)
             if buffer.count + bytes.count < 1 << 16 {
                 buffer.append(contentsOf: bytes)
@@ -199,11 +146,11 @@ enum OutputFiles {
             try OutputFiles.writeAll(fd, bytes, path: path)
         }
 
-        func append(bytes: [UInt8]) throws { try bytes.withUnsafeBytes { try append(bytes: $0) } }
+        package func append(bytes: [UInt8]) throws { try bytes.withUnsafeBytes { try append(bytes: $0) } }
 
         /// Appends the first `count` bytes of the open file `source` (read from its start), in
         /// the kernel where it can (`FileCopy`).
-        func append(contentsOf source: Int32, count: Int64, sourcePath: String) throws {
+        package func append(contentsOf source: Int32, count: Int64, sourcePath: String) throws {
             try flush()
             try FileCopy.copy(from: source, count: count, to: fd, sourcePath: sourcePath, path: path)
             size += count
@@ -211,7 +158,7 @@ enum OutputFiles {
 
         /// Overwrites bytes already appended, at `offset` (a ZIP entry's sizes, known only after
         /// its data).
-        func patch(_ bytes: [UInt8], at offset: Int64) throws {
+        package func patch(_ bytes: [UInt8], at offset: Int64) throws {
             precondition(offset >= 0 && offset + Int64(bytes.count) <= size, "patch outside what was written")
             try flush()
             let n = bytes.withUnsafeBytes { pwrite(fd, $0.baseAddress, $0.count, off_t(offset)) }
@@ -226,7 +173,7 @@ enum OutputFiles {
         }
 
         /// Writes what is buffered and renames the file into place.
-        func commit() throws {
+        package func commit() throws {
             try flush()
             close(fd)
             fd = -1
@@ -238,7 +185,7 @@ enum OutputFiles {
         }
 
         /// Drops the temporary file (the run failed). Safe to call more than once.
-        func discard() {
+        package func discard() {
             guard fd >= 0 else { return }
             close(fd)
             fd = -1
@@ -246,7 +193,7 @@ enum OutputFiles {
         }
     }
 
-    static func temporaryName(for path: String) -> String {
+    package static func temporaryName(for path: String) -> String {
         let url = URL(fileURLWithPath: path)
         return url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).tmp-\(getpid())").path
     }

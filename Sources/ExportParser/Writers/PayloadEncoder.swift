@@ -2,7 +2,7 @@
 /// `OutputFields.all`: keys in the documented order, fields with no value left out, `sleep` and
 /// `running_mechanics` only when there is something to say, `metrics` and `workouts` always
 /// present.
-enum PayloadEncoder {
+package enum PayloadEncoder {
     /// Decimals for workout figures (seconds, kcal, bpm, metres are whole on the wire).
     static let workoutDecimals = 0
 
@@ -51,7 +51,7 @@ enum PayloadEncoder {
         return .object(keys.map { Member(key: $0, node: node(byKey[$0]!, keepEmpty: false)) }, keepEmpty: keepEmpty)
     }
 
-    static func payload(_ day: FinishedDay) -> JSONValue {
+    package static func payload(_ day: FinishedDay) -> JSONValue {
         .object(members(tree, day))
     }
 

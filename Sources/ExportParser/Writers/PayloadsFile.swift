@@ -1,21 +1,21 @@
 /// The text of `payloads/DATE.json` and `payloads.json` ({"data": [...]} with each payload two
 /// levels in), made from one payload's rendering. `convert` writes them, and `fixtures` writes
 /// its `expected/` with the same functions, so the two agree byte for byte.
-enum PayloadsFile {
+package enum PayloadsFile {
     /// What payloads.json starts with (all of it when there is no day).
-    static func opening(empty: Bool) -> String {
+    package static func opening(empty: Bool) -> String {
         empty ? "{\n  \"data\": []\n}\n" : "{\n  \"data\": [\n"
     }
 
     /// A day's file: the payload (`JSONValue.bytes()`) and a line break.
-    static func dayFile(_ payload: [UInt8]) -> [UInt8] {
+    package static func dayFile(_ payload: [UInt8]) -> [UInt8] {
         payload + [0x0A]
     }
 
     /// The payload as a member of payloads.json, then `,` or, for the last, the closing. The
     /// payload's text two levels in is the same text with four more spaces after each line
     /// break (a rendered string holds no raw line break), so it is rendered once.
-    static func member(_ payload: [UInt8], last: Bool) -> [UInt8] {
+    package static func member(_ payload: [UInt8], last: Bool) -> [UInt8] {
         var out = indent
         out.reserveCapacity(payload.count * 5 / 4 + 16)
         for b in payload {

@@ -2,6 +2,7 @@ import Foundation
 import XCTest
 
 @testable import ExportParser
+@testable import HealthFixtures
 
 /// Options with fixed choices list them in `--help` (they are enums in the command line), and
 /// the lists are the library's own: a profile or a body kind added to one and not the other

@@ -125,11 +125,11 @@ final class Statement {
         }
     }
 
-    /// The column's blob in SQLite's buffer, without a copy (empty for NULL). Valid until the
-    /// statement steps or resets: the caller writes it out at once.
-    func blob(_ col: Int32) -> UnsafeRawBufferPointer {
-        let p = sqlite3_column_blob(stmt, col)
-        return UnsafeRawBufferPointer(start: p, count: p == nil ? 0 : Int(sqlite3_column_bytes(stmt, col)))
+    /// A copy of the column's blob (empty for NULL): SQLite's own buffer is valid only until
+    /// the statement steps or resets, so it never leaves this type.
+    func blob(_ col: Int32) -> [UInt8] {
+        guard let p = sqlite3_column_blob(stmt, col) else { return [] }
+        return Array(UnsafeRawBufferPointer(start: p, count: Int(sqlite3_column_bytes(stmt, col))))
     }
 
     /// The column's value as a double (0 for NULL).

@@ -103,7 +103,12 @@ final class ZipStreamWriter: ExportDestination, ExportFileSink {
         return self
     }
 
-    func write(_ bytes: UnsafeRawBufferPointer) throws {
+    func write(_ chunk: ExportBytes) throws {
+        try chunk.withUnsafeBytes { try compress($0) }
+    }
+
+    /// Adds `bytes` to the open entry's CRC and sizes and feeds them to zlib.
+    private func compress(_ bytes: UnsafeRawBufferPointer) throws {
         guard let base = bytes.baseAddress, bytes.count > 0 else { return }
         crc = crc32(crc, base.assumingMemoryBound(to: Bytef.self), uInt(bytes.count))
         uncompressed += UInt64(bytes.count)

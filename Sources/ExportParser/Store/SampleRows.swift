@@ -75,28 +75,8 @@ final class SampleRows {
 
     private func flushSamples() throws {
         guard let first = pendingSamples.first, let last = pendingSamples.last else { return }
-        let inserted = try pendingSamples.withUnsafeBufferPointer { pending in
-            try insertSamples.insert(rows: pending.count) { st, row, i in
-                let p = pending.baseAddress! + row
-                st.bind(i, p.pointee.id)
-                st.bind(i + 1, p.pointee.typeID)
-                st.bind(i + 2, p.pointee.sourceID)
-                st.bind(i + 3, names.text(p.pointee.sample.sourceVersion))
-                st.bind(i + 4, p.pointee.deviceID)
-                st.bind(i + 5, names.text(p.pointee.sample.unit))
-                st.bind(i + 6, p.pointee.sample.value)
-                st.bind(i + 7, p.pointee.sample.valueText)
-                st.bind(i + 8, p.pointee.sample.canonicalValue)
-                st.bindEpochOffset(i + 9, p.pointee.sample.created)
-                st.bindEpochOffset(i + 11, p.pointee.sample.start)
-                st.bindEpochOffset(i + 13, p.pointee.sample.end)
-                st.bind(i + 15, names.text(p.pointee.sample.timeZone))
-                st.bind(i + 16, p.pointee.sample.bucketMinimum)
-                st.bind(i + 17, p.pointee.sample.bucketMaximum)
-                st.bind(i + 18, p.pointee.sample.isBucket ? 1 : 0)
-                st.bind(i + 19, Int64(bitPattern: p.pointee.sample.metadataDigest))
-                st.bind(i + 20, p.pointee.sample.metadataJSON)
-            }
+        let inserted = try insertSamples.insert(rows: pendingSamples.count) { st, row, i in
+            Self.bind(pendingSamples[row], names, to: st, at: i)
         }
         // Which rows went in: all of them in a first import; otherwise ask for the ids in range
         // (duplicates of earlier imports were ignored and left their ids unused).
@@ -120,27 +100,47 @@ final class SampleRows {
         try flushBeats(whole: true)
     }
 
+    /// Binds one sample's 21 columns from `i` on (borrowed from the pending buffer, not copied).
+    @inline(__always) private static func bind(_ p: PendingSample, _ names: StoreNames, to st: Statement, at i: Int32) {
+        st.bind(i, p.id)
+        st.bind(i + 1, p.typeID)
+        st.bind(i + 2, p.sourceID)
+        st.bind(i + 3, names.text(p.sample.sourceVersion))
+        st.bind(i + 4, p.deviceID)
+        st.bind(i + 5, names.text(p.sample.unit))
+        st.bind(i + 6, p.sample.value)
+        st.bind(i + 7, p.sample.valueText)
+        st.bind(i + 8, p.sample.canonicalValue)
+        st.bindEpochOffset(i + 9, p.sample.created)
+        st.bindEpochOffset(i + 11, p.sample.start)
+        st.bindEpochOffset(i + 13, p.sample.end)
+        st.bind(i + 15, names.text(p.sample.timeZone))
+        st.bind(i + 16, p.sample.bucketMinimum)
+        st.bind(i + 17, p.sample.bucketMaximum)
+        st.bind(i + 18, p.sample.isBucket ? 1 : 0)
+        st.bind(i + 19, Int64(bitPattern: p.sample.metadataDigest))
+        st.bind(i + 20, p.sample.metadataJSON)
+    }
+
     private func flushBeats(whole: Bool) throws {
         try flush(&pendingBeats, with: insertBeats, table: "hrv_beats", wholeStatementsOnly: whole) { st, b, i in
-            st.bind(i, b.pointee.sampleID)
-            st.bind(i + 1, b.pointee.position)
-            st.bind(i + 2, b.pointee.beat.bpm)
-            st.bind(i + 3, b.pointee.beat.time)
+            st.bind(i, b.sampleID)
+            st.bind(i + 1, b.position)
+            st.bind(i + 2, b.beat.bpm)
+            st.bind(i + 3, b.beat.time)
         }
     }
 
-    /// Writes held child rows (beats of samples already written), bound in
-    /// place through pointers into the buffer. With `wholeStatementsOnly`, only full statements'
+    /// Writes held child rows (beats of samples already written), each bound from the buffer
+    /// where it is (the closure borrows the row). With `wholeStatementsOnly`, only full statements'
     /// worth go and the rest waits for the next samples (one statement size, cursors kept open).
     private func flush<Row>(
         _ rows: inout [Row], with insert: MultiRowInsert, table: String, wholeStatementsOnly: Bool,
-        bind: (Statement, UnsafePointer<Row>, Int32) -> Void
+        bind: (Statement, borrowing Row, Int32) -> Void
     ) throws {
         let n = wholeStatementsOnly ? rows.count - rows.count % insert.rowsPerStatement : rows.count
         guard n > 0 else { return }
-        _ = try rows.withUnsafeBufferPointer { pending in
-            try insert.insert(rows: n) { st, row, i in bind(st, pending.baseAddress! + row, i) }
-        }
+        _ = try insert.insert(rows: n) { st, row, i in bind(st, rows[row], i) }
         self.rows.added(table, n)
         rows.removeFirst(n)
     }

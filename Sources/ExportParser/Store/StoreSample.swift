@@ -124,7 +124,7 @@ struct StoreSample: Sendable {
                 buffer.appendJSONString(e.value)
             }
             buffer.append(0x7D)
-            return String(decoding: UnsafeBufferPointer(start: buffer.base, count: buffer.count), as: UTF8.self)
+            return buffer.string
         }
     }
 }

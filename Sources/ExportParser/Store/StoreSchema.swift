@@ -464,7 +464,7 @@ enum StoreSchema {
             guard let id = owner else { return }
             json.append(0x7D)
             update.bind(1, id)
-            update.bind(2, String(decoding: UnsafeBufferPointer(start: json.base, count: json.count), as: UTF8.self))
+            update.bind(2, json.string)
             try update.run()
         }
         while try read.step() {

@@ -13,6 +13,11 @@ enum TimestampParser {
         return parseLenient(p, count)
     }
 
+    /// Parses a timestamp from the bytes of an array (as `parse(_:_:)`).
+    static func parse(_ bytes: [UInt8]) -> Timestamp? {
+        bytes.withUnsafeBufferPointer { b in b.baseAddress.flatMap { parse($0, b.count) } }
+    }
+
     static func parse(_ s: String) -> Timestamp? {
         var s = s
         return s.withUTF8 { b in b.baseAddress.flatMap { parse($0, b.count) } }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Sits between the bytes of export.xml and libxml2, doing the two things a conforming parser
 /// cannot be asked to do:
 ///
@@ -29,7 +31,11 @@ struct PrologFilter {
 
     /// Filters one chunk and passes what is ready to `emit` (possibly nothing, possibly more than
     /// the chunk when held prolog bytes are released).
-    mutating func filter(_ chunk: UnsafeRawBufferPointer, emit: (UnsafeRawBufferPointer) throws -> Void) throws {
+    mutating func filter(_ chunk: some ContiguousBytes, emit: (UnsafeRawBufferPointer) throws -> Void) throws {
+        try chunk.withUnsafeBytes { try filter(raw: $0, emit: emit) }
+    }
+
+    private mutating func filter(raw chunk: UnsafeRawBufferPointer, emit: (UnsafeRawBufferPointer) throws -> Void) throws {
         defer { consumed += Int64(chunk.count) }
         switch state {
         case .body:

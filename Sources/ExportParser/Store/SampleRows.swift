@@ -75,8 +75,32 @@ final class SampleRows {
 
     private func flushSamples() throws {
         guard let first = pendingSamples.first, let last = pendingSamples.last else { return }
-        let inserted = try insertSamples.insert(rows: pendingSamples.count) { st, row, i in
-            Self.bind(pendingSamples[row], names, to: st, at: i)
+        // Bound through a pointer into the buffer: safe because `pendingSamples` is not changed
+        // while the closure runs (it is this object's, and `insert` calls back synchronously),
+        // and `row < pending.count`. An array subscript or a Span copied each row instead
+        // (0.35 % of a convert's instructions, measured with callgrind).
+        let inserted = try pendingSamples.withUnsafeBufferPointer { pending in
+            try insertSamples.insert(rows: pending.count) { st, row, i in
+                let p = pending.baseAddress! + row
+                st.bind(i, p.pointee.id)
+                st.bind(i + 1, p.pointee.typeID)
+                st.bind(i + 2, p.pointee.sourceID)
+                st.bind(i + 3, names.text(p.pointee.sample.sourceVersion))
+                st.bind(i + 4, p.pointee.deviceID)
+                st.bind(i + 5, names.text(p.pointee.sample.unit))
+                st.bind(i + 6, p.pointee.sample.value)
+                st.bind(i + 7, p.pointee.sample.valueText)
+                st.bind(i + 8, p.pointee.sample.canonicalValue)
+                st.bindEpochOffset(i + 9, p.pointee.sample.created)
+                st.bindEpochOffset(i + 11, p.pointee.sample.start)
+                st.bindEpochOffset(i + 13, p.pointee.sample.end)
+                st.bind(i + 15, names.text(p.pointee.sample.timeZone))
+                st.bind(i + 16, p.pointee.sample.bucketMinimum)
+                st.bind(i + 17, p.pointee.sample.bucketMaximum)
+                st.bind(i + 18, p.pointee.sample.isBucket ? 1 : 0)
+                st.bind(i + 19, Int64(bitPattern: p.pointee.sample.metadataDigest))
+                st.bind(i + 20, p.pointee.sample.metadataJSON)
+            }
         }
         // Which rows went in: all of them in a first import; otherwise ask for the ids in range
         // (duplicates of earlier imports were ignored and left their ids unused).
@@ -98,28 +122,6 @@ final class SampleRows {
         rows.added("sample_records", inserted)
         pendingSamples.removeAll(keepingCapacity: true)
         try flushBeats(whole: true)
-    }
-
-    /// Binds one sample's 21 columns from `i` on (borrowed from the pending buffer, not copied).
-    @inline(__always) private static func bind(_ p: PendingSample, _ names: StoreNames, to st: Statement, at i: Int32) {
-        st.bind(i, p.id)
-        st.bind(i + 1, p.typeID)
-        st.bind(i + 2, p.sourceID)
-        st.bind(i + 3, names.text(p.sample.sourceVersion))
-        st.bind(i + 4, p.deviceID)
-        st.bind(i + 5, names.text(p.sample.unit))
-        st.bind(i + 6, p.sample.value)
-        st.bind(i + 7, p.sample.valueText)
-        st.bind(i + 8, p.sample.canonicalValue)
-        st.bindEpochOffset(i + 9, p.sample.created)
-        st.bindEpochOffset(i + 11, p.sample.start)
-        st.bindEpochOffset(i + 13, p.sample.end)
-        st.bind(i + 15, names.text(p.sample.timeZone))
-        st.bind(i + 16, p.sample.bucketMinimum)
-        st.bind(i + 17, p.sample.bucketMaximum)
-        st.bind(i + 18, p.sample.isBucket ? 1 : 0)
-        st.bind(i + 19, Int64(bitPattern: p.sample.metadataDigest))
-        st.bind(i + 20, p.sample.metadataJSON)
     }
 
     private func flushBeats(whole: Bool) throws {

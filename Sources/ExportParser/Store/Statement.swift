@@ -2,6 +2,13 @@ import CSQLite
 
 /// A prepared statement with raw binds (1-based indexes, as in SQLite). Strings are bound from
 /// their UTF-8 storage without a copy on the Swift side; SQLite copies them (`SQLITE_TRANSIENT`).
+///
+/// Unsafe code here (docs/architecture.md, "Where unsafe code lives"): the SQLite statement
+/// boundary: every `sqlite3_bind_*`/`sqlite3_column_*` of the store is here. Texts are bound from a
+/// String's UTF-8 storage, valid for the call, with `SQLITE_TRANSIENT` (SQLite copies them); a blob
+/// bound in place must outlive the step (said at `bindBlobInPlace`); column bytes are copied out
+/// (`text`, `blob`), except `textBytes`, whose `(pointer, count)` is valid until the next step,
+/// reset or column read, and whose callers (the GDPR encoders) copy at once.
 final class Statement {
     let stmt: OpaquePointer
     unowned let connection: SQLiteConnection

@@ -5,6 +5,10 @@
 /// - HAE with a 12-hour clock: `yyyy-MM-dd h:mm:ss AM ±HHMM`, the space before AM/PM plain or
 ///   U+202F (narrow no-break space).
 /// - `±HH:MM` offsets and a `Z` are accepted too (ISO-style inputs).
+///
+/// Unsafe code here (docs/architecture.md, "Where unsafe code lives"): `parse` reads `count` bytes
+/// at `p` (valid for the call); `parseFixed` is called only with 25 bytes, and `parseLenient` never
+/// indexes at or past `count`. A hot byte path: three dates a record.
 enum TimestampParser {
     /// Parses a timestamp from `count` bytes at `p`; nil when the layout, a digit or a range is wrong.
     @inline(__always)

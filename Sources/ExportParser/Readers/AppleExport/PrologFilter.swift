@@ -12,6 +12,11 @@ import Foundation
 ///    exports carry a stray U+000B in source names), counting them. A NUL byte stops the read
 ///    instead: it is what a damaged file (zero-filled blocks) or a UTF-16 one looks like, never a
 ///    stray character, so reading on would only produce garbage.
+///
+/// Unsafe code here (docs/architecture.md, "Where unsafe code lives"): the control-byte scan reads
+/// the chunk eight bytes at a time (`loadUnaligned`, only where `i + 8 <= count`) inside the one
+/// `withUnsafeBytes` of `filter`; `emit` gets buffers valid for its call only. A hot byte scan: a
+/// plain byte loop cost about 9 % of a read (swift-notes.md).
 struct PrologFilter {
     private enum State { case prolog, body }
     private var state = State.prolog

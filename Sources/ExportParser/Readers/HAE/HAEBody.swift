@@ -139,6 +139,10 @@ struct WholeValue {
 }
 
 /// Finds line ends in a file with `pread` and `memchr`, 1 MiB at a time.
+///
+/// Unsafe code here (docs/architecture.md, "Where unsafe code lives"): only the line scan's
+/// `memchr`, inside `withUnsafeBytes` of its own buffer and bounded by the bytes read; a hot scan
+/// over the whole file. Reads go through `POSIXFile`.
 private struct LineScanner {
     let fd: Int32
     let path: String

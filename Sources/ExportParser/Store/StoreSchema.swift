@@ -477,10 +477,11 @@ enum StoreSchema {
             } else {
                 json.append(0x2C)
             }
-            let stmt = read.stmt
-            json.appendJSONString(sqlite3_column_text(stmt, 1), Int(sqlite3_column_bytes(stmt, 1)))
+            let key = read.textBytes(1)
+            json.appendJSONString(key.0, key.1)
             json.append(0x3A)
-            json.appendJSONString(sqlite3_column_text(stmt, 2), Int(sqlite3_column_bytes(stmt, 2)))
+            let value = read.textBytes(2)
+            json.appendJSONString(value.0, value.1)
         }
         try write()
         read.reset()

@@ -25,6 +25,10 @@ public struct ReceiveOptions: Sendable {
 /// `health-import receive`: the HTTP server (Hummingbird 2 on SwiftNIO) in front of
 /// `ReceivedBodyStore`. A request is answered 2xx only once its body is committed; SIGTERM and
 /// SIGINT stop accepting, let the requests in flight finish, then return (swift-service-lifecycle).
+///
+/// Unsafe code here (docs/architecture.md, "Where unsafe code lives"): the collected body is lent
+/// to `ReceivedBodyCheck` and `ReceivedBodyStore` inside `withUnsafeReadableBytes`, which both
+/// use only during the call, so a body of up to --max-body is never copied.
 public struct ReceiveServer: Sendable {
     let options: ReceiveOptions
     let bodies: ReceivedBodyStore

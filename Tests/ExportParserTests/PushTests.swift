@@ -187,6 +187,18 @@ final class PushTests: XCTestCase {
         }
         XCTAssertEqual(try PushEndpoint("http://[::1]:9000/base/").base, "http://[::1]:9000/base")
     }
+
+    /// The IPv6 loopback test reads the address's 16 bytes: ::1 is fifteen zero bytes then 1;
+    /// an IPv4-mapped address is ten zero bytes, FF FF, then the IPv4 address, loopback when its
+    /// first byte is 127 (`::ffff:7f00:1` is the same bytes as `::ffff:127.0.0.1`).
+    func testIPv6LoopbackIsReadFromTheAddressBytes() {
+        for host in ["::1", "0:0:0:0:0:0:0:1", "::ffff:127.0.0.1", "::FFFF:7f00:1", "::ffff:127.255.0.9"] {
+            XCTAssertTrue(PushEndpoint.isLoopback(host), host)
+        }
+        for host in ["::2", "1::1", "2001:db8::1", "::ffff:10.0.0.1", "::fffe:127.0.0.1", "::127.0.0.1"] {
+            XCTAssertFalse(PushEndpoint.isLoopback(host), host)
+        }
+    }
 }
 
 extension URL {

@@ -59,18 +59,18 @@ struct HeartRateSamples {
         let spans = Self.disjoint(intervals)
         guard !spans.isEmpty else { return [] }
         var kept: [UInt64] = []
-        func keep(_ part: UnsafeBufferPointer<UInt64>) {
+        func keep(_ part: [UInt64]) {
             for packed in part where Self.contains(spans, WorkoutBook.unpack(packed).0) { kept.append(packed) }
         }
         if let spill, spilledChunks > 0 {
             var buffer = [UInt64](repeating: 0, count: Self.chunkCount)
             for i in 0..<spilledChunks {
-                buffer.withUnsafeMutableBufferPointer { spill.read(chunk: i, into: $0) }
-                buffer.withUnsafeBufferPointer(keep)
+                spill.read(chunk: i, into: &buffer)
+                keep(buffer)
             }
         }
-        for part in held { part.withUnsafeBufferPointer(keep) }
-        chunk.withUnsafeBufferPointer(keep)
+        for part in held { keep(part) }
+        keep(chunk)
         kept.sort()
         return kept
     }

@@ -16,9 +16,9 @@ final class SpillFile {
     /// nil when no temporary file can be made.
     init?() {
         var template = Array((NSTemporaryDirectory() + "/health-import-spill-XXXXXX").utf8CString)
-        let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        let fd = mkstemp(&template)
         guard fd >= 0 else { return nil }
-        template.withUnsafeBufferPointer { _ = unlink($0.baseAddress!) }
+        unlink(template)
         self.fd = fd
     }
 
@@ -27,32 +27,25 @@ final class SpillFile {
     /// Appends one chunk; false when it could not be written whole (the file keeps what it had).
     func append(_ chunk: [UInt64]) -> Bool {
         let bytes = chunk.count * MemoryLayout<UInt64>.stride
-        let done = chunk.withUnsafeBytes { raw -> Bool in
-            var at = 0
-            while at < bytes {
-                let n = pwrite(fd, raw.baseAddress! + at, bytes - at, off_t(length + at))
-                if n < 0 && errno == EINTR { continue }
-                guard n > 0 else { return false }
-                at += n
-            }
-            return true
+        do {
+            try POSIXFile.writeAll(fd, integers: chunk, at: Int64(length))
+        } catch {
+            return false
         }
-        if done { length += bytes }
-        return done
+        length += bytes
+        return true
     }
 
     /// Reads back chunk `i` (of `into.count` samples, the size every chunk was written with).
-    func read(chunk i: Int, into buffer: UnsafeMutableBufferPointer<UInt64>) {
+    func read(chunk i: Int, into buffer: inout [UInt64]) {
         let bytes = buffer.count * MemoryLayout<UInt64>.stride
-        let raw = UnsafeMutableRawPointer(buffer.baseAddress!)
-        var at = 0
-        while at < bytes {
-            let n = pread(fd, raw + at, bytes - at, off_t(i * bytes + at))
-            if n < 0 && errno == EINTR { continue }
-            // The file is this process's own, unnamed and written whole a moment ago: failing to
-            // read it back is a failing disk, not bad input.
-            guard n > 0 else { fatalError("health-import: cannot read back its temporary heart-rate file (errno \(errno))") }
-            at += n
+        // The file is this process's own, unnamed and written whole a moment ago: failing to
+        // read it back is a failing disk, not bad input.
+        do {
+            let n = try POSIXFile.fill(&buffer, from: fd, at: Int64(i * bytes))
+            guard n == bytes else { fatalError("health-import: its temporary heart-rate file is shorter than written") }
+        } catch {
+            fatalError("health-import: cannot read back its temporary heart-rate file (errno \(error.code))")
         }
     }
 }

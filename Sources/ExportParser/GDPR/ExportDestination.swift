@@ -14,7 +14,7 @@ protocol ExportDestination: AnyObject {
 
 /// One file being written. Used from the export's writer thread (`ExportPipeline`).
 protocol ExportFileSink: AnyObject {
-    func write(_ bytes: UnsafeRawBufferPointer) throws
+    func write(_ chunk: ExportBytes) throws
     func end() throws
 }
 
@@ -89,8 +89,8 @@ final class FolderFile: ExportFileSink {
 
     deinit { close() }
 
-    func write(_ bytes: UnsafeRawBufferPointer) throws {
-        try OutputFiles.writeAll(fd, bytes, path: shown)
+    func write(_ chunk: ExportBytes) throws {
+        try OutputFiles.writeAll(fd, chunk, path: shown)
     }
 
     func end() throws {

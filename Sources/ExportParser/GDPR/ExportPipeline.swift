@@ -79,7 +79,7 @@ final class ExportPipeline: @unchecked Sendable {
             if error == nil {
                 if let chunk = work.chunk {
                     file.hash(chunk)
-                    try file.sink.write(chunk.bytes)
+                    try file.sink.write(chunk)
                 } else {
                     try file.sink.end()
                 }

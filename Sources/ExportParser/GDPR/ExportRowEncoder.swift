@@ -48,11 +48,10 @@ struct ExportRowEncoder {
         let header = ExportBytes(capacity: 1024)
         for (i, column) in kind.columns.enumerated() {
             if i > 0 { header.append(0x2C) }
-            var name = column.name
-            name.withUTF8 { header.appendCSVField($0.baseAddress!, $0.count) }
+            header.appendCSVField(column.name)
         }
         header.append([0x0D, 0x0A])
-        csvHeader = Array(header.bytes)
+        csvHeader = header.array
     }
 
     /// What comes before the first row: the CSV header line; nothing for JSON Lines.
@@ -64,11 +63,9 @@ struct ExportRowEncoder {
     func row(_ stmt: Statement, into out: ExportBytes) {
         switch format {
         case .jsonLines:
-            jsonKeys.withUnsafeBufferPointer { keys in
-                for cell in cells {
-                    out.append(keys.baseAddress! + cell.keyStart, cell.keyCount)
-                    jsonValue(stmt, cell, into: out)
-                }
+            for cell in cells {
+                out.append(jsonKeys[cell.keyStart..<cell.keyStart + cell.keyCount])
+                jsonValue(stmt, cell, into: out)
             }
             out.append(0x7D)
             out.append(0x0A)
@@ -132,11 +129,8 @@ struct ExportRowEncoder {
     /// Epoch seconds at `i` and the UTC offset at `i + 1` as ISO 8601 text (`ISOInstant`).
     @inline(__always) private static func instant(_ stmt: Statement, _ i: Int32, into out: ExportBytes, quoted: Bool) {
         let t = Timestamp(seconds: stmt.int(i), offset: Int32(truncatingIfNeeded: stmt.int(i + 1)))
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 32) { buf in
-            let n = ISOInstant.format(t, into: buf.baseAddress!)
-            if quoted { out.append(0x22) }
-            out.append(buf.baseAddress!, n)
-            if quoted { out.append(0x22) }
-        }
+        if quoted { out.append(0x22) }
+        out.appendInstant(t)
+        if quoted { out.append(0x22) }
     }
 }

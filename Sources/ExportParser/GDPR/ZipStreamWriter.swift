@@ -11,6 +11,11 @@ import Foundation
 /// use the central directory (unzip, Python's zipfile, 7-Zip, macOS Archive Utility) read it.
 ///
 /// Entries are 0600 regular files (Unix external attributes), names UTF-8 (flag bit 11).
+///
+/// Unsafe code here (docs/architecture.md, "Where unsafe code lives"): the zlib boundary. The
+/// `z_stream` and the output buffer are owned by this object (allocated in `init`, freed in
+/// `deinit`); `next_in` points into the chunk being written only while `compress` runs, and
+/// `next_out`/`avail_out` never pass the output buffer.
 final class ZipStreamWriter: ExportDestination, ExportFileSink {
     private struct Entry {
         let name: [UInt8]
@@ -103,7 +108,12 @@ final class ZipStreamWriter: ExportDestination, ExportFileSink {
         return self
     }
 
-    func write(_ bytes: UnsafeRawBufferPointer) throws {
+    func write(_ chunk: ExportBytes) throws {
+        try chunk.withUnsafeBytes { try compress($0) }
+    }
+
+    /// Adds `bytes` to the open entry's CRC and sizes and feeds them to zlib.
+    private func compress(_ bytes: UnsafeRawBufferPointer) throws {
         guard let base = bytes.baseAddress, bytes.count > 0 else { return }
         crc = crc32(crc, base.assumingMemoryBound(to: Bytef.self), uInt(bytes.count))
         uncompressed += UInt64(bytes.count)

@@ -47,13 +47,11 @@ struct APIKey: Sendable {
         }
         guard st.st_size <= limit else { throw InputError(file: file, message: "is larger than \(limit / 1024) KB: not a key file") }
         var bytes = [UInt8](repeating: 0, count: Int(st.st_size) + 1)
-        var n = 0
-        while n < bytes.count {
-            let r = bytes.withUnsafeMutableBytes { Foundation.read(fd, $0.baseAddress! + n, $0.count - n) }
-            if r < 0, errno == EINTR { continue }
-            guard r >= 0 else { throw InputError(file: file, message: "cannot read the API key file: \(String(cString: strerror(errno)))") }
-            if r == 0 { break }
-            n += r
+        let n: Int
+        do {
+            n = try POSIXFile.fill(&bytes, from: fd)
+        } catch {
+            throw InputError(file: file, message: "cannot read the API key file: \(error.reason)")
         }
         guard let text = String(bytes: bytes[0..<n], encoding: .utf8) else {
             throw InputError(file: file, message: "the API key file is not text")

@@ -43,6 +43,17 @@ struct PushEndpoint: Sendable, Equatable {
     var syncURL: URL { URL(string: base + "/sync/healthkit")! }
     var statusURL: URL { URL(string: base + "/sync/status")! }
 
+    /// The 16 bytes of an IPv6 address, read from the C struct's byte tuple (its field names
+    /// differ between glibc and Darwin).
+    static func bytes(_ a: in6_addr) -> [UInt8] {
+        #if os(Linux)
+            let b = a.__in6_u.__u6_addr8
+        #else
+            let b = a.__u6_addr.__u6_addr8
+        #endif
+        return [b.0, b.1, b.2, b.3, b.4, b.5, b.6, b.7, b.8, b.9, b.10, b.11, b.12, b.13, b.14, b.15]
+    }
+
     /// `localhost`, 127.0.0.0/8 and ::1 (also written as an IPv4-mapped address).
     static func isLoopback(_ host: String) -> Bool {
         let h = host.lowercased()
@@ -51,7 +62,7 @@ struct PushEndpoint: Sendable, Equatable {
         if inet_pton(AF_INET, h, &v4) == 1 { return UInt32(bigEndian: v4.s_addr) >> 24 == 127 }
         var v6 = in6_addr()
         if inet_pton(AF_INET6, h, &v6) == 1 {
-            let bytes = withUnsafeBytes(of: v6) { Array($0) }
+            let bytes = Self.bytes(v6)
             if bytes[0..<15].allSatisfy({ $0 == 0 }) && bytes[15] == 1 { return true }  // ::1
             let mapped = bytes[0..<10].allSatisfy { $0 == 0 } && bytes[10] == 0xFF && bytes[11] == 0xFF
             return mapped && bytes[12] == 127

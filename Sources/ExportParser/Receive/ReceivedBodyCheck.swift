@@ -5,6 +5,12 @@ import Foundation
 /// streaming, so a 200 MB HAE body costs no tree in memory) of the endpoint's kind, and which
 /// dates it covers (for `GET /status`). A body that fails gets a 400 with `problem` as its one
 /// sentence; nothing of it is stored.
+///
+/// Unsafe code here (docs/architecture.md, "Where unsafe code lives"): the yajl boundary of
+/// `receive`. The date collector reaches the C callbacks through `Unmanaged.passRetained` and is
+/// released when `check` returns, after `yajl_free`; yajl's bytes are read inside the callback only
+/// (at most 10 of a string, after checking its length). The body is read in place from the server's
+/// buffer, valid for the call, so a body of up to --max-body is never copied.
 public struct ReceivedBodyCheck: Sendable, Equatable {
     /// The earliest and latest `YYYY-MM-DD` the body's `date` and `start` values begin with
     /// (payload dates, HAE datums' and workouts' local dates); nil when it has none.

@@ -8,6 +8,10 @@ import Foundation
 /// The connection runs `synchronous = FULL` on the store's WAL: every commit is on disk before
 /// `keep` returns, so neither SIGKILL nor a power cut loses an acknowledged body. Readers
 /// (`compare --store`, `convert --received`) open the store beside it as WAL readers.
+///
+/// Unsafe code here (docs/architecture.md, "Where unsafe code lives"): `keep` binds the body in
+/// place (`Statement.bindBlobInPlace`): the caller's buffer outlives the statement's one step,
+/// after which the bind is unused, so a body of up to --max-body is not copied.
 // @unchecked Sendable: every use of `store.db` is inside `lock`.
 public final class ReceivedBodyStore: @unchecked Sendable {
     private let store: HealthStore

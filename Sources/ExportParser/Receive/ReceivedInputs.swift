@@ -48,16 +48,14 @@ public struct ReceivedInputs: Sendable {
     /// Deletes the folder and its files.
     public func remove() { try? FileManager.default.removeItem(atPath: folder) }
 
-    private static func write(_ file: String, _ bytes: UnsafeRawBufferPointer) throws {
+    private static func write(_ file: String, _ bytes: [UInt8]) throws {
         let fd = open(file, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
         guard fd >= 0 else { throw OutputError(file: file, message: "cannot create: \(String(cString: strerror(errno)))") }
         defer { close(fd) }
-        var done = 0
-        while done < bytes.count {
-            let r = Foundation.write(fd, bytes.baseAddress! + done, bytes.count - done)
-            if r < 0, errno == EINTR { continue }
-            guard r > 0 else { throw OutputError(file: file, message: "cannot write: \(String(cString: strerror(errno)))") }
-            done += r
+        do {
+            try POSIXFile.writeAll(fd, bytes)
+        } catch {
+            throw OutputError(file: file, message: "cannot write: \(error.reason)")
         }
     }
 }

@@ -15,17 +15,16 @@ enum FileDigest {
         }
         defer { close(fd) }
         var hasher = SHA256()
-        let size = 4 << 20
-        let buf = UnsafeMutableRawBufferPointer.allocate(byteCount: size, alignment: 16)
-        defer { buf.deallocate() }
+        var buffer = [UInt8](repeating: 0, count: 4 << 20)
         while true {
-            let n = read(fd, buf.baseAddress, size)
-            if n < 0 {
-                if errno == EINTR { continue }
-                throw InputError(file: path, message: "cannot read: \(String(cString: strerror(errno)))")
+            let n: Int
+            do {
+                n = try POSIXFile.fill(&buffer, from: fd)
+            } catch {
+                throw InputError(file: path, message: "cannot read: \(error.reason)")
             }
-            if n == 0 { break }
-            hasher.update(bufferPointer: UnsafeRawBufferPointer(rebasing: buf[0..<n]))
+            hasher.update(data: buffer[..<n])
+            if n < buffer.count { break }
         }
         return hex(hasher.finalize())
     }

@@ -7,6 +7,12 @@ let sqliteTransient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
 /// A thin owner of one `sqlite3*` handle: open, execute, prepare, close. Opened `NOMUTEX` (no
 /// lock in SQLite): the store uses it from one thread at a time (the import's writer thread while
 /// it runs, the caller's thread otherwise), a rule `confinement` checks.
+///
+/// Unsafe code here (docs/architecture.md, "Where unsafe code lives"): the connection handle is
+/// owned here and closed in `deinit` with `sqlite3_close_v2` (statements still open keep it
+/// alive until finalized); `sqliteTransient` is SQLite's `(destructor)-1` sentinel, a C macro
+/// Swift cannot import, made with `unsafeBitCast` as SQLite defines it; `sqlite3_exec`'s error
+/// text is read and freed before returning.
 // @unchecked Sendable: handed between threads at `confinement`'s hand-over points, used by one at a time.
 final class SQLiteConnection: @unchecked Sendable {
     let handle: OpaquePointer

@@ -75,6 +75,10 @@ final class SampleRows {
 
     private func flushSamples() throws {
         guard let first = pendingSamples.first, let last = pendingSamples.last else { return }
+        // Bound through a pointer into the buffer: safe because `pendingSamples` is not changed
+        // while the closure runs (it is this object's, and `insert` calls back synchronously),
+        // and `row < pending.count`. An array subscript or a Span copied each row instead
+        // (0.35 % of a convert's instructions, measured with callgrind).
         let inserted = try pendingSamples.withUnsafeBufferPointer { pending in
             try insertSamples.insert(rows: pending.count) { st, row, i in
                 let p = pending.baseAddress! + row
@@ -122,25 +126,23 @@ final class SampleRows {
 
     private func flushBeats(whole: Bool) throws {
         try flush(&pendingBeats, with: insertBeats, table: "hrv_beats", wholeStatementsOnly: whole) { st, b, i in
-            st.bind(i, b.pointee.sampleID)
-            st.bind(i + 1, b.pointee.position)
-            st.bind(i + 2, b.pointee.beat.bpm)
-            st.bind(i + 3, b.pointee.beat.time)
+            st.bind(i, b.sampleID)
+            st.bind(i + 1, b.position)
+            st.bind(i + 2, b.beat.bpm)
+            st.bind(i + 3, b.beat.time)
         }
     }
 
-    /// Writes held child rows (beats of samples already written), bound in
-    /// place through pointers into the buffer. With `wholeStatementsOnly`, only full statements'
+    /// Writes held child rows (beats of samples already written), each bound from the buffer
+    /// where it is (the closure borrows the row). With `wholeStatementsOnly`, only full statements'
     /// worth go and the rest waits for the next samples (one statement size, cursors kept open).
     private func flush<Row>(
         _ rows: inout [Row], with insert: MultiRowInsert, table: String, wholeStatementsOnly: Bool,
-        bind: (Statement, UnsafePointer<Row>, Int32) -> Void
+        bind: (Statement, borrowing Row, Int32) -> Void
     ) throws {
         let n = wholeStatementsOnly ? rows.count - rows.count % insert.rowsPerStatement : rows.count
         guard n > 0 else { return }
-        _ = try rows.withUnsafeBufferPointer { pending in
-            try insert.insert(rows: n) { st, row, i in bind(st, pending.baseAddress! + row, i) }
-        }
+        _ = try insert.insert(rows: n) { st, row, i in bind(st, rows[row], i) }
         self.rows.added(table, n)
         rows.removeFirst(n)
     }

@@ -2,6 +2,13 @@ import CSQLite
 
 /// A prepared statement with raw binds (1-based indexes, as in SQLite). Strings are bound from
 /// their UTF-8 storage without a copy on the Swift side; SQLite copies them (`SQLITE_TRANSIENT`).
+///
+/// Unsafe code here (docs/architecture.md, "Where unsafe code lives"): the SQLite statement
+/// boundary: every `sqlite3_bind_*`/`sqlite3_column_*` of the store is here. Texts are bound from a
+/// String's UTF-8 storage, valid for the call, with `SQLITE_TRANSIENT` (SQLite copies them); a blob
+/// bound in place must outlive the step (said at `bindBlobInPlace`); column bytes are copied out
+/// (`text`, `blob`), except `textBytes`, whose `(pointer, count)` is valid until the next step,
+/// reset or column read, and whose callers (the GDPR encoders) copy at once.
 final class Statement {
     let stmt: OpaquePointer
     unowned let connection: SQLiteConnection
@@ -125,11 +132,11 @@ final class Statement {
         }
     }
 
-    /// The column's blob in SQLite's buffer, without a copy (empty for NULL). Valid until the
-    /// statement steps or resets: the caller writes it out at once.
-    func blob(_ col: Int32) -> UnsafeRawBufferPointer {
-        let p = sqlite3_column_blob(stmt, col)
-        return UnsafeRawBufferPointer(start: p, count: p == nil ? 0 : Int(sqlite3_column_bytes(stmt, col)))
+    /// A copy of the column's blob (empty for NULL): SQLite's own buffer is valid only until
+    /// the statement steps or resets, so it never leaves this type.
+    func blob(_ col: Int32) -> [UInt8] {
+        guard let p = sqlite3_column_blob(stmt, col) else { return [] }
+        return Array(UnsafeRawBufferPointer(start: p, count: Int(sqlite3_column_bytes(stmt, col))))
     }
 
     /// The column's value as a double (0 for NULL).

@@ -246,14 +246,12 @@ final class StoreImportSession: SampleSink, @unchecked Sendable {
             db: db, head: "INSERT INTO import_day_values (import_id, date, field, value, text, unit) VALUES ",
             rowTemplate: "(?1, #, #, #, #, #)"
         ) { [importID] s in s.bind(1, importID) }
-        _ = try own.withUnsafeBufferPointer { rows in
-            try insertOwn.insert(rows: rows.count) { st, row, i in
-                st.bind(i, rows[row].date)
-                st.bind(i + 1, rows[row].field.name)
-                st.bind(i + 2, rows[row].field.value)
-                st.bind(i + 3, rows[row].field.text)
-                st.bind(i + 4, rows[row].field.unit)
-            }
+        _ = try insertOwn.insert(rows: own.count) { st, row, i in
+            st.bind(i, own[row].date)
+            st.bind(i + 1, own[row].field.name)
+            st.bind(i + 2, own[row].field.value)
+            st.bind(i + 3, own[row].field.text)
+            st.bind(i + 4, own[row].field.unit)
         }
         own = []
         let dates = "SELECT DISTINCT date FROM import_day_values WHERE import_id = ?2"

@@ -115,13 +115,12 @@ final class StoreNames {
 
     /// The `devices` row of an HKDevice description (address removed), added when new.
     @inline(__always) func deviceID(_ raw: String?) throws -> Int64? {
-        guard var raw else { return nil }
-        let same: Bool = raw.withUTF8 { buf in
-            guard lastDeviceID >= 0, let (hasAddress, tail) = Self.deviceTail(buf) else { return false }
-            return hasAddress == lastDeviceHadAddress && tail.count == lastDeviceTail.count
-                && lastDeviceTail.withUnsafeBytes { memcmp($0.baseAddress!, tail.baseAddress!, tail.count) == 0 }
+        guard let raw else { return nil }
+        if lastDeviceID >= 0, let (hasAddress, tail) = Self.deviceTail(raw), hasAddress == lastDeviceHadAddress,
+            tail.count == lastDeviceTail.count, tail.elementsEqual(lastDeviceTail)
+        {
+            return lastDeviceID
         }
-        if same { return lastDeviceID }
         let description = DeviceText.withoutAddress(raw)
         let id: Int64
         if let known = deviceIDs[description] {
@@ -130,14 +129,12 @@ final class StoreNames {
             id = try lookup(description, find: findDevice, insert: insertDevice, table: "devices")
             deviceIDs[description] = id
         }
-        raw.withUTF8 { buf in
-            if let (hasAddress, tail) = Self.deviceTail(buf) {
-                lastDeviceHadAddress = hasAddress
-                lastDeviceTail = Array(tail)
-                lastDeviceID = id
-            } else {
-                lastDeviceID = -1
-            }
+        if let (hasAddress, tail) = Self.deviceTail(raw) {
+            lastDeviceHadAddress = hasAddress
+            lastDeviceTail = Array(tail)
+            lastDeviceID = id
+        } else {
+            lastDeviceID = -1
         }
         return id
     }
@@ -147,15 +144,12 @@ final class StoreNames {
     /// Whether the text starts with an HKDevice address, and the bytes from its first `>` on
     /// (the whole text when it has no address); nil for an empty text.
     @inline(__always)
-    static func deviceTail(_ buf: UnsafeBufferPointer<UInt8>) -> (Bool, UnsafeBufferPointer<UInt8>)? {
-        guard let base = buf.baseAddress, buf.count > 0 else { return nil }
-        let n = buf.count
-        if n > devicePrefix.count, devicePrefix.withUnsafeBytes({ memcmp(base, $0.baseAddress!, $0.count) == 0 }),
-            let close = memchr(base, 0x3E, n)
-        {
-            let start = UnsafePointer<UInt8>(close.assumingMemoryBound(to: UInt8.self)) - base
-            return (true, UnsafeBufferPointer(rebasing: buf[start...]))
+    static func deviceTail(_ text: String) -> (Bool, Substring.UTF8View)? {
+        let bytes = text.utf8
+        guard !bytes.isEmpty else { return nil }
+        if bytes.count > devicePrefix.count, bytes.starts(with: devicePrefix), let close = bytes.firstIndex(of: 0x3E) {
+            return (true, text[close...].utf8)
         }
-        return (false, buf)
+        return (false, text[...].utf8)
     }
 }

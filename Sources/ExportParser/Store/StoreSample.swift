@@ -89,14 +89,10 @@ struct StoreSample: Sendable {
 
         /// A string with storage of its own (not the reader's interned one), so the writer
         /// thread's reference counting never touches an object the decoding thread uses.
+        /// (Decoded from an array: `String(decoding:)` of the string's own UTF-8 view would share
+        /// its storage. Runs once per new name.)
         static func copy(_ s: String) -> String {
-            var s = s
-            return s.withUTF8 { bytes in
-                String(unsafeUninitializedCapacity: bytes.count) { out in
-                    _ = out.initialize(fromContentsOf: bytes)
-                    return bytes.count
-                }
-            }
+            String(decoding: Array(s.utf8), as: UTF8.self)
         }
 
         /// The sample with its names replaced by ids (new ones recorded in `newNames`).
@@ -124,7 +120,7 @@ struct StoreSample: Sendable {
                 buffer.appendJSONString(e.value)
             }
             buffer.append(0x7D)
-            return String(decoding: UnsafeBufferPointer(start: buffer.base, count: buffer.count), as: UTF8.self)
+            return buffer.string
         }
     }
 }

@@ -464,7 +464,7 @@ enum StoreSchema {
             guard let id = owner else { return }
             json.append(0x7D)
             update.bind(1, id)
-            update.bind(2, String(decoding: UnsafeBufferPointer(start: json.base, count: json.count), as: UTF8.self))
+            update.bind(2, json.string)
             try update.run()
         }
         while try read.step() {
@@ -477,10 +477,11 @@ enum StoreSchema {
             } else {
                 json.append(0x2C)
             }
-            let stmt = read.stmt
-            json.appendJSONString(sqlite3_column_text(stmt, 1), Int(sqlite3_column_bytes(stmt, 1)))
+            let key = read.textBytes(1)
+            json.appendJSONString(key.0, key.1)
             json.append(0x3A)
-            json.appendJSONString(sqlite3_column_text(stmt, 2), Int(sqlite3_column_bytes(stmt, 2)))
+            let value = read.textBytes(2)
+            json.appendJSONString(value.0, value.1)
         }
         try write()
         read.reset()

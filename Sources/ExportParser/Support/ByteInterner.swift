@@ -1,5 +1,11 @@
 /// Turns repeated byte strings (type names, source names, units) into one shared `String` and a
 /// dense id, so the hot path creates no String for a name it has seen before.
+///
+/// Unsafe code here (docs/architecture.md, "Where unsafe code lives"): `intern` reads `count` bytes
+/// at `p` (an attribute value of the tape being played, valid for the call) and copies them into
+/// its own arrays on first sight; comparisons run inside `withUnsafeBufferPointer` of its own
+/// arrays, after checking the counts are equal. A hot byte path: it runs for the repeated names of
+/// every record.
 struct ByteInterner {
     private struct Entry {
         var bytes: [UInt8]

@@ -1,6 +1,18 @@
+import Foundation
+
 /// Bytes as they are made, appended without Swift strings in between: a `gdpr-export` file
 /// (a row is a few hundred bytes and there can be tens of millions, handed on in chunks) and
 /// every JSON text the tool writes (`JSONValue`, `JSONText`), whose one string escaper is here.
+///
+/// One of the few byte-buffer types that keep pointer code (docs/architecture.md, "Where unsafe
+/// code lives"). Why it is safe: `base` is owned by this object alone (allocated here, freed in
+/// `deinit` or when `grow` replaces it), so it lives as long as the object; every write goes
+/// through `reserve`, which grows the buffer to hold `count + n` bytes before `n` are written,
+/// so no write passes `capacity`; readers outside see the bytes only inside `withUnsafeBytes`
+/// or `bytes` (valid until the next append, which may move them), or as a copy (`array`,
+/// `string`). Appenders taking `(pointer, count)` trust the caller for those `count` bytes:
+/// they are called from the other fenced types (the readers' attribute and yajl buffers, the
+/// SQLite statement) and from the safe overloads below.
 final class ExportBytes {
     private(set) var base: UnsafeMutablePointer<UInt8>
     private(set) var count = 0
@@ -14,6 +26,12 @@ final class ExportBytes {
     deinit { base.deallocate() }
 
     var bytes: UnsafeRawBufferPointer { UnsafeRawBufferPointer(start: base, count: count) }
+
+    /// A copy of the bytes.
+    var array: [UInt8] { Array(bytes) }
+
+    /// The bytes as UTF-8 text (invalid sequences replaced, as `String(decoding:)` does).
+    var string: String { String(decoding: bytes, as: UTF8.self) }
 
     func clear() { count = 0 }
 
@@ -49,7 +67,17 @@ final class ExportBytes {
     }
 
     func append(_ bytes: [UInt8]) {
-        bytes.withUnsafeBufferPointer { append($0.baseAddress!, $0.count) }
+        bytes.withUnsafeBufferPointer { append($0.baseAddress, $0.count) }
+    }
+
+    @inline(__always) func append(_ bytes: ArraySlice<UInt8>) {
+        bytes.withUnsafeBufferPointer { append($0.baseAddress, $0.count) }
+    }
+
+    /// An instant as ISO 8601 text at its recorded offset (`ISOInstant.format`, at most 32 bytes).
+    @inline(__always) func appendInstant(_ t: Timestamp) {
+        reserve(32)
+        count += ISOInstant.format(t, into: base + count)
     }
 
     func append(_ text: String) {
@@ -171,6 +199,12 @@ final class ExportBytes {
         append(0x22)
     }
 
+    /// `text` as a CSV field (`appendCSVField` of its UTF-8 bytes).
+    func appendCSVField(_ text: String) {
+        var text = text
+        text.withUTF8 { appendCSVField($0.baseAddress, $0.count) }
+    }
+
     /// Whether a spreadsheet reads a cell starting with this byte as a formula.
     @inline(__always) static func startsFormula(_ first: UInt8) -> Bool {
         first == 0x3D || first == 0x2B || first == 0x2D || first == 0x40 || first == 0x09 || first == 0x0D
@@ -193,4 +227,9 @@ final class ExportBytes {
         // The guarded text no longer starts a formula: the plain path quotes it.
         appendCSVField(guarded.base, guarded.count)
     }
+}
+
+extension ExportBytes: ContiguousBytes {
+    /// The bytes, valid inside `body` only (the next append may move them).
+    func withUnsafeBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R { try body(bytes) }
 }

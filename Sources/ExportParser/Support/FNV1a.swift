@@ -1,6 +1,9 @@
 /// A 64-bit FNV-1a digest, fed byte by byte. It tells records apart by their metadata
 /// (`Sample.metadataDigest`) without keeping the metadata: cheap on the hot path, stable across
 /// runs and platforms (unlike `Hasher`, which is seeded per process), so it can be stored.
+///
+/// Unsafe code here (docs/architecture.md, "Where unsafe code lives"): `add` reads `count` bytes at
+/// `p`, valid for the call (a tape value or a string's storage).
 struct FNV1a {
     private(set) var value: UInt64 = 0xcbf2_9ce4_8422_2325
 

@@ -27,13 +27,15 @@ enum FileCopy {
         guard done < count else { return }
         var buffer = [UInt8](repeating: 0, count: 1 << 20)
         while done < count {
-            let n = buffer.withUnsafeMutableBytes { pread(source, $0.baseAddress, Int(min(Int64($0.count), count - done)), off_t(done)) }
-            if n < 0, errno == EINTR { continue }
-            guard n > 0 else {
-                throw OutputError(
-                    file: sourcePath, message: "read failed: \(n == 0 ? "file shorter than written" : String(cString: strerror(errno)))")
+            let wanted = Int(min(Int64(buffer.count), count - done))
+            let n: Int
+            do {
+                n = try POSIXFile.fill(&buffer, byteCount: wanted, from: source, at: done)
+            } catch {
+                throw OutputError(file: sourcePath, message: "read failed: \(error.reason)")
             }
-            try buffer.withUnsafeBytes { try OutputFiles.writeAll(destination, UnsafeRawBufferPointer(rebasing: $0.prefix(n)), path: path) }
+            guard n == wanted else { throw OutputError(file: sourcePath, message: "read failed: file shorter than written") }
+            try OutputFiles.writeAll(destination, buffer[..<n], path: path)
             done += Int64(n)
         }
     }

@@ -7,6 +7,10 @@ import Foundation
 /// normal outcome. What must never happen is a crash, a sanitizer report, or one of the checks
 /// here failing (`preconditionFailure`): a reader that gives another answer when the same bytes
 /// arrive in other chunks, a parser whose fast path disagrees with its slow one.
+///
+/// Unsafe code here (docs/architecture.md, "Where unsafe code lives"): the libFuzzer boundary: the
+/// input arrives as a buffer valid for the call (`LLVMFuzzerTestOneInput`), is only sliced and read
+/// within it, and is copied before anything keeps it (a scratch file).
 public enum FuzzEntry {
     /// Splits a fuzz input into its chunk offsets and its body. Layout: byte 0's low 3 bits say
     /// how many offsets follow (0–7), each two bytes little-endian; the rest is the body. Offsets

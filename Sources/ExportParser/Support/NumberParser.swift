@@ -2,6 +2,10 @@ import Foundation
 
 /// Decimal numbers from bytes without building a String: `strtod` on a small stack copy.
 /// Inputs never use a locale decimal comma in values (docs/export-xml.md, "Numbers").
+///
+/// Unsafe code here (docs/architecture.md, "Where unsafe code lives"): `parse` reads `count` bytes
+/// at `p` (valid for the call) into a stack buffer of `count + 1` with a NUL for `strtod`, and
+/// checks `strtod` stopped exactly at `count`. A hot byte path: every record value.
 enum NumberParser {
     @inline(__always)
     static func parse(_ p: UnsafePointer<UInt8>, _ count: Int) -> Double? {

@@ -5,12 +5,21 @@
 /// - HAE with a 12-hour clock: `yyyy-MM-dd h:mm:ss AM ±HHMM`, the space before AM/PM plain or
 ///   U+202F (narrow no-break space).
 /// - `±HH:MM` offsets and a `Z` are accepted too (ISO-style inputs).
+///
+/// Unsafe code here (docs/architecture.md, "Where unsafe code lives"): `parse` reads `count` bytes
+/// at `p` (valid for the call); `parseFixed` is called only with 25 bytes, and `parseLenient` never
+/// indexes at or past `count`. A hot byte path: three dates a record.
 enum TimestampParser {
     /// Parses a timestamp from `count` bytes at `p`; nil when the layout, a digit or a range is wrong.
     @inline(__always)
     static func parse(_ p: UnsafePointer<UInt8>, _ count: Int) -> Timestamp? {
         if count == 25, p[10] == 0x20, let t = parseFixed(p) { return t }
         return parseLenient(p, count)
+    }
+
+    /// Parses a timestamp from the bytes of an array (as `parse(_:_:)`).
+    static func parse(_ bytes: [UInt8]) -> Timestamp? {
+        bytes.withUnsafeBufferPointer { b in b.baseAddress.flatMap { parse($0, b.count) } }
     }
 
     static func parse(_ s: String) -> Timestamp? {

@@ -27,7 +27,7 @@ final class BackgroundFileWriter: @unchecked Sendable {
             defer { slots.signal() }
             guard firstFailure == nil else { return }
             do {
-                try bytes.withUnsafeBytes { try OutputFiles.writeNew(bytes: $0, to: path) }
+                try OutputFiles.writeNew(bytes: bytes, to: path)
             } catch {
                 lock.withLock { if failure == nil { failure = error } }
             }

@@ -25,11 +25,8 @@ package enum CSVWriter {
     /// Numbers are not text cells: they are written as they are formatted, a sign included.
     static func field(_ s: String) -> String {
         if s.isEmpty { return "" }
-        var s = s
-        return s.withUTF8 { text in
-            let out = ExportBytes(capacity: text.count * 2 + 3)
-            out.appendCSVField(text.baseAddress, text.count)
-            return String(decoding: out.bytes, as: UTF8.self)
-        }
+        let out = ExportBytes(capacity: s.utf8.count * 2 + 3)
+        out.appendCSVField(s)
+        return out.string
     }
 }

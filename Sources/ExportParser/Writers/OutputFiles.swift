@@ -50,12 +50,11 @@ package enum OutputFiles {
 
     /// Creates `path` (which must not exist) with mode 0600 and writes `text`.
     static func writeNew(_ text: String, to path: String) throws {
-        var text = text
-        try text.withUTF8 { try writeNew(bytes: UnsafeRawBufferPointer($0), to: path) }
+        try writeNew(bytes: Array(text.utf8), to: path)
     }
 
     /// Creates `path` (which must not exist) with mode 0600 and writes `bytes`.
-    static func writeNew(bytes: UnsafeRawBufferPointer, to path: String) throws {
+    static func writeNew(bytes: some ContiguousBytes, to path: String) throws {
         let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
         guard fd >= 0 else { throw OutputError(file: path, message: "cannot create: \(String(cString: strerror(errno)))") }
         defer { close(fd) }
@@ -68,16 +67,13 @@ package enum OutputFiles {
         }
     }
 
-    /// Writes every byte, retrying short writes and interruptions.
-    package static func writeAll(_ fd: Int32, _ raw: UnsafeRawBufferPointer, path: String) throws {
-        var off = 0
-        while off < raw.count {
-            let n = Foundation.write(fd, raw.baseAddress! + off, raw.count - off)
-            if n < 0 {
-                if errno == EINTR { continue }
-                throw OutputError(file: path, message: "write failed: \(String(cString: strerror(errno)))")
-            }
-            off += n
+    /// Writes every byte, retrying short writes and interruptions (`POSIXFile.writeAll`); a
+    /// failure names `path`.
+    package static func writeAll(_ fd: Int32, _ bytes: some ContiguousBytes, path: String) throws {
+        do {
+            try POSIXFile.writeAll(fd, bytes)
+        } catch {
+            throw OutputError(file: path, message: "write failed: \(error.reason)")
         }
     }
 
@@ -135,7 +131,7 @@ package enum OutputFiles {
             if buffer.count >= 1 << 16 { try flush() }
         }
 
-        package func append(bytes: UnsafeRawBufferPointer) throws {
+        package func append(bytes: some ContiguousBytes & Collection<UInt8>) throws {
             size += Int64(bytes.count)
             if buffer.count + bytes.count < 1 << 16 {
                 buffer.append(contentsOf: bytes)
@@ -145,8 +141,6 @@ package enum OutputFiles {
             try flush()
             try OutputFiles.writeAll(fd, bytes, path: path)
         }
-
-        package func append(bytes: [UInt8]) throws { try bytes.withUnsafeBytes { try append(bytes: $0) } }
 
         /// Appends the first `count` bytes of the open file `source` (read from its start), in
         /// the kernel where it can (`FileCopy`).
@@ -161,14 +155,15 @@ package enum OutputFiles {
         package func patch(_ bytes: [UInt8], at offset: Int64) throws {
             precondition(offset >= 0 && offset + Int64(bytes.count) <= size, "patch outside what was written")
             try flush()
-            let n = bytes.withUnsafeBytes { pwrite(fd, $0.baseAddress, $0.count, off_t(offset)) }
-            guard n == bytes.count else {
-                throw OutputError(file: path, message: "write failed: \(String(cString: strerror(errno)))")
+            do {
+                try POSIXFile.writeAll(fd, bytes, at: offset)
+            } catch {
+                throw OutputError(file: path, message: "write failed: \(error.reason)")
             }
         }
 
         private func flush() throws {
-            try buffer.withUnsafeBytes { try OutputFiles.writeAll(fd, $0, path: path) }
+            try OutputFiles.writeAll(fd, buffer, path: path)
             buffer.removeAll(keepingCapacity: true)
         }
 

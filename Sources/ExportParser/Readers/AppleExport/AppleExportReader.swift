@@ -38,7 +38,7 @@ struct AppleExportReader {
         var session = ParseSession(
             file: name, sink: sink, input: InputDescription(path: name, format: .appleXML, byteCount: Int64(data.count)),
             threads: threads, chunkBytes: chunkBytes)
-        try data.withUnsafeBytes { try session.feed($0) }
+        try session.feed(data)
         return try session.finish()
     }
 
@@ -50,21 +50,20 @@ struct AppleExportReader {
         var session = ParseSession(
             file: path, sink: sink, input: InputDescription(path: path, format: .appleXML, byteCount: size), threads: threads,
             chunkBytes: parallelChunkBytes)
-        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: chunkSize, alignment: 16)
-        defer { buffer.deallocate() }
+        var buffer = [UInt8](repeating: 0, count: chunkSize)
         var done: Int64 = 0
         var lastReport: Int64 = 0
         while true {
-            let n = Foundation.read(fd, buffer.baseAddress, chunkSize)
-            if n < 0 {
-                if errno == EINTR { continue }
-                let failed = errno
+            let n: Int
+            do {
+                n = try POSIXFile.fill(&buffer, from: fd)
+            } catch {
                 try session.settle()
                 throw InputError(
-                    file: path, location: InputLocation(byteOffset: done), message: "read failed: \(String(cString: strerror(failed)))")
+                    file: path, location: InputLocation(byteOffset: done + Int64(error.done)), message: "read failed: \(error.reason)")
             }
             if n == 0 { break }
-            try session.feed(UnsafeRawBufferPointer(rebasing: buffer[0..<n]))
+            try session.feed(buffer[..<n])
             done += Int64(n)
             if let progress, done - lastReport >= 16 << 20 {
                 progress(done, size)
@@ -114,7 +113,7 @@ struct AppleExportReader {
         var lastReport: Int64 = 0
         do {
             while let batch = try pipe.popOrThrow(), let data = batch.first {
-                try data.withUnsafeBytes { try session.feed($0) }
+                try session.feed(data)
                 done += Int64(data.count)
                 if let progress, done - lastReport >= 16 << 20 {
                     progress(done, total)
@@ -157,7 +156,7 @@ struct ParseSession {
     /// The input stops early: throws the first XML error in what was fed, if there is one.
     func settle() throws { try driver.settle() }
 
-    mutating func feed(_ chunk: UnsafeRawBufferPointer) throws {
+    mutating func feed(_ chunk: some ContiguousBytes & Collection) throws {
         bytes += Int64(chunk.count)
         let d = driver
         do {

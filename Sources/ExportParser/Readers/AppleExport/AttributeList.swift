@@ -1,6 +1,11 @@
 /// The attributes of one start tag, as recorded on an `ElementTape`: names (libxml2 dictionary
 /// pointers) and values as byte ranges of the tape, not NUL-terminated. Nothing is copied unless
 /// asked.
+///
+/// Unsafe code here (docs/architecture.md, "Where unsafe code lives"): a view into the
+/// `ElementTape` being played: every pointer here addresses that tape's storage (or the recorder's
+/// name dictionary), which lives until the tape is recycled after the element is handled. `i` is
+/// checked by the callers against `count`; nothing keeps a list past the element's handling.
 struct AttributeList {
     let count: Int
     let names: UnsafePointer<UnsafePointer<UInt8>>

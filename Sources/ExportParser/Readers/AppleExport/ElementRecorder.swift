@@ -19,6 +19,15 @@ import Foundation
 /// Threading: one thread at a time (each worker its own recorder); libxml2 parser contexts are
 /// independent. The tapes' names point into this parser's dictionary, so the recorder must live
 /// until its tapes have been played.
+///
+/// Unsafe code here (docs/architecture.md, "Where unsafe code lives"): the libxml2 SAX boundary.
+/// The recorder reaches the C callbacks as `user_data` through `Unmanaged.passUnretained`: safe
+/// because the parser context it is given to is freed in this object's `deinit`, so no callback can
+/// outlive it. Names and attribute values arrive as pointers valid only during the callback;
+/// `start` copies the values onto the tape before returning and keeps only the names, which live in
+/// the parser's dictionary as long as this recorder (hence "must live until its tapes have been
+/// played"). The `unsafeBitCast` gives libxml2 a non-variadic no-op for its variadic generic-error
+/// hook, which Swift cannot declare.
 // @unchecked Sendable: created, fed and finished by one thread, then kept alive (untouched) by the player while its tapes play.
 final class ElementRecorder: @unchecked Sendable {
     private var ctxt: xmlParserCtxtPtr?

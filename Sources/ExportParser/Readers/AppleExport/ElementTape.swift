@@ -5,6 +5,12 @@
 /// Only what the handler reads is recorded: for a start tag its name, line and column, and each
 /// attribute's name and value bytes (copied, since libxml2's are valid only during its callback);
 /// for an end tag its name. Names are libxml2 dictionary pointers, valid while the parser lives.
+///
+/// Unsafe code here (docs/architecture.md, "Where unsafe code lives"): the tape is raw storage
+/// owned by this object (allocated in `init`, grown by copying, freed in `deinit`), written by one
+/// thread, then read by one other after the hand-over through the pipeline's lock, never both at
+/// once. Every write reserves first (`grow`), so indexes stay under the capacities; `AttributeList`
+/// views into it are valid while the tape is being played.
 // @unchecked Sendable: filled by the parsing thread, then handed through the queue's lock to the player, never shared.
 final class ElementTape: RecordedTape, @unchecked Sendable {
     enum Kind: UInt8 { case start, end }

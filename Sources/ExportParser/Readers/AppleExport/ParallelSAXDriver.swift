@@ -23,6 +23,11 @@ import Foundation
 /// Threading: the handler (and the sinks behind it) is used only by the player thread until
 /// `finish` (or `settle`) has waited for it; chunks pass through the queues' locks and their
 /// `parsed` semaphore.
+///
+/// Unsafe code here (docs/architecture.md, "Where unsafe code lives"): `feed`'s buffer (valid for
+/// the call; its bytes are copied into chunks) and the chunks' `[UInt8]` lent to libxml2 for one
+/// `feed` each; the cut search reads a buffer of the array it belongs to inside
+/// `withUnsafeBufferPointer`.
 // @unchecked Sendable: its handler is used only by the player thread until `finish` has waited for it.
 final class ParallelSAXDriver: ExportParse, @unchecked Sendable {
     let file: String

@@ -36,6 +36,8 @@ final class ParseChunk: @unchecked Sendable {
 
     /// Line feeds in the bytes: the line of the next chunk's first byte is this many more.
     static func lineFeeds(_ bytes: [UInt8]) -> Int {
+        // Through a buffer pointer: the loop then vectorises; over the array it did not, which
+        // cost 1.2 % of a convert's instructions (measured with callgrind).
         bytes.withUnsafeBufferPointer { b in
             var n = 0
             for c in b { n &+= c == 0x0A ? 1 : 0 }

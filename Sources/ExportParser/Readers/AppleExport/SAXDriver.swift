@@ -7,6 +7,10 @@ import Foundation
 ///
 /// Threading: the handler (and the sinks behind it) is used only by the player thread until
 /// `finish` has waited for it (see `TapePipeline`). Hence `@unchecked Sendable`.
+///
+/// Unsafe code here (docs/architecture.md, "Where unsafe code lives"): only `feed`'s buffer, which
+/// the caller (`PrologFilter`) guarantees for the call and which is passed straight to the recorder
+/// (libxml2 copies what it keeps).
 // @unchecked Sendable: its handler is used only by the player thread until `finish` has waited for it.
 final class SAXDriver: ExportParse, @unchecked Sendable {
     let handler: ExportElementHandler

@@ -7,6 +7,9 @@ import Foundation
 /// attribute values but hands `&amp;` over as the character reference `&#38;`, so that a
 /// later pass could not mistake it for the start of an entity. Nothing else of ours re-parses
 /// the text, so the reference is turned back into `&` here.
+///
+/// Unsafe code here (docs/architecture.md, "Where unsafe code lives"): `string` reads `count` bytes
+/// at `p`, which the callers (the element handler, the interner) take from the tape being played.
 enum XMLText {
     static func string(_ p: UnsafePointer<UInt8>, _ count: Int) -> String {
         var hasAmp = false

@@ -139,6 +139,10 @@ struct WholeValue {
 }
 
 /// Finds line ends in a file with `pread` and `memchr`, 1 MiB at a time.
+///
+/// Unsafe code here (docs/architecture.md, "Where unsafe code lives"): only the line scan's
+/// `memchr`, inside `withUnsafeBytes` of its own buffer and bounded by the bytes read; a hot scan
+/// over the whole file. Reads go through `POSIXFile`.
 private struct LineScanner {
     let fd: Int32
     let path: String
@@ -181,6 +185,7 @@ private struct LineScanner {
             if n == 0 { return }
             var i = 0
             while i < n {
+                // memchr: this scan runs over the whole file, a line at a time (a hot byte scan).
                 let next = buffer.withUnsafeBytes { raw -> Int? in
                     guard let hit = memchr(raw.baseAddress! + i, 0x0A, n - i) else { return nil }
                     return raw.baseAddress!.distance(to: UnsafeRawPointer(hit))
@@ -195,16 +200,14 @@ private struct LineScanner {
 
     func bytes(_ range: Range<Int64>) throws -> [UInt8] {
         var buffer = [UInt8](repeating: 0, count: Int(range.count))
-        var done = 0
-        while done < buffer.count {
-            let n = buffer.withUnsafeMutableBytes { raw in
-                pread(fd, raw.baseAddress! + done, raw.count - done, off_t(range.lowerBound) + off_t(done))
-            }
-            if n < 0, errno == EINTR { continue }
-            guard n > 0 else {
-                throw InputError(file: path, location: InputLocation(byteOffset: range.lowerBound + Int64(done)), message: "read failed")
-            }
-            done += n
+        let done: Int
+        do {
+            done = try POSIXFile.fill(&buffer, from: fd, at: range.lowerBound)
+        } catch {
+            throw InputError(file: path, location: InputLocation(byteOffset: range.lowerBound + Int64(error.done)), message: "read failed")
+        }
+        guard done == buffer.count else {
+            throw InputError(file: path, location: InputLocation(byteOffset: range.lowerBound + Int64(done)), message: "read failed")
         }
         return buffer
     }
@@ -221,13 +224,10 @@ private struct LineScanner {
     }
 
     private func read(_ buffer: inout [UInt8], at offset: Int64) throws -> Int {
-        while true {
-            let n = buffer.withUnsafeMutableBytes { raw in pread(fd, raw.baseAddress!, raw.count, off_t(offset)) }
-            if n >= 0 { return n }
-            if errno != EINTR {
-                throw InputError(
-                    file: path, location: InputLocation(byteOffset: offset), message: "read failed: \(String(cString: strerror(errno)))")
-            }
+        do {
+            return try POSIXFile.fill(&buffer, from: fd, at: offset)
+        } catch {
+            throw InputError(file: path, location: InputLocation(byteOffset: offset), message: "read failed: \(error.reason)")
         }
     }
 }

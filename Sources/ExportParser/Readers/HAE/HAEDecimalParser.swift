@@ -9,6 +9,10 @@
 ///   unless the 64-bit result sits exactly halfway between two doubles (the 11 extra bits are
 ///   `10000000000`); only then, and for anything else (exponent forms, longer significands), does
 ///   the number go to `NumberParser` (strtod). yajl has already checked the JSON number syntax.
+///
+/// Unsafe code here (docs/architecture.md, "Where unsafe code lives"): `parse` reads the `n` bytes
+/// of a yajl number at `p` (valid for the call), never past `n`. A hot byte scan: it runs once per
+/// number of an HAE file.
 enum HAEDecimalParser {
     /// Exact powers of ten as literals in a switch: no table behind a lazy global on the hot path.
     @inline(__always)

@@ -9,6 +9,10 @@ import CYajl
 /// which come from a tape (`HAETapePlayer`, the main pass) or straight from yajl (a replay).
 /// It is used by one thread at a time: the decoder thread of `HAETapePlayer` during the main
 /// pass, the reading thread before and after it. Hence `@unchecked Sendable`.
+///
+/// Unsafe code here (docs/architecture.md, "Where unsafe code lives"): every `(pointer, count)` it
+/// receives is yajl's buffer or a tape's bytes, valid for the call; the walker keeps nothing past
+/// it (keys and strings are copied or decoded to String at once). The HAE decoder's hot path.
 // @unchecked Sendable: one thread at a time (the decoder thread during the main pass, the reading thread before and after).
 final class HAEDocumentWalker: @unchecked Sendable {
     let sink: SampleSink

@@ -5,6 +5,12 @@
 /// Each event keeps the byte offset yajl had reached when it reported the event (what the walker
 /// would have read from the live handle): the walker uses it in messages and to re-read a metric.
 /// Numbers, strings and keys keep their bytes (yajl's are valid only during its callback).
+///
+/// Unsafe code here (docs/architecture.md, "Where unsafe code lives"): raw storage owned by this
+/// object (allocated in `init`, grown by copying, freed in `deinit`), written by the reading thread
+/// (through `HAETapePlayer`) and then read by the decoder thread after the hand-over through the
+/// pipeline's lock, never both at once; every write reserves first, so offsets stay inside the
+/// capacities.
 // @unchecked Sendable: filled by the reading thread, then handed through the queue's lock to the decoder, never shared.
 final class HAEEventTape: RecordedTape, @unchecked Sendable {
     enum Kind: UInt8 { case null, `true`, `false`, number, string, key, startMap, endMap, startArray, endArray }

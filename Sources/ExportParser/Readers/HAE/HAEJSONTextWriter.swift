@@ -2,6 +2,9 @@
 /// aggregates (medications, stateOfMind, ecg, …) that the store keeps whole. Numbers are
 /// copied as written (no double round trip), strings re-escaped. Only used when a sink wants
 /// details.
+///
+/// Unsafe code here (docs/architecture.md, "Where unsafe code lives"): it copies `(pointer, count)`
+/// bytes from the walker's callbacks (valid for the call) into its own array at once.
 struct HAEJSONTextWriter {
     private(set) var bytes: [UInt8] = []
     /// Per open container: whether the next member needs a comma before it.

@@ -4,6 +4,9 @@
 ///
 /// Spellings that mean the same thing to the reader share a case (`Min` in metric datums and
 /// workout `heartRateData`, `min` inside a workout's `heartRate` object).
+///
+/// Unsafe code here (docs/architecture.md, "Where unsafe code lives"): `lookup` forwards a key's
+/// `(pointer, count)`, valid for the call, to `HAEKeyTable`.
 enum HAEKey: UInt8 {
     case unknown
     // Document structure

@@ -4,6 +4,10 @@
 ///
 /// The walker keeps its own copy (`let`) so the hot path reads plain stored arrays instead of
 /// going through a lazily initialised global on every key.
+///
+/// Unsafe code here (docs/architecture.md, "Where unsafe code lives"): `lookup` reads `count` bytes
+/// at `p` (a yajl or tape key, valid for the call) and compares them with its own table's bytes
+/// inside `withUnsafeBufferPointer`; `count` is checked against the longest key first.
 struct HAEKeyTable {
     static let shared = HAEKeyTable()
     static let maxLength = 24

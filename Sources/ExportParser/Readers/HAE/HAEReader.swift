@@ -18,6 +18,12 @@ import CYajl
 /// top-level array of either. Record-level problems (a datum without a date, an unknown unit,
 /// a metric outside the catalog) are counted in the `ReadReport` with their JSON path and byte
 /// offset; only unreadable JSON (bad, truncated, empty) throws.
+///
+/// Unsafe code here (docs/architecture.md, "Where unsafe code lives"): the yajl boundary. The
+/// walker (or tape player) reaches the C callbacks through `Unmanaged.passUnretained`: safe because
+/// the parse runs inside `parse`, while the caller holds the object. The read buffer is allocated
+/// and freed in `read` around the parse and fed to yajl a chunk at a time; the bytes yajl hands to
+/// callbacks are valid only during them, and the receivers copy what they keep.
 struct HAEReader {
     let path: String
     static let chunkSize = 256 * 1024

@@ -1,6 +1,9 @@
 /// The `value` of a non-aggregated `sleep_analysis` segment and the HealthKit category value it
 /// stands for. HAE writes `InBed` (no space) in real files while its docs write `In Bed`;
 /// `Asleep` is HealthKit's unspecified asleep (docs/hae.md, "Sleep").
+///
+/// Unsafe code here (docs/architecture.md, "Where unsafe code lives"): `parse` reads `count` bytes
+/// at `p` (a yajl or tape string, valid for the call) into its own array.
 enum HAESleepStage: UInt8 {
     case core, deep, rem, awake, inBed, unspecified, unknown
 

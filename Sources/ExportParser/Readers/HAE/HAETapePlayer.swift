@@ -7,6 +7,11 @@ import Foundation
 ///
 /// Threading: the walker (and the sinks behind it) is used only by the player thread until
 /// `finish` has waited for it (see `TapePipeline`). Hence `@unchecked Sendable`.
+///
+/// Unsafe code here (docs/architecture.md, "Where unsafe code lives"): it records yajl's callbacks
+/// onto the current tape through copies of the tape's pointers, refreshed whenever the tape is
+/// replaced or grows, so it never writes through a stale one; yajl's bytes are copied before the
+/// callback returns. It reaches the callbacks through `Unmanaged` as `HAEReader` says.
 // @unchecked Sendable: its walker is used only by the player thread until `finish` has waited for it.
 final class HAETapePlayer: @unchecked Sendable {
     let walker: HAEDocumentWalker

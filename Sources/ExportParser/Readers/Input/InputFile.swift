@@ -34,22 +34,13 @@ enum InputFile {
     static func head(path: String, count: Int) throws -> Data {
         let fd = try openRegular(path: path)
         defer { close(fd) }
-        var data = Data(count: count)
-        var done = 0
-        try data.withUnsafeMutableBytes { buf in
-            while done < count {
-                let n = read(fd, buf.baseAddress! + done, count - done)
-                if n < 0 {
-                    if errno == EINTR { continue }
-                    throw InputError(
-                        file: path, location: InputLocation(byteOffset: Int64(done)),
-                        message: "read failed: \(String(cString: strerror(errno)))")
-                }
-                if n == 0 { break }
-                done += n
-            }
+        var bytes = [UInt8](repeating: 0, count: count)
+        do {
+            let done = try POSIXFile.fill(&bytes, from: fd)
+            return Data(bytes[..<done])
+        } catch {
+            throw InputError(file: path, location: InputLocation(byteOffset: Int64(error.done)), message: "read failed: \(error.reason)")
         }
-        return data.prefix(done)
     }
 
     private static func describe(mode: mode_t) -> String {

@@ -155,21 +155,16 @@ struct ZipDirectory {
     /// Exactly `count` bytes at `offset`, or a failure saying the file ends first.
     static func read(fd: Int32, at offset: UInt64, count: Int) throws -> [UInt8] {
         var out = [UInt8](repeating: 0, count: count)
-        var done = 0
-        try out.withUnsafeMutableBytes { buf in
-            while done < count {
-                let n = pread(fd, buf.baseAddress! + done, count - done, off_t(offset) + off_t(done))
-                if n < 0 {
-                    if errno == EINTR { continue }
-                    throw Failure(offset: offset + UInt64(done), message: "read failed: \(String(cString: strerror(errno)))")
-                }
-                if n == 0 {
-                    throw Failure(
-                        offset: offset + UInt64(done),
-                        message: "the file ends in the middle of the ZIP structures (truncated archive; is the download complete?)")
-                }
-                done += n
-            }
+        let done: Int
+        do {
+            done = try POSIXFile.fill(&out, from: fd, at: Int64(offset))
+        } catch {
+            throw Failure(offset: offset + UInt64(error.done), message: "read failed: \(error.reason)")
+        }
+        guard done == count else {
+            throw Failure(
+                offset: offset + UInt64(done),
+                message: "the file ends in the middle of the ZIP structures (truncated archive; is the download complete?)")
         }
         return out
     }

@@ -10,6 +10,11 @@ import CZlibSystem
 /// says: it reads only the entry's own compressed bytes, never writes more than the size its
 /// header declares (an entry that inflates further is stopped there and reported), and says so
 /// when the data ends early, is encrypted, uses another method or fails its CRC.
+///
+/// Unsafe code here (docs/architecture.md, "Where unsafe code lives"): the zlib boundary. The input
+/// and output buffers are allocated and freed around one read (`defer`), zlib's
+/// `next_in`/`next_out` point only into them with `avail_*` never more than what is left, and
+/// `consume` gets a buffer valid for its call only.
 struct ZipEntryStream {
     let fd: Int32
     let entry: ZipDirectory.Entry

@@ -188,6 +188,6 @@ enum ISOTimestamp {
         } else {
             return nil
         }
-        return out.withUnsafeBufferPointer { TimestampParser.parse($0.baseAddress!, $0.count) }
+        return TimestampParser.parse(out)
     }
 }

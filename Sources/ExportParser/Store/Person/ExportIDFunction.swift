@@ -10,6 +10,11 @@ import CSQLite
 /// so numbering a table costs one extra pass over its ids, in constant memory. An id below the
 /// last one asked for starts the cursor again: `import_id` in other kinds comes in any order, but
 /// a person has few imports.
+///
+/// Unsafe code here (docs/architecture.md, "Where unsafe code lives"): a SQLite user function: its
+/// state is handed to `sqlite3_create_function_v2` retained (`Unmanaged.passRetained`) and released
+/// by the destructor SQLite calls when the function is replaced or the connection closes, so every
+/// call finds it alive; argument values are read only during the call.
 final class ExportIDFunction {
     enum Space: Int32, CaseIterable {
         case imports, sources, devices, samples, correlations, workouts, extraItems

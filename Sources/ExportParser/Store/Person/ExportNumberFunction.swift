@@ -5,6 +5,11 @@ import CSQLite
 /// functions write numbers with 15 significant digits, which loses the last digits of values
 /// such as Health Auto Export's 145.83333333333334; the JSON a kind builds in SQL (a workout's
 /// statistics, a correlation's members) goes through `json(export_number(x))` instead.
+///
+/// Unsafe code here (docs/architecture.md, "Where unsafe code lives"): a SQLite user function.
+/// The argument value is read only during the call, and the result text is handed to SQLite
+/// from the function's own `ExportBytes` with `SQLITE_TRANSIENT`, so SQLite copies it before
+/// the buffer goes away.
 enum ExportNumberFunction {
     static let name = "export_number"
 

@@ -1,0 +1,100 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// The one place that hands buffer addresses to POSIX `read`, `write`, `pread` and `pwrite`:
+/// every other file reads into and writes from Swift arrays (`[UInt8]`, slices, `Data`, arrays
+/// of integers) through these functions, and never sees a pointer.
+///
+/// Why this is safe (the invariant every function here keeps): the address handed to the
+/// kernel comes from `withUnsafeBytes`/`withUnsafeMutableBytes` on the caller's own buffer and
+/// is used only inside that closure (lifetime); the byte count passed is never more than what
+/// is left of that buffer after `done` bytes (bounds: `done` only grows by what the call
+/// returned, which is at most what was asked); the buffer is `inout` or a value, so nothing
+/// else can touch it meanwhile (exclusivity). Reads only fill arrays of fixed-width integers,
+/// for which every bit pattern the file holds is a valid value.
+enum POSIXFile {
+    /// A failed call: its `errno`, and how many bytes had been moved before it.
+    struct Failure: Error {
+        let code: Int32
+        let done: Int
+        /// `strerror`'s sentence for the code.
+        var reason: String { String(cString: strerror(code)) }
+    }
+
+    /// Writes every byte of `bytes` at the descriptor's position, retrying short writes and
+    /// interruptions.
+    static func writeAll(_ fd: Int32, _ bytes: some ContiguousBytes) throws(Failure) {
+        let failure: Failure? = bytes.withUnsafeBytes { raw in
+            var done = 0
+            while done < raw.count {
+                let n = write(fd, raw.baseAddress! + done, raw.count - done)
+                if n < 0 {
+                    if errno == EINTR { continue }
+                    return Failure(code: errno, done: done)
+                }
+                done += n
+            }
+            return nil
+        }
+        if let failure { throw failure }
+    }
+
+    /// Writes every byte of `bytes` at `offset` (`pwrite`: the descriptor's position does not
+    /// move), retrying short writes and interruptions.
+    static func writeAll(_ fd: Int32, _ bytes: some ContiguousBytes, at offset: Int64) throws(Failure) {
+        let failure: Failure? = bytes.withUnsafeBytes { raw in
+            var done = 0
+            while done < raw.count {
+                let n = pwrite(fd, raw.baseAddress! + done, raw.count - done, off_t(offset) + off_t(done))
+                if n < 0 && errno == EINTR { continue }
+                guard n > 0 else { return Failure(code: n < 0 ? errno : EIO, done: done) }
+                done += n
+            }
+            return nil
+        }
+        if let failure { throw failure }
+    }
+
+    /// The bytes of `values` (in memory order) written at `offset`, as `writeAll(_:_:at:)`.
+    static func writeAll<T: FixedWidthInteger>(_ fd: Int32, integers values: [T], at offset: Int64) throws(Failure) {
+        let failure: Failure? = values.withUnsafeBytes { raw in
+            do throws(Failure) {
+                try writeAll(fd, raw, at: offset)
+                return nil
+            } catch {
+                return error
+            }
+        }
+        if let failure { throw failure }
+    }
+
+    /// Fills the first `byteCount` bytes of `buffer` (all of it when nil) from the descriptor's
+    /// position, or from `offset` with `pread`, retrying short reads and interruptions. Returns
+    /// the bytes read: fewer than asked only when the file ends first.
+    static func fill<T: FixedWidthInteger>(
+        _ buffer: inout [T], byteCount: Int? = nil, from fd: Int32, at offset: Int64? = nil
+    ) throws(Failure) -> Int {
+        var done = 0
+        let failure: Failure? = buffer.withUnsafeMutableBytes { raw in
+            let wanted = min(byteCount ?? raw.count, raw.count)
+            while done < wanted {
+                let p = raw.baseAddress! + done
+                let n = offset.map { pread(fd, p, wanted - done, off_t($0) + off_t(done)) } ?? read(fd, p, wanted - done)
+                if n < 0 {
+                    if errno == EINTR { continue }
+                    return Failure(code: errno, done: done)
+                }
+                if n == 0 { break }
+                done += n
+            }
+            return nil
+        }
+        if let failure { throw failure }
+        return done
+    }
+}

@@ -18,6 +18,18 @@ enum NamedThread {
         precondition(name.utf8.count <= maxNameBytes, "thread name over \(maxNameBytes) bytes: \(name)")
         let thread = Thread {
             Thread.current.name = name
+            #if os(Linux)
+                // And straight to the kernel: corelibs Foundation passes the name on through the
+                // thread's pthread handle, which `start` stores only after the thread exists, so
+                // a thread that names itself at once can race it and keep the process's name
+                // (seen under load: the decoder showed as the process). Glibc's
+                // `pthread_setname_np` is not imported into Swift; this file is what it writes.
+                let fd = open("/proc/thread-self/comm", O_WRONLY | O_CLOEXEC)
+                if fd >= 0 {
+                    try? POSIXFile.writeAll(fd, Array(name.utf8))
+                    close(fd)
+                }
+            #endif
             body()
         }
         if let stackSize { thread.stackSize = stackSize }

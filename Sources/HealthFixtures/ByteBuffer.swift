@@ -25,8 +25,8 @@ struct ByteBuffer {
 
     /// `value` escaped for an XML attribute.
     mutating func escaped(_ value: String) {
-        var value = value
-        value.withUTF8 { utf8 in
+        do {
+            let utf8 = value.utf8
             guard utf8.contains(where: { $0 == 0x26 || $0 == 0x3C || $0 == 0x3E || $0 == 0x22 }) else {
                 bytes.append(contentsOf: utf8)
                 return

@@ -11,7 +11,7 @@ enum FixtureFiles {
         guard fd >= 0 else { throw InputError(file: path, message: "cannot create: \(String(cString: strerror(errno)))") }
         fchmod(fd, 0o600)
         do {
-            try bytes.withUnsafeBytes { try OutputFiles.writeAll(fd, $0, path: path) }
+            try OutputFiles.writeAll(fd, bytes, path: path)
             close(fd)
         } catch {
             close(fd)

@@ -46,17 +46,15 @@ final class FixtureSpool {
 
     deinit { if fd >= 0 { close(fd) } }
 
-    func append(_ bytes: UnsafeRawBufferPointer) throws {
+    func append(_ bytes: some Collection<UInt8>) throws {
         count += Int64(bytes.count)
         guard keeps else { return }
         buffer.append(contentsOf: bytes)
         if fd >= 0, buffer.count >= Self.bufferSize { try flush() }
     }
 
-    func append(_ bytes: [UInt8]) throws { try bytes.withUnsafeBytes { try append($0) } }
-
     private func flush() throws {
-        try buffer.withUnsafeBytes { try OutputFiles.writeAll(fd, $0, path: path) }
+        try OutputFiles.writeAll(fd, buffer, path: path)
         buffer.removeAll(keepingCapacity: true)
     }
 

@@ -67,12 +67,10 @@ struct SortedSections {
             return (x.start, x.sequence) < (y.start, y.sequence)
         }
         let spool = spools[s]
-        try queues[s].text.withUnsafeBytes { raw in
-            for i in due {
-                if counts[s] > 0, !separator.isEmpty { try spool.append(separator) }
-                try spool.append(UnsafeRawBufferPointer(rebasing: raw[queues[s].items[i].range]))
-                counts[s] += 1
-            }
+        for i in due {
+            if counts[s] > 0, !separator.isEmpty { try spool.append(separator) }
+            try spool.append(queues[s].text[queues[s].items[i].range])
+            counts[s] += 1
         }
         for i in due { queues[s].items[i].written = true }
     }

@@ -11,14 +11,10 @@ struct UTF8Key: Hashable {
     init(_ text: String) { self.text = text }
 
     func hash(into hasher: inout Hasher) {
-        var t = text
-        t.withUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
+        for byte in text.utf8 { hasher.combine(byte) }
     }
 
     static func == (a: UTF8Key, b: UTF8Key) -> Bool {
-        var x = a.text, y = b.text
-        return x.withUTF8 { p in
-            y.withUTF8 { q in p.count == q.count && (p.isEmpty || memcmp(p.baseAddress!, q.baseAddress!, p.count) == 0) }
-        }
+        a.text.utf8.elementsEqual(b.text.utf8)
     }
 }

@@ -6,12 +6,13 @@ import Foundation
 ///
 /// Why: a chunk's bytes are allocated on the reading thread and freed on another. After the
 /// first free of a buffer that size, glibc raises its dynamic mmap threshold and serves the
-/// next ones from heap arenas, which fragment: peak RSS of the 2-thread read was 25–30 MB above
-/// the 1-thread one (docs/export-xml.md, "Memory"). Buffers that are never freed cannot
+/// next ones from heap arenas, which fragment: peak RSS of the 2-thread read was 20–27 MB above
+/// the 1-thread one (docs/export-xml.md, "Memory of the parallel read"). Buffers that are never freed cannot
 /// fragment anything, and cost nothing to fault in again.
 ///
 /// At most `limit` buffers are kept; one handed back beyond that is freed. The driver holds at
-/// most N + 2 chunks and the one it is filling, so `limit` = N + 3 keeps every one.
+/// most N + 2 chunks, one the reading thread may be waiting to queue and the one it is filling,
+/// so `limit` = N + 4 keeps every one.
 // @unchecked Sendable: guarded by its own lock; the threads only hand buffers back and forth.
 final class ChunkByteSpares: @unchecked Sendable {
     private let lock = NSLock()

@@ -428,9 +428,7 @@ extension FinishedDay {
     var withFiniteValues: FinishedDay {
         var d = self
         for i in d.values.indices where d.values[i].map({ !$0.isFinite }) ?? false { d.values[i] = nil }
-        for i in d.summaries.indices {
-            if let m = d.summaries[i], ![m.average, m.minimum, m.maximum].allSatisfy(\.isFinite) { d.summaries[i] = nil }
-        }
+        for (i, m) in self.summaries where ![m.average, m.minimum, m.maximum].allSatisfy(\.isFinite) { d.summaries[i] = nil }
         if let s = d.sleep, ![s.totalHours, s.coreHours ?? 0, s.deepHours ?? 0, s.remHours ?? 0, s.awakeHours ?? 0].allSatisfy(\.isFinite) {
             d.sleep = nil
         }

@@ -21,7 +21,7 @@ enum DayMerge {
             }
             let before = cur
             for (i, v) in h.values.enumerated() where cur.values[i] == nil { cur.values[i] = v }
-            for (i, m) in h.summaries.enumerated() where cur.summaries[i] == nil { cur.summaries[i] = m }
+            for (i, m) in h.summaries where cur.summaries[i] == nil { cur.summaries[i] = m }
             if cur.sleep == nil { cur.sleep = h.sleep }
             add(h.workouts, to: &cur)
             cur.haeFilled = filledColumns(native: before, merged: cur)
@@ -40,7 +40,7 @@ enum DayMerge {
                     continue
                 }
                 for (i, v) in d.values.enumerated() where v != nil { cur.values[i] = v }
-                for (i, m) in d.summaries.enumerated() where m != nil { cur.summaries[i] = m }
+                for (i, m) in d.summaries { cur.summaries[i] = m }
                 if let s = d.sleep { cur.sleep = s }
                 add(d.workouts, to: &cur)
                 cur.timezone = d.timezone

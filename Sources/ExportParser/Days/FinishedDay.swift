@@ -75,9 +75,11 @@ package struct FinishedDay: Sendable {
     /// Values by `Metric.index`, in payload units at full precision; nil where the rule had no
     /// samples. `minmaxavg` metrics are in `summaries` instead.
     package var values: [Double?]
-    /// Summaries of the `minmaxavg` metrics by `Metric.index`; nil for other rules and where
-    /// there were no samples.
-    var summaries: [MinMaxAvgSummary?]
+    /// Summaries of the `minmaxavg` metrics by `Metric.index`; none for other rules and where
+    /// there were no samples. Keyed, not a slot per metric: one or two metrics of the catalog's
+    /// ~50 are `minmaxavg`, and every date of a long export is held at once at the end of the
+    /// run (~2 kB of empty slots a day; issue 24).
+    var summaries: [Int: MinMaxAvgSummary]
     package var sleep: SleepResult?
     package var workouts: [WorkoutSummary]
     /// The CSV columns whose value HAE filled where the native inputs had none (`DayMerge`).
@@ -88,7 +90,7 @@ package struct FinishedDay: Sendable {
         self.timezone = timezone
         self.deviceSyncTimestamp = deviceSyncTimestamp
         self.values = Array(repeating: nil, count: Catalog.metrics.count)
-        self.summaries = Array(repeating: nil, count: Catalog.metrics.count)
+        self.summaries = [:]
         self.workouts = []
     }
 

@@ -190,14 +190,19 @@ final class ElementRecorder: @unchecked Sendable {
     func feed(_ bytes: UnsafeRawBufferPointer) throws {
         if let failure { throw failure }
         var offset = 0
-        // xmlParseChunk takes an Int32 size; chunks are small, but be exact.
+        // In slices of at most `feedSlice`: libxml2 copies what it is given into its input
+        // buffer, so a whole 1 MiB chunk at once made (and freed) a 1–2 MiB buffer per chunk,
+        // which raised glibc's mmap threshold and fragmented the heap (issue 24).
         while offset < bytes.count {
-            let n = min(bytes.count - offset, 1 << 24)
+            let n = min(bytes.count - offset, Self.feedSlice)
             let rc = xmlParseChunk(ctxt, bytes.baseAddress!.advanced(by: offset).assumingMemoryBound(to: CChar.self), Int32(n), 0)
             offset += n
             try check(rc)
         }
     }
+
+    /// The most bytes given to libxml2 at once (the sequential read's own read size).
+    static let feedSlice = 256 << 10
 
     /// Tells the parser the input has ended.
     func finish() throws {

@@ -18,7 +18,8 @@ import Foundation
 /// the first in file order wins. A file without cuts (not indented as Apple's) is read
 /// sequentially after `chunkBytes × 4` bytes without one.
 ///
-/// Memory: at most N + 2 chunks (their bytes, tapes and dictionaries) are held at a time.
+/// Memory: at most N + 2 chunks (their bytes, tapes and dictionaries) are held at a time, and
+/// their byte arrays go round through `ChunkByteSpares` instead of being freed and made again.
 ///
 /// Threading: the handler (and the sinks behind it) is used only by the player thread until
 /// `finish` (or `settle`) has waited for it; chunks pass through the queues' locks and their
@@ -43,6 +44,7 @@ final class ParallelSAXDriver: ExportParse, @unchecked Sendable {
     private let work: BoundedBatchQueue<ParseChunk>
     private let state = ChunkPlayState()
     private let spares: TapeSpares<ElementTape>
+    private let byteSpares: ChunkByteSpares
     private let played = DispatchSemaphore(value: 0)
     private let workersDone = DispatchSemaphore(value: 0)
     private let workerCount: Int
@@ -56,7 +58,15 @@ final class ParallelSAXDriver: ExportParse, @unchecked Sendable {
         let inFlight = workerCount + 1
         order = BoundedBatchQueue(capacity: inFlight)
         work = BoundedBatchQueue(capacity: inFlight + 1)
-        spares = TapeSpares<ElementTape>(limit: 2 * inFlight)
+        // The tapes of N + 2 chunks (a 1 MiB chunk records one or more) and each worker's tape
+        // being recorded are kept, not only 2 × (N + 1): one freed and made again is a 1.5 MiB block
+        // whose free raises glibc's mmap threshold and fragments the heap (issue 24). Keeping
+        // them holds no more than the most that existed together.
+        spares = TapeSpares<ElementTape>(limit: 4 * (inFlight + 1))
+        // The chunks held (the player's, `inFlight` queued, one the reading thread may be
+        // dispatching) and the one being filled; room for a chunk and one 256 kB read.
+        byteSpares = ChunkByteSpares(limit: inFlight + 3, initialCapacity: self.chunkBytes + self.chunkBytes / 2)
+        current = byteSpares.reuse()
         searchFrom = self.chunkBytes
         for i in 0..<workerCount {
             NamedThread.start("xml parser \(i + 1)", stackSize: 4 << 20) { [work, state, spares, file, workersDone] in
@@ -68,9 +78,9 @@ final class ParallelSAXDriver: ExportParse, @unchecked Sendable {
         // the signal: once the driver stops waiting, this thread holds none of them (see
         // `HAETapePlayer`).
         let box = Box(handler)
-        NamedThread.start("xml player", stackSize: 4 << 20) { [order, state, spares, file, box, played] in
+        NamedThread.start("xml player", stackSize: 4 << 20) { [order, state, spares, byteSpares, file, box, played] in
             if let handler = box.value {
-                Self.play(order, into: handler, state: state, spares: spares, file: file)
+                Self.play(order, into: handler, state: state, spares: spares, byteSpares: byteSpares, file: file)
             }
             box.value = nil
             played.signal()
@@ -96,7 +106,7 @@ final class ParallelSAXDriver: ExportParse, @unchecked Sendable {
         }
         if sequentialOnly {
             try dispatch(ParseChunk(bytes: current, first: firstPending, last: false, sequential: true))
-            current = []
+            current = byteSpares.reuse()
             return false
         }
         let n = current.count
@@ -119,7 +129,8 @@ final class ParallelSAXDriver: ExportParse, @unchecked Sendable {
             }
             return false
         }
-        let rest = Array(current[at...])
+        var rest = byteSpares.reuse()
+        rest.append(contentsOf: current[at...])
         current.removeLast(n - at)
         let chunk = ParseChunk(bytes: current, first: firstPending, last: false, sequential: false)
         current = rest
@@ -232,13 +243,15 @@ final class ParallelSAXDriver: ExportParse, @unchecked Sendable {
 
     private static func play(
         _ order: BoundedBatchQueue<ParseChunk>, into handler: ExportElementHandler, state: ChunkPlayState, spares: TapeSpares<ElementTape>,
-        file: String
+        byteSpares: ChunkByteSpares, file: String
     ) {
         var lineBase = 1  // the file's line of the next chunk's first byte
         var sequential: ElementRecorder?
         while let batch = order.pop() {
             for chunk in batch {
                 chunk.parsed.wait()
+                // The worker is done with the bytes once `parsed` is signalled.
+                defer { byteSpares.recycle(&chunk.bytes) }
                 if sequential == nil, !chunk.sequential, chunk.valid {
                     let offset = Int32(truncatingIfNeeded: chunk.first ? 0 : lineBase - 2)
                     for t in chunk.tapes {
@@ -282,7 +295,6 @@ final class ParallelSAXDriver: ExportParse, @unchecked Sendable {
                     state.fail(InputError(file: file, message: "\(error)"))
                     order.discardAndClose()
                 }
-                chunk.bytes = []
             }
         }
     }

@@ -1,0 +1,41 @@
+import XCTest
+
+@testable import ExportParser
+
+/// A store batch is handed to the writer thread by weight (about the rows its items become), so
+/// a batch of correlations or workouts, which still hold their members and metadata as values,
+/// is not 2,048 of them (issue 24).
+final class StoreBatchWeightTests: XCTestCase {
+    private let t = Timestamp(seconds: 1_709_280_000, offset: 3_600)
+
+    func testASampleOrAnyPlainItemWeighsOne() {
+        XCTAssertEqual(StoreImportSession.weight(of: .exportDate(t)), 1)
+    }
+
+    func testACorrelationWeighsItselfItsMetadataAndItsMembers() {
+        // Itself 1, its metadata 1, member A 1 + 1 metadata entry, member B 1: 1 + 1 + 2 + 1 = 5.
+        var c = Correlation(type: "HKCorrelationTypeIdentifierBloodPressure", source: "Cuff", start: t, end: t)
+        c.metadata = [MetadataEntry(key: "HKWasUserEntered", value: "1")]
+        c.members = [
+            Sample(
+                type: "HKQuantityTypeIdentifierBloodPressureSystolic", source: "Cuff", value: 120, start: t, end: t,
+                metadata: [MetadataEntry(key: "HKWasUserEntered", value: "1")]),
+            Sample(type: "HKQuantityTypeIdentifierBloodPressureDiastolic", source: "Cuff", value: 80, start: t, end: t),
+        ]
+        XCTAssertEqual(StoreImportSession.weight(of: .correlation(c)), 5)
+    }
+
+    func testAWorkoutWeighsItselfAndWhatItHolds() {
+        // Itself 1, metadata 1, statistics 2, events 1, routes 0, one activity 1 + its statistic 1:
+        // 1 + 1 + 2 + 1 + 0 + 2 = 7.
+        var w = Workout(activityType: "HKWorkoutActivityTypeRunning", source: "Watch", start: t, end: t)
+        w.metadata = [MetadataEntry(key: "HKIndoorWorkout", value: "0")]
+        w.statistics = [
+            WorkoutStatistic(type: "HKQuantityTypeIdentifierActiveEnergyBurned", sum: 300),
+            WorkoutStatistic(type: "HKQuantityTypeIdentifierHeartRate", average: 150),
+        ]
+        w.events = [WorkoutEvent(type: "HKWorkoutEventTypePause", date: t)]
+        w.activities = [WorkoutActivity(statistics: [WorkoutStatistic(type: "HKQuantityTypeIdentifierDistanceWalkingRunning", sum: 5)])]
+        XCTAssertEqual(StoreImportSession.weight(of: .workout(w)), 7)
+    }
+}

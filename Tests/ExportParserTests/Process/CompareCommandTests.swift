@@ -13,19 +13,8 @@ final class CompareCommandTests: XCTestCase {
         let (native, hae) = try CompareFixtures.write(into: dir)
         let twins = TestPaths.fixtures.appendingPathComponent("twins")
         func command(_ args: [String]) throws -> (Int32, String, String) {
-            let p = Process()
-            p.executableURL = TestPaths.tool
-            p.arguments = ["compare"] + args
-            var env = ProcessInfo.processInfo.environment
-            env["NO_COLOR"] = "1"
-            p.environment = env
-            let out = Pipe(), err = Pipe()
-            p.standardOutput = out
-            p.standardError = err
-            try p.run()
-            let o = out.fileHandleForReading.readDataToEndOfFile(), e = err.fileHandleForReading.readDataToEndOfFile()
-            p.waitUntilExit()
-            return (p.terminationStatus, String(decoding: o, as: UTF8.self), String(decoding: e, as: UTF8.self))
+            let run = try ToolRun.run(["compare"] + args, environment: ["NO_COLOR": "1"])
+            return (run.status, run.stdout, run.stderr)
         }
         let out = dir.appendingPathComponent("c").path
         let pass = try command([

@@ -10,16 +10,8 @@ final class ExplainCommandTests: XCTestCase {
     func testExitStatusesOfTheCommand() throws {
         let input = try ExplainTests.handMadeExport()
         func command(_ args: [String]) throws -> (Int32, String, String) {
-            let p = Process()
-            p.executableURL = TestPaths.tool
-            p.arguments = ["explain"] + args
-            let out = Pipe(), err = Pipe()
-            p.standardOutput = out
-            p.standardError = err
-            try p.run()
-            let o = out.fileHandleForReading.readDataToEndOfFile(), e = err.fileHandleForReading.readDataToEndOfFile()
-            p.waitUntilExit()
-            return (p.terminationStatus, String(decoding: o, as: UTF8.self), String(decoding: e, as: UTF8.self))
+            let run = try ToolRun.run(["explain"] + args)
+            return (run.status, run.stdout, run.stderr)
         }
         let ok = try command([input, "--date", "2024-03-05", "--field", "metrics.step_count", "--format", "json"])
         XCTAssertEqual(ok.0, 0, ok.2)

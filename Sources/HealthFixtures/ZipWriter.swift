@@ -8,6 +8,12 @@ import Foundation
 /// time), and its local header, written first, gets the checksum and sizes afterwards. Entries
 /// and archives over 4 GiB (ZIP64) are not written: `FixtureRequest` keeps fixtures below that.
 /// The time stamp is the export's, so the same fixture gives the same bytes.
+///
+/// Unsafe code: the only pointers of the fixtures target, at zlib's boundary. `z_stream`'s
+/// `next_in`/`next_out`, `crc32`'s argument and `read`'s destination point into a buffer lent
+/// by `withUnsafe(Mutable)Bytes` (or the caller's piece) for the calls made inside that
+/// closure, with the buffer's count as the length; nothing reads them after it returns (the
+/// next piece sets them again).
 final class ZipWriter {
     private let out: OutputFiles.Staged
     private var central: [UInt8] = []

@@ -9,11 +9,10 @@ import Foundation
 /// and archives over 4 GiB (ZIP64) are not written: `FixtureRequest` keeps fixtures below that.
 /// The time stamp is the export's, so the same fixture gives the same bytes.
 ///
-/// Unsafe code: the only pointers of the fixtures target, at zlib's boundary. `z_stream`'s
-/// `next_in`/`next_out`, `crc32`'s argument and `read`'s destination point into a buffer lent
-/// by `withUnsafe(Mutable)Bytes` (or the caller's piece) for the calls made inside that
-/// closure, with the buffer's count as the length; nothing reads them after it returns (the
-/// next piece sets them again).
+/// Unsafe code, at zlib's boundary: `z_stream`'s `next_in`/`next_out` and `crc32`'s argument
+/// point into a buffer lent by `withUnsafe(Mutable)Bytes` (or the caller's piece) for the calls
+/// made inside that closure, with the buffer's count as the length; nothing reads them after it
+/// returns (the next piece sets them again). Files are read through `POSIXFile`.
 final class ZipWriter {
     private let out: OutputFiles.Staged
     private var central: [UInt8] = []
@@ -142,11 +141,15 @@ final class ZipWriter {
         var buffer = [UInt8](repeating: 0, count: 1 << 20)
         try add(name) { piece in
             while true {
-                let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-                if n < 0, errno == EINTR { continue }
-                guard n >= 0 else { throw OutputError(file: path, message: "read failed: \(String(cString: strerror(errno)))") }
-                if n == 0 { return }
-                try buffer.withUnsafeBytes { try piece(UnsafeRawBufferPointer(rebasing: $0.prefix(n))) }
+                let n: Int
+                do throws(POSIXFile.Failure) {
+                    n = try POSIXFile.fill(&buffer, from: fd)
+                } catch {
+                    throw OutputError(file: path, message: "read failed: \(error.reason)")
+                }
+                if n > 0 { try buffer.withUnsafeBytes { try piece(UnsafeRawBufferPointer(rebasing: $0.prefix(n))) } }
+                // `fill` reads until the buffer is full or the file ends.
+                if n < buffer.count { return }
             }
         }
     }

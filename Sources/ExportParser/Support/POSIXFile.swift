@@ -17,13 +17,13 @@ import Foundation
 /// returned, which is at most what was asked); the buffer is `inout` or a value, so nothing
 /// else can touch it meanwhile (exclusivity). Reads only fill arrays of fixed-width integers,
 /// for which every bit pattern the file holds is a valid value.
-enum POSIXFile {
+package enum POSIXFile {
     /// A failed call: its `errno`, and how many bytes had been moved before it.
-    struct Failure: Error {
-        let code: Int32
-        let done: Int
+    package struct Failure: Error {
+        package let code: Int32
+        package let done: Int
         /// `strerror`'s sentence for the code.
-        var reason: String { String(cString: strerror(code)) }
+        package var reason: String { String(cString: strerror(code)) }
     }
 
     /// Writes every byte of `bytes` at the descriptor's position, retrying short writes and
@@ -76,7 +76,7 @@ enum POSIXFile {
     /// Fills the first `byteCount` bytes of `buffer` (all of it when nil) from the descriptor's
     /// position, or from `offset` with `pread`, retrying short reads and interruptions. Returns
     /// the bytes read: fewer than asked only when the file ends first.
-    static func fill<T: FixedWidthInteger>(
+    package static func fill<T: FixedWidthInteger>(
         _ buffer: inout [T], byteCount: Int? = nil, from fd: Int32, at offset: Int64? = nil
     ) throws(Failure) -> Int {
         var done = 0

@@ -9,11 +9,11 @@ import XCTest
 final class ParallelReadTests: XCTestCase {
     /// (threads, bytes per chunk): the sequential read first, then the default chunk, then
     /// chunks so small that a cut is tried after nearly every line.
-    static let settings = [(1, 1 << 20), (2, 1 << 20), (2, 4096), (3, 64)]
+    static let settings = [(1, ParseThreads.defaultChunkBytes), (2, ParseThreads.defaultChunkBytes), (2, 4096), (3, 64)]
 
     override func tearDown() {
         ParseThreads.count = ProcessInfo.processInfo.activeProcessorCount
-        ParseThreads.chunkBytes = 1 << 20
+        ParseThreads.chunkBytes = ParseThreads.defaultChunkBytes
         super.tearDown()
     }
 

@@ -34,7 +34,9 @@ struct AppleExportReader {
 
     /// Parses an export held in memory (tests, fixtures).
     @discardableResult
-    static func read(data: Data, name: String, into sink: SampleSink, threads: Int = 1, chunkBytes: Int = 1 << 20) throws -> ReadReport {
+    static func read(data: Data, name: String, into sink: SampleSink, threads: Int = 1, chunkBytes: Int = ParseThreads.defaultChunkBytes)
+        throws -> ReadReport
+    {
         var session = ParseSession(
             file: name, sink: sink, input: InputDescription(path: name, format: .appleXML, byteCount: Int64(data.count)),
             threads: threads, chunkBytes: chunkBytes)
@@ -140,7 +142,7 @@ struct ParseSession {
     private let driver: ExportParse
     private var bytes: Int64 = 0
 
-    init(file: String, sink: SampleSink, input: InputDescription, threads: Int = 1, chunkBytes: Int = 1 << 20) {
+    init(file: String, sink: SampleSink, input: InputDescription, threads: Int = 1, chunkBytes: Int = ParseThreads.defaultChunkBytes) {
         self.file = file
         self.sink = sink
         self.input = input

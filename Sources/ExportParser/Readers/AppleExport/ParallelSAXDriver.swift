@@ -50,7 +50,7 @@ final class ParallelSAXDriver: ExportParse, @unchecked Sendable {
     private let workerCount: Int
     private var running = true
 
-    init(file: String, handler: ExportElementHandler, workers: Int, chunkBytes: Int = 1 << 20) {
+    init(file: String, handler: ExportElementHandler, workers: Int, chunkBytes: Int = ParseThreads.defaultChunkBytes) {
         self.file = file
         self.chunkBytes = max(16, chunkBytes)
         workerCount = max(1, workers)

@@ -162,6 +162,7 @@ public final class CompareJob {
         for source in try ConvertSource.plan(others) {
             let book = DayBook(options: options)
             _ = try source.read(into: book)
+            FreedMemory.giveBack()
             for d in try ConvertJob.finishedDays(book, source: source, options: options).0 {
                 overlay(ComparableDay(d, inputSources: book.sourceNames))
             }

@@ -170,6 +170,7 @@ public final class ConvertJob {
             session?.abandon()
             throw error
         }
+        FreedMemory.giveBack()
         let (days, readAgain) = try Self.finishedDays(book, source: source, options: options)
         var commit: BackgroundValue<StoreCommit>?
         if let session, let digest {

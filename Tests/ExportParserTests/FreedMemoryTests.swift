@@ -1,0 +1,44 @@
+import Foundation
+import XCTest
+
+@testable import ExportParser
+
+/// `FreedMemory.giveBack` between a run's phases: memory a finished reading thread freed stops
+/// counting in the process's resident set.
+final class FreedMemoryTests: XCTestCase {
+    /// 64 MB in 64 KiB blocks (below glibc's mmap threshold, so they come from the thread's
+    /// arena, as the readers' tapes and pieces do), touched, then freed on that thread: they stay
+    /// resident until `giveBack`, which must return at least half of them (32 MB; the rest is
+    /// slack for whatever else the test process does meanwhile).
+    func testFreedPagesOfAFinishedThreadLeaveTheResidentSet() throws {
+        #if !canImport(Glibc)
+            throw XCTSkip("malloc_trim is glibc's")
+        #else
+            let blocks = 1024, size = 64 << 10
+            let done = DispatchSemaphore(value: 0)
+            NamedThread.start("freed memory") {
+                var held: [UnsafeMutableRawPointer] = []
+                for _ in 0..<blocks {
+                    let p = UnsafeMutableRawPointer.allocate(byteCount: size, alignment: 16)
+                    p.initializeMemory(as: UInt8.self, repeating: 0xA5, count: size)
+                    held.append(p)
+                }
+                for p in held { p.deallocate() }
+                done.signal()
+            }
+            done.wait()
+            let before = try Self.residentBytes()
+            FreedMemory.giveBack()
+            let after = try Self.residentBytes()
+            // Handed back: before − after ≥ 32 MB (half of 1,024 × 64 KiB = 64 MiB).
+            XCTAssertGreaterThanOrEqual(before - after, 32 << 20, "resident \(before >> 20) MB → \(after >> 20) MB")
+        #endif
+    }
+
+    /// Resident bytes of this process: the second field of /proc/self/statm, in pages.
+    private static func residentBytes() throws -> Int {
+        let text = try String(contentsOfFile: "/proc/self/statm", encoding: .utf8)
+        let fields = text.split(separator: " ")
+        return (Int(fields[1]) ?? 0) * Int(sysconf(Int32(_SC_PAGESIZE)))
+    }
+}

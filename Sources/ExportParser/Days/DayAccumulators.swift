@@ -1,10 +1,11 @@
 /// The rules that fold one local date's samples on their own: `avg`, `latest`, `minmaxavg`, and
 /// the first zone name and offset seen that date (the payload's `timezone`).
 final class DayAccumulators {
-    var avgSum: [Int: Double] = [:]
-    var avgCount: [Int: Int] = [:]
-    var latest: [Int: (end: Int64, value: Double)] = [:]
-    var minMaxAvg: [Int: MinMaxAvgAccumulator] = [:]
+    /// Per metric (`MetricSlots`: a date holds a few of each rule, and one of these lives for
+    /// every date and every fringe slot until the end of the input).
+    private var average = MetricSlots<(sum: Double, count: Int)>()
+    private var latest = MetricSlots<(end: Int64, value: Double)>()
+    var minMaxAvg = MetricSlots<MinMaxAvgAccumulator>()
     private(set) var zoneName: String?
     private(set) var offset: Int32?
     /// When the offset was seen (the book's sample count), so that a fringe slot merged in later
@@ -23,8 +24,13 @@ final class DayAccumulators {
 
     @inline(__always)
     func addAverage(metric: Int, _ value: Double) {
-        avgSum[metric, default: 0] += value
-        avgCount[metric, default: 0] += 1
+        Self.add(value, count: 1, to: &average[metric, default: (0, 0)])
+    }
+
+    @inline(__always)
+    private static func add(_ sum: Double, count: Int, to a: inout (sum: Double, count: Int)) {
+        a.sum += sum
+        a.count += count
     }
 
     /// The latest end wins; on a tie the later record in the file.
@@ -37,8 +43,9 @@ final class DayAccumulators {
     /// date was known only at the end) joining the date it turned out to belong to. A latest
     /// value tied on its end keeps this day's (file order is not known across slots).
     func merge(_ other: DayAccumulators) {
-        for (i, v) in other.avgSum { avgSum[i, default: 0] += v }
-        for (i, n) in other.avgCount { avgCount[i, default: 0] += n }
+        for (i, a) in other.average {
+            Self.add(a.sum, count: a.count, to: &average[i, default: (0, 0)])
+        }
         for (i, l) in other.latest where latest[i].map({ $0.end < l.end }) ?? true { latest[i] = l }
         for (i, acc) in other.minMaxAvg { minMaxAvg[i, default: MinMaxAvgAccumulator()].merge(acc) }
         if let o = other.offset, other.offsetOrder < offsetOrder {
@@ -50,7 +57,7 @@ final class DayAccumulators {
 
     /// Writes the day's values into `day`.
     func finish(into day: inout FinishedDay) {
-        for (i, sum) in avgSum { day.values[i] = sum / Double(avgCount[i]!) }
+        for (i, a) in average { day.values[i] = a.sum / Double(a.count) }
         for (i, l) in latest { day.values[i] = l.value }
         for (i, acc) in minMaxAvg { day.summaries[i] = acc.summary }
     }

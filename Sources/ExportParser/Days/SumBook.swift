@@ -8,9 +8,9 @@
 /// that still comes later is added without resolution and counted in `latePieces`.
 struct SumBook {
     private final class Day {
-        var pieces: [Int: [SumPiece]] = [:]
+        var pieces = MetricSlots<[SumPiece]>()
         /// Sums already resolved (their pieces freed) when memory ran over budget.
-        var resolved: [Int: Double] = [:]
+        var resolved = MetricSlots<Double>()
     }
     private var days: [Int: Day] = [:]
     private var lastDay = Int.min
@@ -118,12 +118,13 @@ struct SumBook {
     /// Resolves, for each metric, the days its stream has left at least two days behind, and
     /// frees their pieces. Returns how many pieces still wait.
     mutating func resolveLeftBehind(_ resolve: ([SumPiece]) -> Double) -> Int {
-        for (n, d) in days {
-            for (metric, pieces) in d.pieces {
-                guard let mark = watermark[metric], n <= mark - lag else { continue }
+        for (n, d) in days where !d.pieces.isEmpty {
+            // Removed in place: a day whose every metric is resolved frees its piece storage.
+            d.pieces.removeAll { metric, pieces in
+                guard let mark = watermark[metric], n <= mark - lag else { return false }
                 d.resolved[metric, default: 0] += resolve(pieces)
-                d.pieces[metric] = nil
                 buffered -= pieces.count
+                return true
             }
         }
         return buffered

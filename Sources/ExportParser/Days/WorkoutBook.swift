@@ -4,7 +4,12 @@
 /// iOS 16) take theirs from.
 struct WorkoutBook {
     private var workouts: [Workout] = []
-    private var identities: Set<WorkoutIdentity> = []
+    /// Where each kept workout is, by its identity's hash (`WorkoutIdentity.syncCopy`). A new
+    /// workout is compared with the kept ones of the same hash through identities rebuilt for
+    /// the comparison, so the book holds an index a workout, not a second copy of its identity
+    /// (a `Set<WorkoutIdentity>` was 4.2 MB, and a device text a workout 1 MB more, of the 3 GB
+    /// export's heap peak: issue 24).
+    private var kept: [Int: [Int]] = [:]
     private(set) var duplicates = 0
     /// Heart-rate samples, 8 bytes each: the start (seconds since 2001-01-01, biased to unsigned)
     /// in the high half and the rate's Float bits in the low half, so they sort by time in place,
@@ -18,10 +23,13 @@ struct WorkoutBook {
 
     /// Whether the workout is new (a copy of one already kept is counted and dropped).
     mutating func add(_ w: Workout) -> Bool {
-        guard identities.insert(WorkoutIdentity.syncCopy(w)).inserted else {
+        let identity = WorkoutIdentity.syncCopy(w)
+        let hash = identity.hashValue
+        if let same = kept[hash], same.contains(where: { WorkoutIdentity.syncCopy(workouts[$0]) == identity }) {
             duplicates += 1
             return false
         }
+        kept[hash, default: []].append(workouts.count)
         workouts.append(w)
         return true
     }

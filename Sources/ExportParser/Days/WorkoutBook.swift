@@ -3,13 +3,15 @@
 /// the heart-rate samples that workouts stating no heart rate of their own (exports before
 /// iOS 16) take theirs from.
 struct WorkoutBook {
-    private var workouts: [Workout] = []
-    /// Where each kept workout is, by its identity's hash (`WorkoutIdentity.syncCopy`). A new
-    /// workout is compared with the kept ones of the same hash through identities rebuilt for
-    /// the comparison, so the book holds an index a workout, not a second copy of its identity
-    /// (a `Set<WorkoutIdentity>` was 4.2 MB, and a device text a workout 1 MB more, of the 3 GB
-    /// export's heap peak: issue 24).
-    private var kept: [Int: [Int]] = [:]
+    /// What the payload needs of each workout (`KeptWorkout`), not the whole workout.
+    private var workouts: [KeptWorkout] = []
+    /// The identities of the workouts kept, as their 64-bit digests (`WorkoutIdentity.digest`,
+    /// the store's natural key for a workout), so that what is held a workout is a number, not a
+    /// second copy of its statistics, activities and device text (a `Set<WorkoutIdentity>` was
+    /// 4.2 MB of the 3 GB export's heap peak, the workouts themselves 20 MB: issue 24). Two
+    /// different workouts count as one only if their digests collide, as the store would take
+    /// them for one too.
+    private var identities: Set<UInt64> = []
     private(set) var duplicates = 0
     /// Heart-rate samples, 8 bytes each: the start (seconds since 2001-01-01, biased to unsigned)
     /// in the high half and the rate's Float bits in the low half, so they sort by time in place,
@@ -23,14 +25,11 @@ struct WorkoutBook {
 
     /// Whether the workout is new (a copy of one already kept is counted and dropped).
     mutating func add(_ w: Workout) -> Bool {
-        let identity = WorkoutIdentity.syncCopy(w)
-        let hash = identity.hashValue
-        if let same = kept[hash], same.contains(where: { WorkoutIdentity.syncCopy(workouts[$0]) == identity }) {
+        guard identities.insert(WorkoutIdentity.syncCopy(w).digest).inserted else {
             duplicates += 1
             return false
         }
-        kept[hash, default: []].append(workouts.count)
-        workouts.append(w)
+        workouts.append(WorkoutFigures.kept(w))
         return true
     }
 
@@ -43,14 +42,13 @@ struct WorkoutBook {
         guard !workouts.isEmpty else { return ([], [:]) }
         // Heart-rate samples are needed only for workouts that state no heart rate of their own:
         // those inside their intervals are kept (sorted), and the rest freed.
-        let hr = heartRates.take(
-            within: workouts.filter(WorkoutFigures.needsHeartRateSamples).map { ($0.start.seconds, $0.end.seconds) })
+        let hr = heartRates.take(within: workouts.filter(\.needsHeartRateSamples).map { ($0.start.seconds, $0.end.seconds) })
         var summaries: [(day: Int, summary: WorkoutSummary)] = []
         var runs: [Int: [(Int64, Int64)]] = [:]
         for w in workouts.sorted(by: { $0.start.seconds < $1.start.seconds }) {
             let n = clock.day(w.start)
             summaries.append((n, WorkoutFigures.summary(of: w, clock: clock, heartRate: hr)))
-            if w.activityType == "HKWorkoutActivityTypeRunning" { runs[n, default: []].append((w.start.seconds, w.end.seconds)) }
+            if w.isRunning { runs[n, default: []].append((w.start.seconds, w.end.seconds)) }
         }
         return (summaries, runs)
     }

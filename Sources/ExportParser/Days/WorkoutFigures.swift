@@ -11,9 +11,8 @@ enum WorkoutFigures {
         return (w.statedAverageHeartRate == nil && stat?.average == nil) || (w.statedMaximumHeartRate == nil && stat?.maximum == nil)
     }
 
-    /// `heartRate`: packed samples sorted by time (`WorkoutBook.pack`), empty when no
-    /// workout needs them.
-    static func summary(of w: Workout, clock: LocalClock, heartRate: [UInt64]) -> WorkoutSummary {
+    /// The figures of `w` that do not depend on the clock or on heart-rate samples.
+    static func kept(_ w: Workout) -> KeptWorkout {
         let type = w.activityType.hasPrefix(prefix) ? String(w.activityType.dropFirst(prefix.count)) : w.activityType
         var duration = Double(w.end.seconds - w.start.seconds)
         if let d = w.duration {
@@ -47,6 +46,18 @@ enum WorkoutFigures {
             if avg == nil { avg = s.average.flatMap { CanonicalUnit.countPerMinute.convert($0, from: unit) } }
             if max == nil { max = s.maximum.flatMap { CanonicalUnit.countPerMinute.convert($0, from: unit) } }
         }
+        return KeptWorkout(
+            type: type, isRunning: w.activityType == "HKWorkoutActivityTypeRunning", source: w.source, start: w.start, end: w.end,
+            durationSeconds: duration, energyKcal: energy, distanceMetres: distance, averageHeartRate: avg, maximumHeartRate: max,
+            needsHeartRateSamples: needsHeartRateSamples(w))
+    }
+
+    /// The payload's figures of a kept workout: its heart rate from the samples inside its
+    /// interval when it states none, its start and end in `clock`'s local time. `heartRate`:
+    /// packed samples sorted by time (`WorkoutBook.pack`), empty when no workout needs them.
+    static func summary(of w: KeptWorkout, clock: LocalClock, heartRate: [UInt64]) -> WorkoutSummary {
+        var avg = w.averageHeartRate
+        var max = w.maximumHeartRate
         if avg == nil || max == nil {
             var lo = 0, hi = heartRate.count
             while lo < hi {
@@ -69,8 +80,8 @@ enum WorkoutFigures {
             }
         }
         return WorkoutSummary(
-            type: type, start: clock.iso(w.start), end: clock.iso(w.end), durationSeconds: duration,
-            energyKcal: energy, averageHeartRate: avg, maximumHeartRate: max, distanceMetres: distance,
+            type: w.type, start: clock.iso(w.start), end: clock.iso(w.end), durationSeconds: w.durationSeconds,
+            energyKcal: w.energyKcal, averageHeartRate: avg, maximumHeartRate: max, distanceMetres: w.distanceMetres,
             source: w.source, startSeconds: w.start.seconds)
     }
 }

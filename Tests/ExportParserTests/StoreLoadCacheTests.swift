@@ -20,12 +20,6 @@ final class StoreLoadCacheTests: XCTestCase {
         -(try store.db.scalarInt("PRAGMA cache_size") ?? 0)
     }
 
-    func testTheLoadCacheIsSmallerThanTheConnectionsOwn() {
-        // 1 MiB against 16 MiB: what the measurements in docs/store.md ("Memory") are about.
-        XCTAssertEqual(StoreImportSession.loadCacheKiB, 1024)
-        XCTAssertEqual(HealthStore.cacheKiB, 16384)
-    }
-
     func testAnImportThatOutgrowsTheLoadCacheReadsBackEveryRow() throws {
         let store = try HealthStore(path: path)
         XCTAssertEqual(try cacheKiB(store), 16384)

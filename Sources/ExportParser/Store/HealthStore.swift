@@ -144,13 +144,17 @@ final class HealthStore: @unchecked Sendable {
             // A new store gets 16 KiB pages (set before the first write): bulk loads of millions of
             // rows split and rebalance far fewer B-tree pages than with the 4 KiB default.
             if created { try db.execute("PRAGMA page_size = 16384") }
-            try db.execute("PRAGMA foreign_keys = OFF; PRAGMA cache_size = -16384; PRAGMA temp_store = FILE")
+            try db.execute("PRAGMA foreign_keys = OFF; PRAGMA cache_size = -\(Self.cacheKiB); PRAGMA temp_store = FILE")
             return db
         } catch {
             if created { unlink(file) }
             throw error
         }
     }
+
+    /// SQLite's page cache for queries and small writes (`PRAGMA cache_size`, in KiB). An import
+    /// works with `StoreImportSession.loadCacheKiB` instead and gives this back when it ends.
+    static let cacheKiB = 16384
 
     /// WAL, so that readers in other programs neither block an import nor are blocked by it.
     private static func useWAL(_ db: SQLiteConnection) throws {

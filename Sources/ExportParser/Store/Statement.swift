@@ -50,6 +50,33 @@ final class Statement {
         }
     }
 
+    /// A text's UTF-8 bytes in memory of its own, at an address that never moves, freed only
+    /// when the last reference goes: bound with `bindStatic`, SQLite reads it in place instead of
+    /// copying it (the copy is a malloc and a free for every bind).
+    // @unchecked Sendable: immutable after init.
+    final class StaticText: @unchecked Sendable {
+        let bytes: UnsafeMutableBufferPointer<CChar>
+        let count: Int32
+        init(_ text: String) {
+            let utf8 = Array(text.utf8)
+            // One byte at least: SQLite needs a pointer for "".
+            let buffer = UnsafeMutableBufferPointer<CChar>.allocate(capacity: max(1, utf8.count))
+            for (k, b) in utf8.enumerated() { buffer[k] = CChar(bitPattern: b) }
+            bytes = buffer
+            count = Int32(utf8.count)
+        }
+        deinit { bytes.deallocate() }
+    }
+
+    /// Binds `text` without a copy (SQLITE_STATIC). Safe while `text` is alive when the
+    /// statement steps: the callers bind texts their import's `StoreNames` holds for the whole
+    /// import, and the statement is stepped within the same call; a bound pointer left behind
+    /// after that is never read (a later bind or `sqlite3_finalize` does not read it).
+    @inline(__always) func bindStatic(_ i: Int32, _ text: StaticText?) {
+        guard let text else { sqlite3_bind_null(stmt, i); return }
+        sqlite3_bind_text(stmt, i, text.bytes.baseAddress, text.count, nil)
+    }
+
     /// Binds `bytes` as a blob read in place, without a copy (no destructor: SQLITE_STATIC).
     /// The caller keeps `bytes` alive until the statement has stepped; after that the bind is
     /// unused. An empty buffer may have no base address; SQLite needs a pointer for a blob.

@@ -35,6 +35,8 @@ final class StoreNames {
     /// the type entry, source id and device id each resolved to (-1: not yet). Each id is one
     /// distinct name, so a name is looked up in SQLite once, when its id is first used.
     @exclusivity(unchecked) private var local: [String] = []
+    /// `local`'s names as bytes that outlive every statement of this import (`staticText`).
+    @exclusivity(unchecked) private var localBytes: [Statement.StaticText] = []
     @exclusivity(unchecked) private var localTypes: [TypeEntry?] = []
     @exclusivity(unchecked) private var localSources: [Int64] = []
     @exclusivity(unchecked) private var localDevices: [Int64] = []
@@ -88,13 +90,16 @@ final class StoreNames {
     /// Names that samples refer to by id from now on (`StoreSample`), the next ids in order.
     func add(_ names: [String]) {
         local.append(contentsOf: names)
+        for n in names { localBytes.append(Statement.StaticText(n)) }
         localTypes.append(contentsOf: repeatElement(nil, count: names.count))
         localSources.append(contentsOf: repeatElement(-1, count: names.count))
         localDevices.append(contentsOf: repeatElement(-1, count: names.count))
     }
 
     /// The name of an id of `StoreSample`; nil for -1 (absent).
-    @inline(__always) func text(_ id: Int32) -> String? { id < 0 ? nil : local[Int(id)] }
+    /// The name `id` as UTF-8 bytes at a fixed address (nil for -1), bound without SQLite
+    /// copying them (`Statement.bindStatic`): a sample's version, unit and zone, on every row.
+    @inline(__always) func staticText(_ id: Int32) -> Statement.StaticText? { id < 0 ? nil : localBytes[Int(id)] }
 
     @inline(__always) func sourceID(local id: Int32) throws -> Int64 {
         let i = Int(id)

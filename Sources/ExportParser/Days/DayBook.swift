@@ -324,10 +324,20 @@ final class DayBook: SampleSink {
     // MARK: - Finishing
 
     /// Runs every rule and returns the days in date order. Call once, after the last input.
-    func finish() -> [FinishedDay] {
+    ///
+    /// With `parallel` (the default) the sum rule's days are resolved on a second thread
+    /// ("day-sums") while this one dates the waiting samples, makes the other rules' days and
+    /// finishes the nights, workouts and running: the two halves share nothing (the sum pieces are
+    /// read by that thread alone; the source names, priority and watches are values), and their
+    /// results are put together here in the same order as `parallel: false` does, so the days are
+    /// the same bit for bit (`DayBookParallelFinishTests`). This runs after the reading, on the
+    /// critical path of every convert (docs/performance.md, "Finishing the days").
+    func finish(parallel: Bool = true) -> [FinishedDay] {
         confinement.claim()
         let names = sources.names, priority = options.sourcePriority, watches = sources.watches
-        let resolve = { (pieces: [SumPiece]) in SumResolver.resolve(pieces, sources: names, priority: priority, watches: watches) }
+        let resolve = { @Sendable (pieces: [SumPiece]) in SumResolver.resolve(pieces, sources: names, priority: priority, watches: watches)
+        }
+        let sumTotals = SumTotals(sums, resolve: resolve, parallel: parallel)
         // The clock the waiting samples, the nights and the workouts are dated with.
         var clock = self.clock
         var fringeTotals: [Int: [Int: Double]] = [:]
@@ -390,7 +400,12 @@ final class DayBook: SampleSink {
             st.finish(into: &d)
             out[n] = d
         }
-        for (n, totals) in sums.totals(resolve) {
+        // The other rules are finished before the sums are awaited (they read no day made here), and
+        // put in after them as before.
+        let finishedNights = nights.finish(priority: priority, clock: clock, watches: watches)
+        let (summaries, runs) = workouts.finish(clock: clock)
+        let runningMeans = running.finish(runs: runs)
+        for (n, totals) in sumTotals.value() {
             var d = day(n)
             for (i, v) in totals { d.values[i] = v }
             out[n] = d
@@ -400,19 +415,18 @@ final class DayBook: SampleSink {
             for (i, v) in totals { d.values[i] = (d.values[i] ?? 0) + v }
             out[n] = d
         }
-        for (n, night) in nights.finish(priority: priority, clock: clock, watches: watches) {
+        for (n, night) in finishedNights {
             var d = day(n)
             for (i, v) in night.means { d.values[i] = v }
             if let sleep = night.sleep { d.sleep = sleep }
             out[n] = d
         }
-        let (summaries, runs) = workouts.finish(clock: clock)
         for (n, w) in summaries {
             var d = day(n)
             d.workouts.append(w)
             out[n] = d
         }
-        for (n, means) in running.finish(runs: runs) {
+        for (n, means) in runningMeans {
             var d = day(n)
             for (i, v) in means { d.values[i] = v }
             out[n] = d

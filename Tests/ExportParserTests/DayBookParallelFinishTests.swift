@@ -4,9 +4,10 @@ import XCTest
 @testable import ExportParser
 @testable import HealthFixtures
 
-/// `DayBook.finish` resolves the sum rule's days on a second thread (`SumTotals`) while it makes
-/// the other rules' days: the days must be those of a finish on one thread, bit for bit, on every
-/// fixture profile, from both readers, and on hand-worked sums.
+/// `DayBook.finish` resolves the sum rule's dates and the nights on threads of their own
+/// (`FinishingWork`) while it makes the other rules' days: the days must be those of a finish on
+/// one thread, bit for bit, on every fixture profile, from both readers, and on hand-worked sums
+/// and nights.
 final class DayBookParallelFinishTests: XCTestCase {
     /// Every day as the writers see it (payload bytes and CSV row) and its values' bit patterns.
     private func rendered(_ days: [FinishedDay]) -> [String] {
@@ -55,7 +56,7 @@ final class DayBookParallelFinishTests: XCTestCase {
         try assertSameDays(dir.appendingPathComponent("export.xml").path, "traveller, own offsets")
     }
 
-    func testHandWorkedSumsAreTheSameBothWays() throws {
+    func testHandWorkedSumsAndNightsAreTheSameBothWays() throws {
         // Steps (sum rule), Europe/Paris (+01:00), the watch ranking above the phone:
         // 03-02: watch 100 over 10:00–10:10; phone 60 over 10:05–10:15. The phone counts only for
         //        10:10–10:15, the part the watch leaves: 60 × 5 / 10 = 30 → 100 + 30 = 130.
@@ -63,6 +64,8 @@ final class DayBookParallelFinishTests: XCTestCase {
         //        03-02 (130 + 120 = 250) and 120 on 03-03.
         // 03-03: phone 50 over 09:00–09:05, alone → 120 + 50 = 170.
         // Heart rate (avg rule, not a sum) 70 and 80 on 03-03 → min 70, max 80, average 75.
+        // Sleep (resolved on the nights' thread): core 23:00–03:00 and deep 03:00–04:00, waking on
+        // 03-03 → that date's night: core 4 h + deep 1 h = 5 h asleep.
         let watch = "Ann’s Apple Watch", phone = "Ann’s iPhone"
         let steps = "HKQuantityTypeIdentifierStepCount"
         let xml = export(
@@ -71,7 +74,13 @@ final class DayBookParallelFinishTests: XCTestCase {
                 + record(steps, "60", unit: "count", source: phone, start: "2024-03-02 10:05:00 +0100", end: "2024-03-02 10:15:00 +0100")
                 + record(steps, "50", unit: "count", source: phone, start: "2024-03-03 09:00:00 +0100", end: "2024-03-03 09:05:00 +0100")
                 + record("HKQuantityTypeIdentifierHeartRate", "70", unit: "count/min", start: "2024-03-03 08:00:00 +0100")
-                + record("HKQuantityTypeIdentifierHeartRate", "80", unit: "count/min", start: "2024-03-03 12:00:00 +0100"))
+                + record("HKQuantityTypeIdentifierHeartRate", "80", unit: "count/min", start: "2024-03-03 12:00:00 +0100")
+                + record(
+                    "HKCategoryTypeIdentifierSleepAnalysis", "HKCategoryValueSleepAnalysisAsleepCore", source: watch,
+                    start: "2024-03-02 23:00:00 +0100", end: "2024-03-03 03:00:00 +0100")
+                + record(
+                    "HKCategoryTypeIdentifierSleepAnalysis", "HKCategoryValueSleepAnalysisAsleepDeep", source: watch,
+                    start: "2024-03-03 03:00:00 +0100", end: "2024-03-03 04:00:00 +0100"))
         for parallel in [true, false] {
             let book = DayBook(options: try DayOptions(timeZoneName: "Europe/Paris"))
             _ = try AppleExportReader.read(data: Data(xml.utf8), name: "steps.xml", into: book)
@@ -80,6 +89,11 @@ final class DayBookParallelFinishTests: XCTestCase {
             XCTAssertEqual(days["2024-03-02"]?.value("step_count") ?? 0, 250, accuracy: 1e-9, "parallel \(parallel)")
             XCTAssertEqual(days["2024-03-03"]?.value("step_count") ?? 0, 170, accuracy: 1e-9, "parallel \(parallel)")
             XCTAssertEqual(days["2024-03-03"]?.heartRate, MinMaxAvgSummary(average: 75, minimum: 70, maximum: 80, count: 2))
+            let sleep = try XCTUnwrap(days["2024-03-03"]?.sleep, "parallel \(parallel)")
+            XCTAssertEqual(sleep.totalHours, 5, accuracy: 1e-9)
+            XCTAssertEqual(sleep.coreHours ?? 0, 4, accuracy: 1e-9)
+            XCTAssertEqual(sleep.deepHours ?? 0, 1, accuracy: 1e-9)
+            XCTAssertNil(days["2024-03-02"]?.sleep)
         }
     }
 

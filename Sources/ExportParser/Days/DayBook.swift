@@ -324,10 +324,24 @@ final class DayBook: SampleSink {
     // MARK: - Finishing
 
     /// Runs every rule and returns the days in date order. Call once, after the last input.
-    func finish() -> [FinishedDay] {
+    ///
+    /// With `parallel` (the default) the sum rule's dates ("day-sums") and, once the waiting sleep
+    /// samples are placed, the nights ("day-nights") are resolved on threads of their own
+    /// (`FinishingWork`) while this one makes the other rules' days and finishes workouts and
+    /// running: nothing they use is written any more (the books are only read from here on; the
+    /// nights get a clock of their own, as a clock caches), and their results are put together here in the same
+    /// order as `parallel: false` does, so the days are the same bit for bit
+    /// (`DayBookParallelFinishTests`). This runs after the reading, on the
+    /// critical path of every convert (docs/performance.md, "Finishing the days").
+    func finish(parallel: Bool = true) -> [FinishedDay] {
         confinement.claim()
         let names = sources.names, priority = options.sourcePriority, watches = sources.watches
-        let resolve = { (pieces: [SumPiece]) in SumResolver.resolve(pieces, sources: names, priority: priority, watches: watches) }
+        let resolve = { @Sendable (pieces: [SumPiece]) in SumResolver.resolve(pieces, sources: names, priority: priority, watches: watches)
+        }
+        // The sum rule's dates resolve on their own thread from here (the book is not touched again
+        // here until their value is taken).
+        let sumBook = Box(sums)
+        let sumTotals = FinishingWork("day-sums", parallel: parallel) { [sumBook] in sumBook.value?.totals(resolve) ?? [:] }
         // The clock the waiting samples, the nights and the workouts are dated with.
         var clock = self.clock
         var fringeTotals: [Int: [Int: Double]] = [:]
@@ -356,6 +370,12 @@ final class DayBook: SampleSink {
             (fringeDays, lastFringeState, pendingSegments, pendingNightAvg) = ([:], nil, [], [])
         } else {
             datedBy = options.timeZone != nil ? .runZone : .timeline
+        }
+        // Every sleep sample is placed now: the nights resolve on their own thread, with a clock of
+        // their own (a clock caches); this thread only reads them from here on (a date's zone).
+        let nightBook = Box(nights), nightClock = Box(parallel ? clock.twin() : clock)
+        let finishedNights = FinishingWork("day-nights", parallel: parallel) { [nightBook, nightClock] in
+            nightClock.value.flatMap { c in nightBook.value?.finish(priority: priority, clock: c, watches: watches) } ?? [:]
         }
         let syncDate = exportDate ?? (latestData.seconds == .min ? nil : latestData)
         let syncText = syncDate.map { clock.iso($0) } ?? "1970-01-01T00:00:00+00:00"
@@ -390,7 +410,11 @@ final class DayBook: SampleSink {
             st.finish(into: &d)
             out[n] = d
         }
-        for (n, totals) in sums.totals(resolve) {
+        // The other rules are finished before the sums are awaited (they read no day made here), and
+        // put in after them as before.
+        let (summaries, runs) = workouts.finish(clock: clock)
+        let runningMeans = running.finish(runs: runs)
+        for (n, totals) in sumTotals.value() {
             var d = day(n)
             for (i, v) in totals { d.values[i] = v }
             out[n] = d
@@ -400,19 +424,18 @@ final class DayBook: SampleSink {
             for (i, v) in totals { d.values[i] = (d.values[i] ?? 0) + v }
             out[n] = d
         }
-        for (n, night) in nights.finish(priority: priority, clock: clock, watches: watches) {
+        for (n, night) in finishedNights.value() {
             var d = day(n)
             for (i, v) in night.means { d.values[i] = v }
             if let sleep = night.sleep { d.sleep = sleep }
             out[n] = d
         }
-        let (summaries, runs) = workouts.finish(clock: clock)
         for (n, w) in summaries {
             var d = day(n)
             d.workouts.append(w)
             out[n] = d
         }
-        for (n, means) in running.finish(runs: runs) {
+        for (n, means) in runningMeans {
             var d = day(n)
             for (i, v) in means { d.values[i] = v }
             out[n] = d

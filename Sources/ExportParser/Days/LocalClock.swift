@@ -27,6 +27,13 @@ package final class LocalClock {
         recorded = false
     }
 
+    /// A clock that gives the same answers with a cache of its own, for another thread (the cache
+    /// is written on lookups, so one clock is never used by two threads at once).
+    func twin() -> LocalClock {
+        if let timeline { return LocalClock(timeline: timeline) }
+        return LocalClock(zone: zone)
+    }
+
     /// The offset in force at `t` (run zone or timeline) or `t`'s recorded one.
     @inline(__always)
     func offset(_ t: Timestamp) -> Int32 {

@@ -33,9 +33,22 @@ final class HAEDatumMapper {
     /// taken as impossible.
     static let windowSlackHours = 1.0 / 60
 
+    /// The sample handed to the sink for each quantity datum (the hot path): memory this mapper
+    /// owns, rewritten in place field by field. Built as a new value per datum, the sample was
+    /// assembled, copied whole into memory for the call and both destroyed: a copy and two
+    /// destroys a datum, ten reference counts each (5.5 % of a convert's instructions; docs/hae.md,
+    /// "What limits it"). Unsafe code (docs/architecture.md): allocated and initialised in `init`,
+    /// deinitialised and freed in `deinit`; only the walker's thread touches it, and a sink reads it
+    /// only during its `sample` call (one that keeps a sample copies it). The fields a quantity
+    /// datum sets are all set for every datum; the rest keep their initial values.
+    private let scratch: UnsafeMutablePointer<Sample>
+
     init(shape: HAEMetricShape, wantsDetails: Bool) {
         self.shape = shape
         self.wantsDetails = wantsDetails
+        scratch = .allocate(capacity: 1)
+        let never = Timestamp(seconds: 0, offset: 0)
+        scratch.initialize(to: Sample(type: shape.type, metric: shape.metric, source: "", unit: shape.units, start: never, end: never))
         switch shape.kind {
         case .uncataloged: unaggregatedReason = "HAE metric not in catalog (kept as hae:\(shape.name))"
         case .sleep: unaggregatedReason = nil
@@ -45,6 +58,11 @@ final class HAEDatumMapper {
                 ? nil
                 : "unknown unit \(shape.units.map { "'\($0)'" } ?? "(none)") for HAE metric \(shape.name)"
         }
+    }
+
+    deinit {
+        scratch.deinitialize(count: 1)
+        scratch.deallocate()
     }
 
     /// Ends the metric: emits held wrist temperatures and adds this metric's counts to the report.
@@ -137,15 +155,30 @@ final class HAEDatumMapper {
                 canonical = nil
             }
         }
-        var s = Sample(
-            type: shape.type, metric: shape.metric, source: d.source ?? "", unit: shape.units, value: value,
-            canonicalValue: canonical, start: start, end: end, metadata: wantsDetails ? d.extras : [])
-        s.isBucket = bucket
-        s.bucketMinimum = minimum
-        s.bucketMaximum = maximum
-        s.occurrence = Self.occurrence(d)
         samples += 1
-        if shape.kind == .wristTemperature, bucket { emitWristTemperature(s, sink) } else { sink.sample(s) }
+        if shape.kind == .wristTemperature, bucket {
+            // May be held (a few a night): a sample of its own.
+            var s = Sample(
+                type: shape.type, metric: shape.metric, source: d.source ?? "", unit: shape.units, value: value,
+                canonicalValue: canonical, start: start, end: end, metadata: wantsDetails ? d.extras : [])
+            s.isBucket = bucket
+            s.bucketMinimum = minimum
+            s.bucketMaximum = maximum
+            s.occurrence = Self.occurrence(d)
+            emitWristTemperature(s, sink)
+            return
+        }
+        scratch.pointee.source = d.source ?? ""
+        scratch.pointee.value = value
+        scratch.pointee.canonicalValue = canonical
+        scratch.pointee.start = start
+        scratch.pointee.end = end
+        if wantsDetails { scratch.pointee.metadata = d.extras }
+        scratch.pointee.isBucket = bucket
+        scratch.pointee.bucketMinimum = minimum
+        scratch.pointee.bucketMaximum = maximum
+        scratch.pointee.occurrence = Self.occurrence(d)
+        sink.sample(scratch.pointee)
     }
 
     /// A datum's number within its body (`Sample.occurrence`): its byte offset, unique in a file

@@ -326,7 +326,11 @@ final class HAEDocumentWalker: @unchecked Sendable {
         let closed = pop()
         switch closed.role {
         case .datum:
-            if let mapper { mapper.emit(datum, into: sink, report: &report) } else { wait(datum) }
+            // Moved out, not copied (passing the stored property copied it, strings and all): the
+            // next datum's `startMap` sets a new one.
+            var d = HAEDatumFields(index: 0, byteOffset: 0)
+            swap(&d, &datum)
+            if let mapper { mapper.emit(d, into: sink, report: &report) } else { wait(d) }
         case .metric:
             return finishMetric()
         case .workout:

@@ -6,7 +6,7 @@ enum WorkoutFigures {
     static let prefix = "HKWorkoutActivityType"
 
     /// Whether the workout states no average or maximum heart rate (HAE figures or statistics).
-    static func needsHeartRateSamples(_ w: Workout) -> Bool {
+    private static func needsHeartRateSamples(_ w: Workout) -> Bool {
         let stat = w.statistics.first { $0.type == "HKQuantityTypeIdentifierHeartRate" }
         return (w.statedAverageHeartRate == nil && stat?.average == nil) || (w.statedMaximumHeartRate == nil && stat?.maximum == nil)
     }

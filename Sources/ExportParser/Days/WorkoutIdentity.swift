@@ -10,7 +10,7 @@
 /// before this rule keep their keys. The day book's (`syncCopy`) leaves it out as well: an app
 /// that writes a workout again after an update (Garmin Connect's version 31 repeating what its
 /// version 5 wrote) made a sync's copy, not a second workout.
-struct WorkoutIdentity: Hashable {
+struct WorkoutIdentity {
     var activityType: String
     var source: String
     var sourceVersion: String?

@@ -187,13 +187,7 @@ final class HostileBench {
     /// still holds (the arenas of the threads earlier tests ran) is given back first, so the
     /// mark starts from what this process really uses.
     static func resetPeakRSS() {
-        #if os(Linux)
-            // glibc's malloc_trim, which Swift's Glibc module does not import.
-            if let symbol = dlsym(dlopen(nil, RTLD_NOW), "malloc_trim") {
-                typealias Trim = @convention(c) (Int) -> Int32
-                _ = unsafeBitCast(symbol, to: Trim.self)(0)
-            }
-        #endif
+        FreedMemory.giveBack()
         try? "5".write(toFile: "/proc/self/clear_refs", atomically: false, encoding: .utf8)
     }
 

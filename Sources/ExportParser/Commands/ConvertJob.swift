@@ -236,11 +236,11 @@ public final class ConvertJob {
             // failure thrown) before the folder is put in place or removed.
             let files = BackgroundFileWriter()
             defer { try? files.finish() }
-            for (i, day) in days.enumerated() {
-                let text = PayloadEncoder.payload(day).bytes()
-                try files.write(PayloadsFile.dayFile(text), to: dir + "/\(day.date).json")
-                try batch.append(bytes: PayloadsFile.member(text, last: i + 1 == days.count))
-                try csv.append(CSVWriter.row(day))
+            // Rendered a block of days at a time on two threads (`RenderedDay`), written here in order.
+            try RenderedDay.inOrder(days) { i, day in
+                try files.write(day.file, to: dir + "/\(days[i].date).json")
+                try batch.append(bytes: day.member)
+                try csv.append(day.csvRow)
             }
             try files.finish()
             let dates = days.map(\.date)

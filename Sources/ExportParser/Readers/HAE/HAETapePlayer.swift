@@ -19,10 +19,14 @@ final class HAETapePlayer: @unchecked Sendable {
     var chunkBase: Int64 = 0
     var handle: yajl_handle?
     /// Whether any event was recorded (an all-whitespace file has none).
-    private(set) var recordedAny = false
+    var recordedAny: Bool { eventCount > 0 || handedOverOffset != nil }
     /// The byte offset yajl had reached at the last event: the reader stops a file in which no
-    /// token ends for too long (yajl would hold the whole token in memory).
-    private(set) var lastEventOffset: Int64 = 0
+    /// token ends for too long (yajl would hold the whole token in memory). Read from the tape
+    /// once a chunk, not kept per event (the recording is the reading thread's extra work over
+    /// yajl's, on the critical path: docs/hae.md, "After the pass").
+    var lastEventOffset: Int64 { eventCount > 0 ? events[eventCount - 1].offset : handedOverOffset ?? 0 }
+    /// The offset of the last event of the last tape handed over (nil before the first).
+    private var handedOverOffset: Int64?
     typealias Failure = (message: String, offset: Int64, path: String)
 
     private var tape = HAEEventTape()
@@ -69,37 +73,65 @@ final class HAETapePlayer: @unchecked Sendable {
     deinit { _ = finish() }
 
     /// Records one event; false when the player has stopped (the callback then stops yajl).
+    /// Wrapping arithmetic: the counts stay under the tape's limits (checked after each event)
+    /// and offsets under the file's size, so no overflow check is needed per event.
     @inline(__always)
     func record(_ kind: HAEEventTape.Kind) -> Bool {
-        recordedAny = true
-        lastEventOffset = chunkBase + Int64(yajl_get_bytes_consumed(handle))
-        events[eventCount] = HAEEventTape.Event(kind: kind, length: 0, start: 0, offset: lastEventOffset)
-        eventCount += 1
-        return eventCount >= HAEEventTape.eventLimit ? handOver() : true
+        let n = eventCount
+        events[n] = HAEEventTape.Event(
+            kind: kind, length: 0, start: 0, offset: chunkBase &+ Int64(truncatingIfNeeded: yajl_get_bytes_consumed(handle)))
+        eventCount = n &+ 1
+        return n &+ 1 >= HAEEventTape.eventLimit ? handOver() : true
     }
 
     @inline(__always)
     func record(_ kind: HAEEventTape.Kind, _ p: UnsafePointer<UInt8>, _ n: Int) -> Bool {
-        recordedAny = true
-        if byteCount + n > byteCapacity {
-            tape.byteCount = byteCount
+        var at = byteCount
+        if at &+ n > byteCapacity {
+            tape.byteCount = at
             tape.reserveBytes(n)
             bytes = tape.bytes
             byteCapacity = tape.byteCapacity
+            at = byteCount
         }
-        (bytes + byteCount).update(from: p, count: n)
-        lastEventOffset = chunkBase + Int64(yajl_get_bytes_consumed(handle))
+        Self.copy(p, n, to: bytes + at)
+        let e = eventCount
         // `n` fits in Int32: the reader stops any token longer than `HAEReader.tokenLimit`.
-        events[eventCount] = HAEEventTape.Event(
-            kind: kind, length: Int32(truncatingIfNeeded: n), start: Int32(truncatingIfNeeded: byteCount),
-            offset: lastEventOffset)
-        eventCount += 1
-        byteCount += n
-        return eventCount >= HAEEventTape.eventLimit || byteCount >= HAEEventTape.byteLimit ? handOver() : true
+        events[e] = HAEEventTape.Event(
+            kind: kind, length: Int32(truncatingIfNeeded: n), start: Int32(truncatingIfNeeded: at),
+            offset: chunkBase &+ Int64(truncatingIfNeeded: yajl_get_bytes_consumed(handle)))
+        eventCount = e &+ 1
+        byteCount = at &+ n
+        return e &+ 1 >= HAEEventTape.eventLimit || at &+ n >= HAEEventTape.byteLimit ? handOver() : true
+    }
+
+    /// Copies `n` bytes from `source` to `target` (not overlapping). A token is most often a
+    /// key, a number or a date of 2 to 32 bytes: those are copied with two loads and two stores
+    /// that may overlap each other (never reading or writing outside the `n` bytes) instead of a
+    /// call to `memmove` (about 15 instructions of the ≈ 60 an event costs this thread).
+    @inline(__always)
+    static func copy(_ source: UnsafePointer<UInt8>, _ n: Int, to target: UnsafeMutablePointer<UInt8>) {
+        let s = UnsafeRawPointer(source), t = UnsafeMutableRawPointer(target)
+        func two<T>(_: T.Type) {
+            let k = MemoryLayout<T>.size
+            let a = s.loadUnaligned(as: T.self), b = s.loadUnaligned(fromByteOffset: n &- k, as: T.self)
+            t.storeBytes(of: a, as: T.self)
+            t.storeBytes(of: b, toByteOffset: n &- k, as: T.self)
+        }
+        switch n {
+        case 16...32: two(SIMD16<UInt8>.self)
+        case 8..<16: two(UInt64.self)
+        case 4..<8: two(UInt32.self)
+        case 1..<4:
+            for i in 0..<n { target[i] = source[i] }
+        case 0: break
+        default: target.update(from: source, count: n)
+        }
     }
 
     /// Closes the current tape (its counts written back) and hands it to the decoder thread.
     private func handOver() -> Bool {
+        if eventCount > 0 { handedOverOffset = events[eventCount - 1].offset }
         tape.eventCount = eventCount
         tape.byteCount = byteCount
         let accepted = pipeline.push(tape)

@@ -1,0 +1,92 @@
+import Dispatch
+
+/// One finished day as `convert` writes it: its `payloads/DATE.json` file, its member of
+/// `payloads.json` and its `daily.csv` row. Rendering is a pure function of the day, so days can
+/// be rendered on two threads and still be written one after another in date order.
+///
+/// Why two threads: the days are rendered after the reading, on the critical path of every
+/// convert (≈ 300 k instructions a date, a tenth of a second on the benchmark's 1,395-date HAE
+/// file), while the other core, busy with the decoder during the pass, is then mostly idle
+/// (docs/hae.md, "After the pass").
+struct RenderedDay {
+    /// `payloads/DATE.json`: the payload and a line break.
+    let file: [UInt8]
+    /// The payload as a member of `payloads.json` (with its `,` or, for the last, the closing).
+    let member: [UInt8]
+    /// The `daily.csv` line, CRLF-terminated.
+    let csvRow: String
+
+    init(_ day: FinishedDay, last: Bool) {
+        let text = PayloadEncoder.payload(day).bytes()
+        file = PayloadsFile.dayFile(text)
+        member = PayloadsFile.member(text, last: last)
+        csvRow = CSVWriter.row(day)
+    }
+
+    /// Days rendered at a time: memory holds at most this many rendered days (≈ 10 KB each).
+    static let blockSize = 64
+
+    /// Renders `days` and hands each to `body` in order, with its index. With `parallel`, the
+    /// days of each block of `blockSize` are rendered by this thread and Dispatch's pool threads
+    /// together (`concurrentPerform`: a day at a time, to whichever thread is free, so a pool
+    /// thread slow to start costs nothing), then handed over here, on the caller's thread; the
+    /// bytes are the same as rendered one after another (`RenderedDayTests`).
+    static func inOrder(
+        _ days: [FinishedDay], parallel: Bool = true, blockSize: Int = RenderedDay.blockSize,
+        _ body: (Int, RenderedDay) throws -> Void
+    ) rethrows {
+        let count = days.count
+        guard parallel, count > 1 else {
+            for (i, day) in days.enumerated() { try body(i, RenderedDay(day, last: i + 1 == count)) }
+            return
+        }
+        let step = Swift.max(2, blockSize)
+        var start = 0
+        while start < count {
+            let end = Swift.min(start + step, count)
+            let block = Block(days: days, range: start..<end, count: count)
+            // A day an iteration; Dispatch returns when every iteration is done, which orders the
+            // slots' writes before the reads below.
+            DispatchQueue.concurrentPerform(iterations: end - start) { k in block.render(k) }
+            for i in start..<end { try body(i, block.take(i)) }
+            start = end
+        }
+    }
+
+    /// One block's rendered days: each slot is written by exactly one iteration and read only
+    /// after all have returned (`concurrentPerform`). Hence `@unchecked Sendable`.
+    ///
+    /// Unsafe code here (docs/architecture.md, "Where unsafe code lives"): the slots are raw
+    /// memory this object owns (initialised to nil in `init`, deinitialised and freed in
+    /// `deinit`), so that threads write disjoint slots without touching a shared array's header.
+    // @unchecked Sendable: disjoint slots, written by one iteration each, read after all end.
+    private final class Block: @unchecked Sendable {
+        let days: [FinishedDay]
+        let range: Range<Int>
+        let count: Int
+        private let slots: UnsafeMutablePointer<RenderedDay?>
+
+        init(days: [FinishedDay], range: Range<Int>, count: Int) {
+            self.days = days
+            self.range = range
+            self.count = count
+            slots = .allocate(capacity: range.count)
+            slots.initialize(repeating: nil, count: range.count)
+        }
+
+        deinit {
+            slots.deinitialize(count: range.count)
+            slots.deallocate()
+        }
+
+        /// Renders the block's `k`-th day.
+        func render(_ k: Int) {
+            let i = range.lowerBound + k
+            slots[k] = RenderedDay(days[i], last: i + 1 == count)
+        }
+
+        func take(_ i: Int) -> RenderedDay {
+            slots[i - range.lowerBound]!
+        }
+    }
+}

@@ -5,9 +5,9 @@ import Dispatch
 /// be rendered on two threads and still be written one after another in date order.
 ///
 /// Why two threads: the days are rendered after the reading, on the critical path of every
-/// convert (≈ 300 k instructions a date, a tenth of a second on the benchmark's 1,395-date HAE
-/// file), while the other core, busy with the decoder during the pass, is then mostly idle
-/// (docs/hae.md, "After the pass").
+/// convert (≈ 280 k instructions a date, 0.05–0.1 s of CPU on the benchmark's 1,395-date HAE
+/// file), while the other core, busy with the decoder during the pass, then has room beside the
+/// file writer's kernel work (docs/hae.md, "The reading thread and the writing").
 struct RenderedDay {
     /// `payloads/DATE.json`: the payload and a line break.
     let file: [UInt8]

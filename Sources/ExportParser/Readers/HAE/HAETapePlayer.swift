@@ -11,7 +11,7 @@ import Foundation
 /// Unsafe code here (docs/architecture.md, "Where unsafe code lives"): it records yajl's callbacks
 /// onto the current tape through copies of the tape's pointers, refreshed whenever the tape is
 /// replaced or grows, so it never writes through a stale one; yajl's bytes are copied before the
-/// callback returns. It reaches the callbacks through `Unmanaged` as `HAEReader` says.
+/// callback returns (`copy`: loads and stores only inside the token's bytes and the room reserved). It reaches the callbacks through `Unmanaged` as `HAEReader` says.
 // @unchecked Sendable: its walker is used only by the player thread until `finish` has waited for it.
 final class HAETapePlayer: @unchecked Sendable {
     let walker: HAEDocumentWalker
@@ -23,7 +23,7 @@ final class HAETapePlayer: @unchecked Sendable {
     /// The byte offset yajl had reached at the last event: the reader stops a file in which no
     /// token ends for too long (yajl would hold the whole token in memory). Read from the tape
     /// once a chunk, not kept per event (the recording is the reading thread's extra work over
-    /// yajl's, on the critical path: docs/hae.md, "After the pass").
+    /// yajl's, on the critical path: docs/hae.md, "The reading thread and the writing").
     var lastEventOffset: Int64 { eventCount > 0 ? events[eventCount - 1].offset : handedOverOffset ?? 0 }
     /// The offset of the last event of the last tape handed over (nil before the first).
     private var handedOverOffset: Int64?

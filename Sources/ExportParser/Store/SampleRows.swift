@@ -175,7 +175,11 @@ final class SampleRows {
                 st.bind(i + 17, p.pointee.sample.bucketMaximum)
                 st.bind(i + 18, p.pointee.sample.isBucket ? 1 : 0)
                 st.bind(i + 19, Int64(bitPattern: p.pointee.sample.metadataDigest))
-                st.bind(i + 20, p.pointee.sample.metadataJSON)
+                if p.pointee.sample.metadata >= 0 {
+                    st.bindStatic(i + 20, names.staticText(p.pointee.sample.metadata))
+                } else {
+                    st.bind(i + 20, p.pointee.sample.metadataJSON)
+                }
             }
         }
     }

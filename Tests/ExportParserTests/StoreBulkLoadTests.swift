@@ -74,6 +74,67 @@ final class StoreBulkLoadTests: XCTestCase {
         XCTAssertEqual(try T.count(path, "SELECT count(*) FROM sample_records WHERE (start_epoch / 60) % 2 = 0 AND import_id = 1"), 150)
     }
 
+    /// The writer gives every sample read the next id, and a duplicate left out leaves its id
+    /// unused, whether a statement went in with SQLite's ids (NULL bound: every statement of
+    /// a new store without duplicates) or was redone with the writer's after a duplicate.
+    /// Statements hold 64 samples (SQLite 3.32 and later allow 32,766 parameters).
+    func testSampleIdsAreTheWritersWhicheverStatementWroteThem() throws {
+        let store = try HealthStore(path: path)
+        // First import, 260 samples read (ids 1…260 given in read order), 64 a statement:
+        //   1: ids   1– 64, minutes 0–63, all new: SQLite's ids.
+        //   2: ids  65–128: minutes 64–99 (ids 65–100), minute 0 again (id 101), minutes
+        //      100–126 (ids 102–128). SQLite's ids would make minute 100 id 101; the duplicate
+        //      undoes the statement and the writer's ids write it: id 101 unused.
+        //   3: ids 129–192, minutes 127–189 and minute 1 again (id 192 unused): the writer's ids
+        //      (one statement after a miss); the table's last id is now 191.
+        //   4: ids 193–256, minutes 190–253, all new; SQLite's next id would be 192, not 193,
+        //      so the writer's ids again.
+        //   5: ids 257–260, minutes 254–257 (the last, shorter flush): SQLite's ids 257–260.
+        // So minute m has id m + 1 (m ≤ 99), m + 2 (100–189), m + 3 (190–257).
+        let first = try T.run(store, T.meta(sha: "first")) { s in
+            for m in 0...99 { s.sample(sample(minute: m, beats: m % 3)) }
+            s.sample(sample(minute: 0, beats: 0))
+            for m in 100...189 { s.sample(sample(minute: m, beats: m % 3)) }
+            s.sample(sample(minute: 1, beats: 1))
+            for m in 190...257 { s.sample(sample(minute: m, beats: m % 3)) }
+        }
+        XCTAssertEqual(first.samplesRead, 260)
+        XCTAssertEqual(first.samplesAdded, 258)  // minutes 0…257
+        let minute = "(start_epoch - \(T.ts("2024-01-02 00:00:00 +0000").seconds)) / 60"
+        XCTAssertEqual(try T.count(path, "SELECT count(*) FROM sample_records WHERE id = \(minute) + 1 AND \(minute) <= 99"), 100)
+        XCTAssertEqual(
+            try T.count(path, "SELECT count(*) FROM sample_records WHERE id = \(minute) + 2 AND \(minute) BETWEEN 100 AND 189"), 90)
+        XCTAssertEqual(try T.count(path, "SELECT count(*) FROM sample_records WHERE id = \(minute) + 3 AND \(minute) >= 190"), 68)
+        XCTAssertEqual(try T.rows(path, "SELECT count(*), max(id) FROM sample_records"), [["258", "260"]])
+        XCTAssertEqual(try T.count(path, "SELECT count(*) FROM sample_records WHERE id IN (101, 192)"), 0)
+        // Beats: minute m has m % 3 of them, over minutes 0…257: 86 × (0 + 1 + 2) = 258; each on
+        // its own sample (bpm = start epoch % 1000), e.g. minute 191 (191 % 3 = 2) has two, on id 194.
+        XCTAssertEqual(try T.count(path, "SELECT count(*) FROM hrv_beats"), 258)
+        XCTAssertEqual(
+            try T.count(
+                path, "SELECT count(*) FROM hrv_beats b JOIN sample_records r ON r.id = b.sample_id WHERE b.bpm = r.start_epoch % 1000"),
+            258)
+        XCTAssertEqual(try T.count(path, "SELECT count(*) FROM hrv_beats WHERE sample_id = 194"), 2)
+        XCTAssertEqual(
+            try T.count(path, "SELECT count(*) FROM sample_records WHERE metadata_json = '{\"start\":\"' || start_epoch || '\"}'"), 258)
+
+        // Second import: the next id is 261. Minutes 0–63 again (ids 261–324, all duplicates:
+        // none kept), then minutes 300–363 (ids 325–388, all new): minute m has id m + 25.
+        let second = try T.run(store, T.meta(sha: "second")) { s in
+            for m in 0...63 { s.sample(sample(minute: m, beats: 1)) }
+            for m in 300...363 { s.sample(sample(minute: m, beats: 1)) }
+        }
+        XCTAssertEqual(second.samplesRead, 128)
+        XCTAssertEqual(second.samplesAdded, 64)
+        XCTAssertEqual(second.rowsAdded["hrv_beats"], 64)
+        XCTAssertEqual(try T.count(path, "SELECT count(*) FROM sample_records WHERE import_id = 2 AND id = \(minute) + 25"), 64)
+        XCTAssertEqual(try T.count(path, "SELECT count(*) FROM sample_records WHERE id BETWEEN 261 AND 324"), 0)
+        XCTAssertEqual(try T.count(path, "SELECT count(*) FROM hrv_beats WHERE sample_id BETWEEN 325 AND 388"), 64)
+        // The first import's rows and beats are untouched: 258 + 64 beats.
+        XCTAssertEqual(try T.count(path, "SELECT count(*) FROM hrv_beats"), 322)
+        XCTAssertEqual(try T.count(path, "SELECT count(*) FROM sample_records WHERE import_id = 1"), 258)
+    }
+
     func testANewStoreAppearsOnlyWhenItsFirstImportCommits() throws {
         let store = try HealthStore(path: path)
         XCTAssertFalse(FileManager.default.fileExists(atPath: path), "nothing at the store's path before an import commits")

@@ -6,6 +6,10 @@ final class CorrelationRows {
     private let insertCorrelation: Statement
     private let insertCorrelationMetadata: Statement
     private let insertCorrelationMember: Statement
+    /// Where a member's metadata object is built, reused member after member: the bytes
+    /// `JSONText.object` made, without its strings (2.5 % of the writer thread's instructions on
+    /// a 40 MB export with food correlations, callgrind).
+    private let json = ExportBytes(capacity: 1024)
 
     init(rows: StoreRows, names: StoreNames) throws {
         self.rows = rows
@@ -61,7 +65,12 @@ final class CorrelationRows {
             mt.bindInstant(10, s.created)
             mt.bindInstant(12, s.start)
             mt.bindInstant(14, s.end)
-            mt.bind(16, s.metadata.isEmpty ? nil : JSONText.object(s.metadata))
+            if s.metadata.isEmpty {
+                mt.bind(16, nil as String?)
+            } else {
+                StoreSample.Names.appendMetadataJSON(s.metadata, to: json)
+                mt.bindText(16, json)
+            }
             _ = try rows.insert(mt)
         }
         rows.added("correlation_members", c.members.count)

@@ -21,7 +21,17 @@ final class SampleRows {
     /// a multi-row insert are known without a query; the import's transaction holds the write
     /// lock, so nobody else takes one meanwhile. A duplicate the insert ignores leaves its id unused.
     @exclusivity(unchecked) private var nextSampleID: Int64
+    /// One more than the highest id `sample_records` holds (it only grows: every id this import
+    /// gives is above the ones before it).
+    @exclusivity(unchecked) private var tableNextID: Int64
+    /// Statements still to bind the writer's ids after one that left them to SQLite left a
+    /// duplicate out, and how many the next such miss buys (doubling, back to 1 after a
+    /// statement appended whole): a re-import of an overlapping export, where most statements
+    /// hold duplicates, tries the cheap statement a few times per run of duplicates, not every time.
+    @exclusivity(unchecked) private var explicitStatementsLeft = 0
+    @exclusivity(unchecked) private var explicitBackoff = 1
     private let insertedSampleIDs: Statement
+    private let removeSamplesFrom: Statement
 
     private struct PendingSample {
         let id: Int64
@@ -52,7 +62,9 @@ final class SampleRows {
         insertBeats = MultiRowInsert(
             db: db, head: "INSERT INTO hrv_beats (sample_id, position, bpm, time) VALUES ", rowTemplate: "(#, #, #, #)")
         nextSampleID = (try db.scalarInt("SELECT ifnull(max(id), 0) + 1 FROM sample_records")) ?? 1
+        tableNextID = nextSampleID
         insertedSampleIDs = try db.prepare("SELECT id FROM sample_records WHERE id BETWEEN ?1 AND ?2")
+        removeSamplesFrom = try db.prepare("DELETE FROM sample_records WHERE id >= ?1")
     }
 
     func write(_ s: consuming StoreSample) throws {
@@ -73,16 +85,80 @@ final class SampleRows {
         try flushBeats(whole: false)
     }
 
+    /// Writes the held samples as one statement, then the beats of those that went in.
+    ///
+    /// Whose ids: with the writer's ids bound, SQLite checks each id is free (`OP_NotExists`)
+    /// with a search of `sample_records` from its root, as its cursor forgets its place after
+    /// every insert: 7.5 % of the writer thread's instructions. With NULL bound for the id, SQLite
+    /// takes the next id from the end of the table, where its cursor already is (`OP_NewRowid`),
+    /// and the check that follows finds the id past the last row without a search. Both give the
+    /// same ids when the first held sample's id is the table's next one and every sample goes in:
+    /// SQLite's next id is then one more than the previous row's, as the writer's is. That is
+    /// every statement of a new store without duplicates. When a statement with SQLite's ids
+    /// leaves a duplicate out, its rows (ids from `first.id` on: nobody else writes meanwhile) are
+    /// deleted again and the samples written with the writer's ids, so a duplicate still leaves
+    /// its id unused and every id, kept row and child row is what the writer's ids give
+    /// (docs/store.md, "Writing speed").
     private func flushSamples() throws {
         guard let first = pendingSamples.first, let last = pendingSamples.last else { return }
+        var inserted: Int?
+        if explicitStatementsLeft == 0, first.id == tableNextID {
+            let appended = try insertPending(writerIDs: false)
+            if appended == pendingSamples.count {
+                explicitBackoff = 1
+                inserted = appended
+            } else {
+                removeSamplesFrom.bind(1, first.id)
+                try removeSamplesFrom.run()
+                explicitStatementsLeft = explicitBackoff
+                explicitBackoff = min(explicitBackoff * 2, 1024)
+            }
+        } else if explicitStatementsLeft > 0 {
+            explicitStatementsLeft -= 1
+        }
+        // Which rows went in: all of them when no duplicate was left out; otherwise ask for the
+        // ids in range (duplicates were ignored and left their ids unused).
+        var kept: Set<Int64>?
+        if inserted == nil {
+            let n = try insertPending(writerIDs: true)
+            inserted = n
+            if n < pendingSamples.count {
+                var ids = Set<Int64>()
+                insertedSampleIDs.bind(1, first.id)
+                insertedSampleIDs.bind(2, last.id)
+                defer { insertedSampleIDs.reset() }
+                while try insertedSampleIDs.step() { ids.insert(insertedSampleIDs.int(0)) }
+                kept = ids
+            }
+        }
+        if let kept {
+            if let highest = kept.max() { tableNextID = highest + 1 }
+        } else {
+            tableNextID = last.id + 1
+        }
+        for k in pendingSamples.indices where kept?.contains(pendingSamples[k].id) ?? true {
+            let id = pendingSamples[k].id
+            pendingSamples[k].entry.added += 1
+            for (i, b) in pendingSamples[k].sample.beats.enumerated() { pendingBeats.append((id, i, b)) }
+        }
+        let added = inserted ?? 0
+        samplesAdded += added
+        rows.added("sample_records", added)
+        pendingSamples.removeAll(keepingCapacity: true)
+        try flushBeats(whole: true)
+    }
+
+    /// Inserts the held samples with the writer's ids or NULL ids (SQLite's next ones); returns
+    /// the rows that went in.
+    private func insertPending(writerIDs: Bool) throws -> Int {
         // Bound through a pointer into the buffer: safe because `pendingSamples` is not changed
         // while the closure runs (it is this object's, and `insert` calls back synchronously),
         // and `row < pending.count`. An array subscript or a Span copied each row instead
         // (0.35 % of a convert's instructions, measured with callgrind).
-        let inserted = try pendingSamples.withUnsafeBufferPointer { pending in
+        return try pendingSamples.withUnsafeBufferPointer { pending in
             try insertSamples.insert(rows: pending.count) { st, row, i in
                 let p = pending.baseAddress! + row
-                st.bind(i, p.pointee.id)
+                st.bind(i, writerIDs ? p.pointee.id : nil)
                 st.bind(i + 1, p.pointee.typeID)
                 st.bind(i + 2, p.pointee.sourceID)
                 st.bindStatic(i + 3, names.staticText(p.pointee.sample.sourceVersion))
@@ -99,29 +175,13 @@ final class SampleRows {
                 st.bind(i + 17, p.pointee.sample.bucketMaximum)
                 st.bind(i + 18, p.pointee.sample.isBucket ? 1 : 0)
                 st.bind(i + 19, Int64(bitPattern: p.pointee.sample.metadataDigest))
-                st.bind(i + 20, p.pointee.sample.metadataJSON)
+                if p.pointee.sample.metadata >= 0 {
+                    st.bindStatic(i + 20, names.staticText(p.pointee.sample.metadata))
+                } else {
+                    st.bind(i + 20, p.pointee.sample.metadataJSON)
+                }
             }
         }
-        // Which rows went in: all of them in a first import; otherwise ask for the ids in range
-        // (duplicates of earlier imports were ignored and left their ids unused).
-        var kept: Set<Int64>?
-        if inserted < pendingSamples.count {
-            var ids = Set<Int64>()
-            insertedSampleIDs.bind(1, first.id)
-            insertedSampleIDs.bind(2, last.id)
-            defer { insertedSampleIDs.reset() }
-            while try insertedSampleIDs.step() { ids.insert(insertedSampleIDs.int(0)) }
-            kept = ids
-        }
-        for k in pendingSamples.indices where kept?.contains(pendingSamples[k].id) ?? true {
-            let id = pendingSamples[k].id
-            pendingSamples[k].entry.added += 1
-            for (i, b) in pendingSamples[k].sample.beats.enumerated() { pendingBeats.append((id, i, b)) }
-        }
-        samplesAdded += inserted
-        rows.added("sample_records", inserted)
-        pendingSamples.removeAll(keepingCapacity: true)
-        try flushBeats(whole: true)
     }
 
     private func flushBeats(whole: Bool) throws {

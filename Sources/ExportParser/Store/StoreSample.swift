@@ -32,8 +32,11 @@ struct StoreSample: Sendable {
     var metadataDigest: UInt64
     /// The record's metadata as the JSON object `sample_records.metadata_json` holds
     /// (`{"key":"value",…}`, entries in the record's order, each text by
-    /// `ExportBytes.appendJSONString`); nil for none. Made here, on the decoding thread, so the
-    /// writer thread binds one text instead of writing a row an entry (schema version 5).
+    /// `ExportBytes.appendJSONString`): the id of that text among the names when it has one
+    /// (`MetadataTexts`: a text many records share), else -1 and the text in `metadataJSON`;
+    /// -1 and nil for none. Made here, on the decoding thread, so the writer thread binds one
+    /// text instead of writing a row an entry (schema version 5).
+    var metadata: Int32
     var metadataJSON: String?
     var beats: [InstantaneousBeat]
 
@@ -51,6 +54,8 @@ struct StoreSample: Sendable {
         private var recent = [Recent](repeating: Recent(), count: Field.allCases.count)
         /// Where a sample's metadata object is built, reused sample after sample.
         private let json = ExportBytes(capacity: 1024)
+        /// The metadata objects given an id (its texts are sent in `newNames` like the names).
+        private var metadataTexts = MetadataTexts()
 
         private enum Field: Int, CaseIterable { case type, source, version, device, unit, zone }
 
@@ -98,19 +103,36 @@ struct StoreSample: Sendable {
         /// The sample with its names replaced by ids (new ones recorded in `newNames`).
         mutating func storeSample(_ s: Sample) -> StoreSample {
             let metricIndex = s.metric.map { Int32($0.index) } ?? -1
-            let metadataJSON = s.metadata.isEmpty ? nil : Self.metadataJSON(s.metadata, in: json)
+            var metadata: Int32 = -1
+            var metadataJSON: String?
+            if !s.metadata.isEmpty { (metadata, metadataJSON) = metadataText(s.metadata) }
             return StoreSample(
                 type: id(s.type, .type), metricIndex: metricIndex,
                 source: id(s.source, .source), sourceVersion: id(s.sourceVersion, .version),
                 device: id(s.device, .device), unit: id(s.unit, .unit), timeZone: id(s.timeZoneName, .zone),
                 valueText: s.value == nil ? s.valueText : nil, value: s.value, canonicalValue: s.canonicalValue,
                 created: s.created, start: s.start, end: s.end, bucketMinimum: s.bucketMinimum,
-                bucketMaximum: s.bucketMaximum, isBucket: s.isBucket, metadataDigest: s.metadataDigest, metadataJSON: metadataJSON,
+                bucketMaximum: s.bucketMaximum, isBucket: s.isBucket, metadataDigest: s.metadataDigest, metadata: metadata,
+                metadataJSON: metadataJSON,
                 beats: s.beats)
         }
 
-        /// `{"key":"value",…}` of `entries` in order, built in `buffer` (cleared first).
-        static func metadataJSON(_ entries: [MetadataEntry], in buffer: ExportBytes) -> String {
+        /// The metadata object of `entries`: its id when `metadataTexts` has it or takes it (a new
+        /// text is sent to the writer in `newNames`), else its text.
+        private mutating func metadataText(_ entries: [MetadataEntry]) -> (id: Int32, text: String?) {
+            Self.appendMetadataJSON(entries, to: json)
+            let probe = metadataTexts.find(json.bytes)
+            if let id = probe.id { return (id, nil) }
+            guard metadataTexts.canAdd(json.count) else { return (-1, json.string) }
+            let id = next
+            next += 1
+            metadataTexts.add(json.bytes, id: id, at: probe)
+            newNames.append(json.string)
+            return (id, nil)
+        }
+
+        /// `{"key":"value",…}` of `entries` in order, left in `buffer` (cleared first).
+        static func appendMetadataJSON(_ entries: [MetadataEntry], to buffer: ExportBytes) {
             buffer.clear()
             buffer.append(0x7B)
             for (i, e) in entries.enumerated() {
@@ -120,7 +142,6 @@ struct StoreSample: Sendable {
                 buffer.appendJSONString(e.value)
             }
             buffer.append(0x7D)
-            return buffer.string
         }
     }
 }

@@ -10,6 +10,8 @@ final class WorkoutRows {
     private let insertWorkoutEvent: Statement
     private let insertWorkoutRoute: Statement
     private let insertWorkoutRouteFile: Statement
+    /// Where an event's metadata object is built, reused event after event (as `CorrelationRows`).
+    private let json = ExportBytes(capacity: 1024)
 
     init(rows: StoreRows, names: StoreNames) throws {
         self.rows = rows
@@ -141,7 +143,12 @@ final class WorkoutRows {
             es.bindInstant(4, e.date)
             es.bind(6, e.duration)
             es.bind(7, e.durationUnit)
-            es.bind(8, e.metadata.isEmpty ? nil : JSONText.object(e.metadata))
+            if e.metadata.isEmpty {
+                es.bind(8, nil as String?)
+            } else {
+                StoreSample.Names.appendMetadataJSON(e.metadata, to: json)
+                es.bindText(8, json)
+            }
             _ = try rows.insert(es)
         }
         rows.added("workout_events", events.count)

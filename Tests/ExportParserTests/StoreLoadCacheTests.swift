@@ -70,6 +70,29 @@ final class StoreLoadCacheTests: XCTestCase {
         XCTAssertEqual(try cacheKiB(store), 16384)
     }
 
+    /// Inside a `convert` run the import's small cache stays until the run ends: the run's
+    /// payloads are written after the import, once, and the 16 MiB would only hold their pages.
+    func testInsideARunTheLoadCacheStaysUntilTheRunEnds() throws {
+        let store = try HealthStore(path: path)
+        try store.beginRun()
+        _ = try T.run(store, T.meta(sha: "in-run")) { s in
+            s.sample(T.steps("2024-01-01 08:00:00 +0000", "2024-01-01 09:00:00 +0000", 5))
+        }
+        XCTAssertEqual(try cacheKiB(store), Int64(StoreImportSession.loadCacheKiB))
+        try store.commitRun()
+        XCTAssertEqual(try cacheKiB(store), 16384)
+        // A run that fails gives it back as well.
+        try store.beginRun()
+        _ = try T.run(store, T.meta(sha: "in-failed-run")) { s in
+            s.sample(T.steps("2024-01-02 08:00:00 +0000", "2024-01-02 09:00:00 +0000", 5))
+        }
+        XCTAssertEqual(try cacheKiB(store), Int64(StoreImportSession.loadCacheKiB))
+        store.rollbackRun()
+        XCTAssertEqual(try cacheKiB(store), 16384)
+        // The committed run's one sample is there, the rolled-back one's is not.
+        XCTAssertEqual(try T.count(path, "SELECT count(*) FROM sample_records"), 1)
+    }
+
     func testDayValuesOfMoreDatesThanOneStatementAreAllKept() throws {
         let store = try HealthStore(path: path)
         // 100 dates from 2024-01-01 with steps 1, 2, … 100: more rows than one 64-row statement.

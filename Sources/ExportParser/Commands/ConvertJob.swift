@@ -67,6 +67,10 @@ public final class ConvertJob {
             for source in try ConvertSource.plan(request.inputs) {
                 try finishStoring()
                 let (input, days, commit) = try read(source, store: store)
+                // The input's day book is gone: what it and its finish held goes back to the
+                // kernel before the store's commit and the writing allocate (issue 24: at the end
+                // of the 3 GB export the heap had 14 MB in use in 81 MB of arenas).
+                FreedMemory.giveBack()
                 outcome.inputs.append(input)
                 perInput.append(days)
                 if let commit { storing = (outcome.inputs.count - 1, commit) }

@@ -39,8 +39,8 @@ final class DayBook: SampleSink {
     @exclusivity(unchecked) private var lastFringe = Int.min
     @exclusivity(unchecked) private var lastFringeState: DayAccumulators?
     @exclusivity(unchecked) private var fringeSums = SumBook(lag: FringeKey.lag)
-    private var pendingSegments: [SleepSegment] = []
-    private var pendingNightAvg: [(metric: Int, value: Double, end: Timestamp)] = []
+    private var pendingSegments = BlockList<WaitingSleepSample>()
+    private var pendingNightAvg = BlockList<(metric: Int, value: Double, end: Timestamp)>()
     /// The recorded offsets seen, the dates they gave, and whether one was not whole quarter-hours
     /// (its samples were dated at once): what `finish` checks the timeline against.
     @exclusivity(unchecked) private var lastOffset = Int32.min
@@ -166,10 +166,11 @@ final class DayBook: SampleSink {
         if dating, let zone = s.timeZoneName { zoneNotes.note(zone, at: s.start.seconds) }
         guard let metric = s.metric else {
             if s.type == Catalog.sleepType, let text = s.valueText, let stage = SleepSegment.stage(for: text) {
-                _ = sources.id(s.source)  // a source the priority ranks, for `ConvertOutcome.warnings`
+                // A source the priority ranks (`ConvertOutcome.warnings`), and the waiting sample's.
+                let source = sources.id(s.source)
                 let segment = SleepSegment(start: s.start, end: s.end, stage: stage, source: s.source)
                 if dating {
-                    pendingSegments.append(segment)
+                    pendingSegments.append(WaitingSleepSample(segment, source: source))
                 } else {
                     let night = clock.night(endingAt: s.end)
                     nights.addSegment(segment, night: night)
@@ -319,9 +320,18 @@ final class DayBook: SampleSink {
             sums.resolveLeftBehind { SumResolver.resolve($0, sources: names, priority: priority, watches: watches) }
             + fringeSums.resolveLeftBehind { SumResolver.resolve($0, sources: names, priority: priority, watches: watches) }
         if waiting > options.sumPieceBudget / 2 { options.sumPieceBudget = waiting * 2 }
+        // The freed blocks and the days' groups go back now: the read is not over, and what it
+        // allocates next comes from whichever thread's arena (`FreedMemory`).
+        FreedMemory.giveBack()
     }
 
     // MARK: - Finishing
+
+    /// `FreedMemory.giveBack` between the finish's phases, for a book that read enough for it to
+    /// matter (a trim walks the whole heap: a few milliseconds each time a test's book finishes).
+    private func giveBackIfLarge() {
+        if samplesSeen > 100_000 { FreedMemory.giveBack() }
+    }
 
     /// Runs every rule and returns the days in date order. Call once, after the last input.
     ///
@@ -341,7 +351,7 @@ final class DayBook: SampleSink {
         // The sum rule's dates resolve on their own thread from here (the book is not touched again
         // here until their value is taken).
         let sumBook = Box(sums)
-        let sumTotals = FinishingWork("day-sums", parallel: parallel) { [sumBook] in sumBook.value?.totals(resolve) ?? [:] }
+        let sumTotals = FinishingWork("day-sums", parallel: parallel) { [sumBook] in sumBook.value?.totals(resolve) ?? [] }
         // The clock the waiting samples, the nights and the workouts are dated with.
         var clock = self.clock
         var fringeTotals: [Int: [Int: Double]] = [:]
@@ -358,16 +368,22 @@ final class DayBook: SampleSink {
             }
             let slotClock = timeline == nil ? nil : clock
             for (key, acc) in fringeDays { state(FringeKey.day(key, clock: slotClock)).merge(acc) }
-            // Slots in key (time) order: several slots add into one day, and a Dictionary's
-            // order is seeded per process, so an unsorted walk made the float sum differ by run.
-            for (key, totals) in fringeSums.totals(resolve).sorted(by: { $0.key < $1.key }) {
-                let n = FringeKey.day(key, clock: slotClock)
-                for (i, v) in totals { fringeTotals[n, default: [:]][i, default: 0] += v }
+            // Slots in key (time) order (`totals` gives them so): several slots add into one day,
+            // and an unsorted walk (a Dictionary's order is seeded per process) made the float sum
+            // differ by run.
+            for t in fringeSums.totals(resolve) {
+                fringeTotals[FringeKey.day(t.day, clock: slotClock), default: [:]][t.metric, default: 0] += t.value
             }
-            for segment in pendingSegments { nights.addSegment(segment, night: clock.night(endingAt: segment.end)) }
-            for p in pendingNightAvg { nights.addNightAvg(metric: p.metric, p.value, night: clock.night(endingAt: p.end)) }
-            // Placed: freed before the days are built (memory peaks at the end; issue 24).
-            (fringeDays, lastFringeState, pendingSegments, pendingNightAvg) = ([:], nil, [], [])
+            // The slots are merged: freed, and with what the merge left, handed back to the kernel
+            // before the waiting samples are placed (the finish allocates on this thread and two
+            // others, each from its own arena; peak RSS is the sum of such phases: issue 24).
+            (fringeDays, lastFringeState) = ([:], nil)
+            giveBackIfLarge()
+            pendingSegments.drain { w in
+                let segment = w.segment(names: names)
+                nights.addSegment(segment, night: clock.night(endingAt: segment.end))
+            }
+            pendingNightAvg.drain { p in nights.addNightAvg(metric: p.metric, p.value, night: clock.night(endingAt: p.end)) }
         } else {
             datedBy = options.timeZone != nil ? .runZone : .timeline
         }
@@ -410,13 +426,21 @@ final class DayBook: SampleSink {
             st.finish(into: &d)
             out[n] = d
         }
+        giveBackIfLarge()  // the accumulators just freed (as above)
         // The other rules are finished before the sums are awaited (they read no day made here), and
         // put in after them as before.
         let (summaries, runs) = workouts.finish(clock: clock)
         let runningMeans = running.finish(runs: runs)
-        for (n, totals) in sumTotals.value() {
+        // In day order, a day's metrics together: each day is taken out and put back once.
+        let totals = sumTotals.value()
+        var t = 0
+        while t < totals.count {
+            let n = totals[t].day
             var d = day(n)
-            for (i, v) in totals { d.values[i] = v }
+            while t < totals.count, totals[t].day == n {
+                d.values[totals[t].metric] = totals[t].value
+                t += 1
+            }
             out[n] = d
         }
         for (n, totals) in fringeTotals {

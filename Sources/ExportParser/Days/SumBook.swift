@@ -5,18 +5,17 @@
 /// Memory stays flat on any file size: past `budget` waiting pieces, the days each metric's
 /// stream has left at least two days behind are resolved and freed. Health app exports list
 /// records grouped by type and in date order within a type, so such days are complete; a piece
-/// that still comes later is added without resolution and counted in `latePieces`.
+/// that still comes later is added without resolution and counted in `latePieces`. The pieces
+/// wait in one `SumPieceLog` (24 bytes each, in fixed blocks).
 struct SumBook {
-    private final class Day {
-        var pieces = MetricSlots<[SumPiece]>()
-        /// Sums already resolved (their pieces freed) when memory ran over budget.
-        var resolved = MetricSlots<Double>()
-    }
-    private var days: [Int: Day] = [:]
-    private var lastDay = Int.min
-    private var lastState: Day?
-    /// Pieces waiting, and per metric the latest day its stream reached.
-    private var buffered = 0
+    private var log = SumPieceLog()
+    /// Sums already resolved (their pieces freed) when memory ran over budget, by day.
+    private var resolved: [Int: MetricSlots<Double>] = [:]
+    /// Days and metrics with a resolved sum that pieces came for again since (`latePieces`).
+    private var reopened: Set<SumPieceLog.Key> = []
+    /// The key and metric of the last piece kept, already checked against `resolved`.
+    private var lastChecked: SumPieceLog.Key?
+    /// Per metric, the latest day its stream reached.
     private var watermark: [Int: Int] = [:]
     private(set) var latePieces = 0
     private var lastUnit: (String?, UInt64) = (nil, 0)
@@ -29,26 +28,8 @@ struct SumBook {
     /// `explain`: hears every piece kept, with its sample.
     var attribution: DayAttribution?
 
-    @inline(__always)
-    private mutating func day(_ n: Int) -> Day {
-        if n == lastDay, let d = lastState { return d }
-        let d: Day
-        if let existing = days[n] {
-            d = existing
-        } else {
-            d = Day()
-            days[n] = d
-        }
-        lastDay = n
-        lastState = d
-        return d
-    }
-
     /// Pieces waiting in memory.
-    var waiting: Int { buffered }
-
-    /// The days that have pieces or resolved sums.
-    var dayNumbers: [Int] { Array(days.keys) }
+    var waiting: Int { log.count }
 
     /// Keeps the sample's pieces; returns how many pieces now wait (the caller resolves the days
     /// left behind when that is over its budget).
@@ -69,7 +50,7 @@ struct SumBook {
             keep(
                 SumPiece(start: s.start.seconds, end: s.end.seconds, value: value, source: source, fingerprint: print), metric: metric,
                 day: firstDay, of: s)
-            return buffered
+            return log.count
         }
         let length = Double(s.end.seconds - s.start.seconds)
         var pieceStart = s.start.seconds
@@ -83,22 +64,26 @@ struct SumBook {
             }
             pieceStart = max(pieceStart, pieceEnd)
         }
-        return buffered
+        return log.count
     }
 
     /// Keeps one piece under key `n` (a day, or a fringe slot); returns how many pieces now wait.
     mutating func add(_ piece: SumPiece, metric: Int, key n: Int) -> Int {
         if n > watermark[metric, default: Int.min] { watermark[metric] = n }
         keep(piece, metric: metric, day: n, of: nil)
-        return buffered
+        return log.count
     }
 
+    @inline(__always)
     private mutating func keep(_ piece: SumPiece, metric: Int, day n: Int, of s: Sample?) {
         if let s { attribution?.piece(piece, of: s, metric: metric, day: n) }
-        let d = day(n)
-        if d.resolved[metric] != nil, d.pieces[metric] == nil { latePieces += 1 }
-        d.pieces[metric, default: []].append(piece)
-        buffered += 1
+        let key = SumPieceLog.Key(key: n, metric: Int32(metric))
+        // A piece for a day and metric resolved early, with none waiting since: late.
+        if !resolved.isEmpty, key != lastChecked {
+            lastChecked = key
+            if resolved[n]?[metric] != nil, reopened.insert(key).inserted { latePieces += 1 }
+        }
+        log.append(piece, key: key)
     }
 
     /// Tells copies of one record from different records with the same source, times and value:
@@ -118,27 +103,50 @@ struct SumBook {
     /// Resolves, for each metric, the days its stream has left at least two days behind, and
     /// frees their pieces. Returns how many pieces still wait.
     mutating func resolveLeftBehind(_ resolve: ([SumPiece]) -> Double) -> Int {
-        for (n, d) in days where !d.pieces.isEmpty {
-            // Removed in place: a day whose every metric is resolved frees its piece storage.
-            d.pieces.removeAll { metric, pieces in
-                guard let mark = watermark[metric], n <= mark - lag else { return false }
-                d.resolved[metric, default: 0] += resolve(pieces)
-                buffered -= pieces.count
-                return true
-            }
+        let (lag, watermark) = (lag, watermark)
+        // Moved out while the log hands its groups over (one value each: no copy).
+        var (early, open) = (resolved, reopened)
+        (resolved, reopened) = ([:], [])
+        log.removeGroups(where: { k in watermark[Int(k.metric)].map { k.key <= $0 - lag } ?? false }) { k, pieces in
+            early[k.key, default: MetricSlots()][Int(k.metric), default: 0] += resolve(pieces)
+            open.remove(k)
         }
-        return buffered
+        (resolved, reopened) = (early, open)
+        lastChecked = nil
+        return log.count
     }
 
-    /// Every day's totals by metric index.
-    func totals(_ resolve: ([SumPiece]) -> Double) -> [Int: [Int: Double]] {
-        var out: [Int: [Int: Double]] = [:]
-        for (n, d) in days {
-            var values: [Int: Double] = [:]
-            for (i, pieces) in d.pieces { values[i] = resolve(pieces) }
-            for (i, v) in d.resolved { values[i] = (values[i] ?? 0) + v }
-            out[n] = values
+    /// Every day's total per metric, in day and metric order: its waiting pieces resolved, plus
+    /// what was resolved early (`0 + v` when nothing waits, as a sum from nothing).
+    func totals(_ resolve: ([SumPiece]) -> Double) -> [SumTotal] {
+        var early: [SumTotal] = []
+        for (n, slots) in resolved {
+            for (i, v) in slots { early.append(SumTotal(day: n, metric: i, value: v)) }
         }
+        early.sort { ($0.day, $0.metric) < ($1.day, $1.metric) }
+        var out: [SumTotal] = []
+        var e = 0
+        log.forEachGroup { k, pieces in
+            let t = SumTotal(day: k.key, metric: Int(k.metric), value: resolve(pieces))
+            while e < early.count, (early[e].day, early[e].metric) < (t.day, t.metric) {
+                out.append(SumTotal(day: early[e].day, metric: early[e].metric, value: 0 + early[e].value))
+                e += 1
+            }
+            if e < early.count, early[e].day == t.day, early[e].metric == t.metric {
+                out.append(SumTotal(day: t.day, metric: t.metric, value: t.value + early[e].value))
+                e += 1
+            } else {
+                out.append(t)
+            }
+        }
+        for x in early[e...] { out.append(SumTotal(day: x.day, metric: x.metric, value: 0 + x.value)) }
         return out
     }
+}
+
+/// One day's (or fringe slot's) total of one sum metric (`SumBook.totals`).
+struct SumTotal: Sendable {
+    var day: Int
+    var metric: Int
+    var value: Double
 }

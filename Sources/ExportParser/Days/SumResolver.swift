@@ -20,6 +20,15 @@ struct SumPiece {
         self.fingerprint = fingerprint
     }
 
+    /// A piece as `SumPieceLog` stored it.
+    init(start: Int64, length: Int32, value: Double, source: Int32, fingerprint: UInt32) {
+        self.start = start
+        self.length = length
+        self.source = source
+        self.value = value
+        self.fingerprint = fingerprint
+    }
+
     var end: Int64 { start + Int64(length) }
 }
 

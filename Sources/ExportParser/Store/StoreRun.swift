@@ -27,6 +27,7 @@ extension HealthStore {
             throw error
         }
         runInProgress = false
+        restorePageCache()
         if creatingAt != nil {
             try publishIfNew()
         } else {
@@ -41,6 +42,13 @@ extension HealthStore {
         db.confinement.claim()
         if sqlite3_get_autocommit(db.handle) == 0 { try? db.execute("ROLLBACK") }
         runInProgress = false
+        restorePageCache()
+    }
+
+    /// The connection's own page cache (`cacheKiB`), which an import inside the run left at its
+    /// small bulk-load size (`StoreImportSession.loadCacheKiB`).
+    func restorePageCache() {
+        try? db.execute("PRAGMA cache_size = -\(Self.cacheKiB)")
     }
 
     /// Starts a write: a savepoint inside an open run, else a transaction of its own.

@@ -13,11 +13,7 @@ struct SumPiece {
     var fingerprint: UInt32
 
     init(start: Int64, end: Int64, value: Double, source: Int32, fingerprint: UInt32 = 0) {
-        self.start = start
-        self.length = Int32(clamping: end - start)
-        self.source = source
-        self.value = value
-        self.fingerprint = fingerprint
+        self.init(start: start, length: Int32(clamping: end - start), value: value, source: source, fingerprint: fingerprint)
     }
 
     /// A piece as `SumPieceLog` stored it.

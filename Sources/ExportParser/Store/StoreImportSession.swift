@@ -225,7 +225,7 @@ final class StoreImportSession: SampleSink, @unchecked Sendable {
             // Inside a run the small cache stays until the run ends (`commitRun` gives the 16 MiB
             // back): what follows is the run's payload texts, written once, and a bigger cache
             // would only hold their pages (issue 24: up to 16 MB of the 3 GB export's peak RSS).
-            if !store.runInProgress { restoreCache() }
+            if !store.runInProgress { store.restorePageCache() }
             store.importInProgress = false
             if store.runInProgress {
                 // `commitRun` moves a new store into place or checkpoints the WAL.
@@ -262,12 +262,9 @@ final class StoreImportSession: SampleSink, @unchecked Sendable {
         }
         store.rollbackWrite(savepoint: Self.savepoint)
         state = .abandoned
-        restoreCache()
+        store.restorePageCache()
         store.importInProgress = false
     }
-
-    /// Gives the connection its own page cache back (`loadCacheKiB`).
-    private func restoreCache() { store.restorePageCache() }
 
     /// Keeps this input's own day values (`import_day_values`, with the day's workouts as payload
     /// JSON under `workouts_json`), then recomputes the person's merged `day_values` for the dates

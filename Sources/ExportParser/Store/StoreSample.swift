@@ -120,7 +120,7 @@ struct StoreSample: Sendable {
         /// The metadata object of `entries`: its id when `metadataTexts` has it or takes it (a new
         /// text is sent to the writer in `newNames`), else its text.
         private mutating func metadataText(_ entries: [MetadataEntry]) -> (id: Int32, text: String?) {
-            Self.appendMetadataJSON(entries, to: json)
+            JSONText.appendObject(entries, to: json)
             let probe = metadataTexts.find(json.bytes)
             if let id = probe.id { return (id, nil) }
             guard metadataTexts.canAdd(json.count) else { return (-1, json.string) }
@@ -129,19 +129,6 @@ struct StoreSample: Sendable {
             metadataTexts.add(json.bytes, id: id, at: probe)
             newNames.append(json.string)
             return (id, nil)
-        }
-
-        /// `{"key":"value",…}` of `entries` in order, left in `buffer` (cleared first).
-        static func appendMetadataJSON(_ entries: [MetadataEntry], to buffer: ExportBytes) {
-            buffer.clear()
-            buffer.append(0x7B)
-            for (i, e) in entries.enumerated() {
-                if i > 0 { buffer.append(0x2C) }
-                buffer.appendJSONString(e.key)
-                buffer.append(0x3A)
-                buffer.appendJSONString(e.value)
-            }
-            buffer.append(0x7D)
         }
     }
 }

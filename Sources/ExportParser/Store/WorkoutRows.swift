@@ -146,7 +146,7 @@ final class WorkoutRows {
             if e.metadata.isEmpty {
                 es.bind(8, nil as String?)
             } else {
-                StoreSample.Names.appendMetadataJSON(e.metadata, to: json)
+                JSONText.appendObject(e.metadata, to: json)
                 es.bindText(8, json)
             }
             _ = try rows.insert(es)

@@ -8,6 +8,22 @@ package enum JSONText {
     }
 
     static func object(_ entries: [MetadataEntry]) -> String {
-        "{" + entries.map { quote($0.key) + ":" + quote($0.value) }.joined(separator: ",") + "}"
+        let out = ExportBytes(capacity: 256)
+        appendObject(entries, to: out)
+        return out.string
+    }
+
+    /// `{"key":"value",…}` of `entries` in order, left in `buffer` (cleared first): what `object`
+    /// returns, built in a buffer the store's writers reuse record after record.
+    static func appendObject(_ entries: [MetadataEntry], to buffer: ExportBytes) {
+        buffer.clear()
+        buffer.append(0x7B)
+        for (i, e) in entries.enumerated() {
+            if i > 0 { buffer.append(0x2C) }
+            buffer.appendJSONString(e.key)
+            buffer.append(0x3A)
+            buffer.appendJSONString(e.value)
+        }
+        buffer.append(0x7D)
     }
 }

@@ -44,7 +44,7 @@ struct RenderedDay {
         var start = 0
         while start < count {
             let end = Swift.min(start + step, count)
-            let block = Block(days: days, range: start..<end, count: count)
+            let block = Block(days: days, range: start..<end)
             // A day an iteration; Dispatch returns when every iteration is done, which orders the
             // slots' writes before the reads below.
             DispatchQueue.concurrentPerform(iterations: end - start) { k in block.render(k) }
@@ -63,13 +63,11 @@ struct RenderedDay {
     private final class Block: @unchecked Sendable {
         let days: [FinishedDay]
         let range: Range<Int>
-        let count: Int
         private let slots: UnsafeMutablePointer<RenderedDay?>
 
-        init(days: [FinishedDay], range: Range<Int>, count: Int) {
+        init(days: [FinishedDay], range: Range<Int>) {
             self.days = days
             self.range = range
-            self.count = count
             slots = .allocate(capacity: range.count)
             slots.initialize(repeating: nil, count: range.count)
         }
@@ -82,7 +80,7 @@ struct RenderedDay {
         /// Renders the block's `k`-th day.
         func render(_ k: Int) {
             let i = range.lowerBound + k
-            slots[k] = RenderedDay(days[i], last: i + 1 == count)
+            slots[k] = RenderedDay(days[i], last: i + 1 == days.count)
         }
 
         func take(_ i: Int) -> RenderedDay {

@@ -11,7 +11,8 @@ import Foundation
 /// Unsafe code here (docs/architecture.md, "Where unsafe code lives"): it records yajl's callbacks
 /// onto the current tape through copies of the tape's pointers, refreshed whenever the tape is
 /// replaced or grows, so it never writes through a stale one; yajl's bytes are copied before the
-/// callback returns (`copy`: loads and stores only inside the token's bytes and the room reserved). It reaches the callbacks through `Unmanaged` as `HAEReader` says.
+/// callback returns (`copy`: loads and stores only inside the token's bytes and the room
+/// reserved). It reaches the callbacks through `Unmanaged` as `HAEReader` says.
 // @unchecked Sendable: its walker is used only by the player thread until `finish` has waited for it.
 final class HAETapePlayer: @unchecked Sendable {
     let walker: HAEDocumentWalker

@@ -28,8 +28,12 @@ struct FixtureOptions {
     /// `--scale MB` and the file it makes; nil for a fixture of `--days` dates.
     let scale: (megabytes: Int, file: ScaleFile)?
 
-    /// The largest `--scale`: export.zip is written without ZIP64, whose entries stop at 4 GiB.
-    static let largestScale = 4_000
+    /// The largest `--scale` with export.zip: it is written without ZIP64, whose entries stop at
+    /// 4 GiB.
+    static let largestZippedScale = 4_000
+    /// The largest `--scale` of export.xml or hae.json alone: enough for the 6 GB export that
+    /// checks memory stays flat (docs/export-xml.md, "Memory"), and a bound on a typo's disk use.
+    static let largestScale = 10_000
 
     init(_ request: FixtureRequest) throws {
         if request.scaleFile != nil, request.scaleMegabytes == nil {
@@ -44,7 +48,7 @@ struct FixtureOptions {
             guard (1...Self.largestScale).contains(mb) else {
                 throw UsageError(
                     "--scale",
-                    "--scale must be a whole number of megabytes from 1 to \(Self.largestScale) (export.zip is written without ZIP64, whose limit is 4 GiB)"
+                    "--scale must be a whole number of megabytes from 1 to \(Self.largestScale) (\(Self.largestZippedScale) with export.zip)"
                 )
             }
         }
@@ -101,6 +105,12 @@ struct FixtureOptions {
             throw UsageError(
                 "--scale-file",
                 "--scale-file \"\(name)\" is not a file --scale makes: export (export.xml and export.zip), xml (export.xml alone), hae (hae.json)"
+            )
+        }
+        if file == .export, let mb = request.scaleMegabytes, mb > Self.largestZippedScale {
+            throw UsageError(
+                "--scale",
+                "--scale \(mb) is too large for export.zip, written without ZIP64 (whose limit is 4 GiB): at most \(Self.largestZippedScale), or --scale-file xml for export.xml alone"
             )
         }
         switch (file, request.haeStyle) {

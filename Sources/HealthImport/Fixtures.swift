@@ -50,7 +50,7 @@ struct Fixtures: ParsableCommand {
 
     @Option(
         help: ArgumentHelp(
-            "Instead of --days: one large file of about MB megabytes (10^6 bytes, 1 to 4000) for benchmarks, as many dates from --start as that takes. Example: --scale 1000",
+            "Instead of --days: one large file of about MB megabytes (10^6 bytes, 1 to 10000; at most 4000 with export.zip) for benchmarks, as many dates from --start as that takes. Example: --scale 1000",
             valueName: "MB"))
     var scale: Int?
 

@@ -81,9 +81,14 @@ final class FixturesScaleTests: XCTestCase {
         }
         refused(FixtureRequest(days: 3, scaleMegabytes: 10), "give --days or --scale, not both")
         refused(FixtureRequest(days: nil), "give --days N (or --scale MB")
-        refused(FixtureRequest(days: nil, scaleMegabytes: 0), "from 1 to 4000")
-        refused(FixtureRequest(days: nil, scaleMegabytes: -5), "from 1 to 4000")
-        refused(FixtureRequest(days: nil, scaleMegabytes: 4_001), "from 1 to 4000")
+        refused(FixtureRequest(days: nil, scaleMegabytes: 0), "from 1 to 10000")
+        refused(FixtureRequest(days: nil, scaleMegabytes: -5), "from 1 to 10000")
+        refused(FixtureRequest(days: nil, scaleMegabytes: 10_001, scaleFile: "xml"), "from 1 to 10000")
+        // export.zip (the default file) stops at 4,000 MB; export.xml alone goes on to 10,000.
+        refused(FixtureRequest(days: nil, scaleMegabytes: 4_001), "too large for export.zip")
+        refused(FixtureRequest(days: nil, scaleMegabytes: 4_001, scaleFile: "export"), "too large for export.zip")
+        XCTAssertNoThrow(try FixtureRequest(days: nil, scaleMegabytes: 4_001, scaleFile: "xml").validate())
+        XCTAssertNoThrow(try FixtureRequest(days: nil, scaleMegabytes: 10_000, scaleFile: "hae").validate())
         refused(FixtureRequest(days: 3, scaleFile: "hae"), "give --scale MB with it")
         refused(FixtureRequest(days: nil, scaleMegabytes: 10, scaleFile: "csv"), "export (export.xml and export.zip)")
         refused(FixtureRequest(days: nil, haeStyle: "days", scaleMegabytes: 10, scaleFile: "hae"), "writes the samples style")

@@ -39,7 +39,6 @@ final class DayBook: SampleSink {
     @exclusivity(unchecked) private var lastFringe = Int.min
     @exclusivity(unchecked) private var lastFringeState: DayAccumulators?
     @exclusivity(unchecked) private var fringeSums = SumBook(lag: FringeKey.lag)
-    private var pendingSegments = BlockList<WaitingSleepSample>()
     private var pendingNightAvg = BlockList<(metric: Int, value: Double, end: Timestamp)>()
     /// The recorded offsets seen, the dates they gave, and whether one was not whole quarter-hours
     /// (its samples were dated at once): what `finish` checks the timeline against.
@@ -169,12 +168,10 @@ final class DayBook: SampleSink {
                 // A source the priority ranks (`ConvertOutcome.warnings`), and the waiting sample's.
                 let source = sources.id(s.source)
                 let segment = SleepSegment(start: s.start, end: s.end, stage: stage, source: s.source)
-                if dating {
-                    pendingSegments.append(WaitingSleepSample(segment, source: source))
-                } else {
-                    let night = clock.night(endingAt: s.end)
-                    nights.addSegment(segment, night: night)
-                    attribution?.sleepSample(s, night: night)
+                // Dated in `finish` (`NightBook.place`), by the timeline's clock or this one.
+                nights.addSample(WaitingSleepSample(segment, source: source))
+                if !dating {
+                    attribution?.sleepSample(s, night: clock.night(endingAt: s.end))
                     state(clock.day(s.start)).note(zone: s.timeZoneName, offset: s.start.offset)
                 }
             }
@@ -379,19 +376,16 @@ final class DayBook: SampleSink {
             // others, each from its own arena; peak RSS is the sum of such phases: issue 24).
             (fringeDays, lastFringeState) = ([:], nil)
             giveBackIfLarge()
-            pendingSegments.drain { w in
-                let segment = w.segment(names: names)
-                nights.addSegment(segment, night: clock.night(endingAt: segment.end))
-            }
             pendingNightAvg.drain { p in nights.addNightAvg(metric: p.metric, p.value, night: clock.night(endingAt: p.end)) }
         } else {
             datedBy = options.timeZone != nil ? .runZone : .timeline
         }
         // Every sleep sample is placed now: the nights resolve on their own thread, with a clock of
         // their own (a clock caches); this thread only reads them from here on (a date's zone).
+        nights.place(clock: clock)
         let nightBook = Box(nights), nightClock = Box(parallel ? clock.twin() : clock)
         let finishedNights = FinishingWork("day-nights", parallel: parallel) { [nightBook, nightClock] in
-            nightClock.value.flatMap { c in nightBook.value?.finish(priority: priority, clock: c, watches: watches) } ?? [:]
+            nightClock.value.flatMap { c in nightBook.value?.finish(priority: priority, clock: c, watches: watches, names: names) } ?? [:]
         }
         let syncDate = exportDate ?? (latestData.seconds == .min ? nil : latestData)
         let syncText = syncDate.map { clock.iso($0) } ?? "1970-01-01T00:00:00+00:00"
@@ -464,7 +458,16 @@ final class DayBook: SampleSink {
             for (i, v) in means { d.values[i] = v }
             out[n] = d
         }
-        return out.values.map(\.withFiniteValues).filter { $0.hasContent }.sorted { $0.dayNumber < $1.dayNumber }
+        // One list, filled as the dictionary is emptied and sorted in place: every date of a long
+        // export is held here, and the former map, filter and sort held three lists at once.
+        var list: [FinishedDay] = []
+        list.reserveCapacity(out.count)
+        while let (_, d) = out.popFirst() {
+            let finite = d.withFiniteValues
+            if finite.hasContent { list.append(finite) }
+        }
+        list.sort { $0.dayNumber < $1.dayNumber }
+        return list
     }
 }
 

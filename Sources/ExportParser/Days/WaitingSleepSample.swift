@@ -1,6 +1,6 @@
-/// A sleep sample waiting for the zone timeline (the day book without `--timezone`): a
-/// `SleepSegment` with its source as the day book's source id, 32 bytes instead of 48. A
-/// 15-year export holds about 120,000 of them until the end of the read.
+/// A sleep sample waiting for the end of the input, when its night is known (`NightBook.place`;
+/// without `--timezone`, by the zone timeline read whole): a `SleepSegment` with its source as
+/// the day book's source id, 32 bytes instead of 48. A 15-year export holds about 120,000.
 struct WaitingSleepSample {
     var start: Int64
     var end: Int64

@@ -1,5 +1,5 @@
 /// An append-only list in blocks of a fixed number of elements: what the day book keeps until the
-/// end of the input (sleep samples waiting for the zone timeline).
+/// end of the input (sleep samples, `night-avg` samples waiting for the zone timeline).
 ///
 /// Why not an array: an array that grows by doubling holds up to twice what it needs, and while
 /// it grows the old and the new storage are both alive (issue 24: the 119,212 sleep samples of a
@@ -34,6 +34,9 @@ struct BlockList<Element> {
             taken[i] = []
         }
     }
+
+    /// The element appended `position`-th (from 0).
+    subscript(position: Int) -> Element { blocks[position / blockSize][position % blockSize] }
 
     /// Every element, in the order appended.
     func forEach(_ body: (Element) throws -> Void) rethrows {

@@ -1,11 +1,15 @@
 /// The `workout-avg` rule (running mechanics): a date's value is the mean of the samples taken
 /// during that date's runs. Samples are kept until the workouts are known (12 bytes each: start in
-/// seconds since 2001 and the value, in two arrays), then sorted once for binary searches. A
-/// bucket (HAE's day or hour statistic) has no time inside a run, so it counts for its day when
-/// that day has a run. What no run takes is counted, never dropped silently.
+/// seconds since 2001 and the value, in two lists of fixed blocks), then sorted once for binary
+/// searches. A bucket (HAE's day or hour statistic) has no time inside a run, so it counts for
+/// its day when that day has a run. What no run takes is counted, never dropped silently.
+///
+/// Memory (issue 24): the samples wait until the end of the input (workouts are the file's last
+/// elements). In arrays that doubled they were 7.9 MB of a 6 GB export's read peak (390 k
+/// samples); in blocks, 4.7 MB.
 struct RunningMechanics {
-    private var times: [Int: [Int32]] = [:]
-    private var values: [Int: [Double]] = [:]
+    private var times: [Int: BlockList<Int32>] = [:]
+    private var values: [Int: BlockList<Double>] = [:]
     private var buckets: [Int: [Int: (sum: Double, count: Int)]] = [:]
     /// Samples and buckets outside every running workout: in no payload (after `finish`).
     private(set) var outsideRuns = 0
@@ -17,8 +21,8 @@ struct RunningMechanics {
             buckets[metric]![day]!.count += 1
             return
         }
-        times[metric, default: []].append(Int32(clamping: s.start.seconds - WorkoutBook.epoch))
-        values[metric, default: []].append(value)
+        times[metric, default: BlockList()].append(Int32(clamping: s.start.seconds - WorkoutBook.epoch))
+        values[metric, default: BlockList()].append(value)
     }
 
     /// Means by day and metric index over `runs` (intervals in seconds since 1970, by the day
@@ -27,8 +31,12 @@ struct RunningMechanics {
         var sorted: [Int: ([Int32], [Double])] = [:]
         for (metric, t) in times {
             let v = values[metric]!
-            let order = t.indices.sorted { t[$0] < t[$1] }
-            sorted[metric] = (order.map { t[$0] }, order.map { v[$0] })
+            // By time, and samples of the same second in the order they came.
+            var order: [(time: Int32, position: Int32)] = []
+            order.reserveCapacity(t.count)
+            t.forEach { order.append(($0, Int32(order.count))) }
+            order.sort { ($0.time, $0.position) < ($1.time, $1.position) }
+            sorted[metric] = (order.map(\.time), order.map { v[Int($0.position)] })
         }
         var out: [Int: [Int: Double]] = [:]
         var taken = 0

@@ -283,6 +283,21 @@ final class DayBook: SampleSink {
 
     func takeOver() { confinement.claim() }
 
+    /// The input listed a metric whole (an HAE metric's array): the sum rule's dates and slots
+    /// whose pieces all came since the last such call are resolved now, on the thread that feeds
+    /// the book, and kept for `finish` (`SumBook.settle`), which then only collects them: the
+    /// decoding thread has time to spare during the pass, the finish is on the critical path.
+    /// A later piece for such a date drops its sum, so the days are those of a resolution at
+    /// the end bit for bit.
+    func metricEnded() {
+        confinement.check("a day book")
+        guard sums.waiting > 0 || fringeSums.waiting > 0 else { return }
+        let names = sources.names, priority = options.sourcePriority, watches = sources.watches
+        let context = sources.watchCount
+        sums.settle(context: context) { SumResolver.resolve($0, sources: names, priority: priority, watches: watches) }
+        fringeSums.settle(context: context) { SumResolver.resolve($0, sources: names, priority: priority, watches: watches) }
+    }
+
     func workout(_ w: Workout) {
         confinement.check("a day book")
         if w.end.seconds > latestData.seconds { latestData = w.end }
@@ -316,9 +331,12 @@ final class DayBook: SampleSink {
     /// enormous day?), raises the budget instead.
     private func resolveLeftBehindDays() {
         let names = sources.names, priority = options.sourcePriority, watches = sources.watches
+        let context = sources.watchCount
         let waiting =
-            sums.resolveLeftBehind { SumResolver.resolve($0, sources: names, priority: priority, watches: watches) }
-            + fringeSums.resolveLeftBehind { SumResolver.resolve($0, sources: names, priority: priority, watches: watches) }
+            sums.resolveLeftBehind(context: context) { SumResolver.resolve($0, sources: names, priority: priority, watches: watches) }
+            + fringeSums.resolveLeftBehind(context: context) {
+                SumResolver.resolve($0, sources: names, priority: priority, watches: watches)
+            }
         if waiting > options.sumPieceBudget / 2 { options.sumPieceBudget = waiting * 2 }
         // The freed blocks and the days' groups go back now: the read is not over, and what it
         // allocates next comes from whichever thread's arena (`FreedMemory`).
@@ -350,8 +368,10 @@ final class DayBook: SampleSink {
         }
         // The sum rule's dates resolve on their own thread from here (the book is not touched again
         // here until their value is taken).
-        let sumBook = Box(sums)
-        let sumTotals = FinishingWork("day-sums", parallel: parallel) { [sumBook] in sumBook.value?.totals(resolve) ?? [] }
+        let sumBook = Box(sums), context = sources.watchCount
+        let sumTotals = FinishingWork("day-sums", parallel: parallel) { [sumBook] in
+            sumBook.value?.totals(context: context, resolve) ?? []
+        }
         // The clock the waiting samples, the nights and the workouts are dated with.
         var clock = self.clock
         var fringeTotals: [Int: [Int: Double]] = [:]
@@ -371,7 +391,7 @@ final class DayBook: SampleSink {
             // Slots in key (time) order (`totals` gives them so): several slots add into one day,
             // and an unsorted walk (a Dictionary's order is seeded per process) made the float sum
             // differ by run.
-            for t in fringeSums.totals(resolve) {
+            for t in fringeSums.totals(context: context, resolve) {
                 fringeTotals[FringeKey.day(t.day, clock: slotClock), default: [:]][t.metric, default: 0] += t.value
             }
             // The slots are merged: freed, and with what the merge left, handed back to the kernel

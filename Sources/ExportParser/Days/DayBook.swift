@@ -292,10 +292,10 @@ final class DayBook: SampleSink {
     func metricEnded() {
         confinement.check("a day book")
         guard sums.waiting > 0 || fringeSums.waiting > 0 else { return }
-        let names = sources.names, priority = options.sourcePriority, watches = sources.watches
+        let names = sources.names, ranks = SourceRanks(priority: options.sourcePriority, watches: sources.watches)
         let context = sources.watchCount
-        sums.settle(context: context) { SumResolver.resolve($0, sources: names, priority: priority, watches: watches) }
-        fringeSums.settle(context: context) { SumResolver.resolve($0, sources: names, priority: priority, watches: watches) }
+        sums.settle(context: context) { SumResolver.resolve($0, sources: names, ranks: ranks) }
+        fringeSums.settle(context: context) { SumResolver.resolve($0, sources: names, ranks: ranks) }
     }
 
     func workout(_ w: Workout) {
@@ -330,13 +330,11 @@ final class DayBook: SampleSink {
     /// Frees the sum pieces of days the input has left behind; when nothing is left behind (one
     /// enormous day?), raises the budget instead.
     private func resolveLeftBehindDays() {
-        let names = sources.names, priority = options.sourcePriority, watches = sources.watches
+        let names = sources.names, ranks = SourceRanks(priority: options.sourcePriority, watches: sources.watches)
         let context = sources.watchCount
         let waiting =
-            sums.resolveLeftBehind(context: context) { SumResolver.resolve($0, sources: names, priority: priority, watches: watches) }
-            + fringeSums.resolveLeftBehind(context: context) {
-                SumResolver.resolve($0, sources: names, priority: priority, watches: watches)
-            }
+            sums.resolveLeftBehind(context: context) { SumResolver.resolve($0, sources: names, ranks: ranks) }
+            + fringeSums.resolveLeftBehind(context: context) { SumResolver.resolve($0, sources: names, ranks: ranks) }
         if waiting > options.sumPieceBudget / 2 { options.sumPieceBudget = waiting * 2 }
         // The freed blocks and the days' groups go back now: the read is not over, and what it
         // allocates next comes from whichever thread's arena (`FreedMemory`).
@@ -364,13 +362,12 @@ final class DayBook: SampleSink {
     func finish(parallel: Bool = true) -> [FinishedDay] {
         confinement.claim()
         let names = sources.names, priority = options.sourcePriority, watches = sources.watches
-        let resolve = { @Sendable (pieces: [SumPiece]) in SumResolver.resolve(pieces, sources: names, priority: priority, watches: watches)
-        }
         // The sum rule's dates resolve on their own thread from here (the book is not touched again
-        // here until their value is taken).
+        // here until their value is taken), with ranks of its own (`SourceRanks` caches).
         let sumBook = Box(sums), context = sources.watchCount
         let sumTotals = FinishingWork("day-sums", parallel: parallel) { [sumBook] in
-            sumBook.value?.totals(context: context, resolve) ?? []
+            let ranks = SourceRanks(priority: priority, watches: watches)
+            return sumBook.value?.totals(context: context) { SumResolver.resolve($0, sources: names, ranks: ranks) } ?? []
         }
         // The clock the waiting samples, the nights and the workouts are dated with.
         var clock = self.clock
@@ -391,7 +388,8 @@ final class DayBook: SampleSink {
             // Slots in key (time) order (`totals` gives them so): several slots add into one day,
             // and an unsorted walk (a Dictionary's order is seeded per process) made the float sum
             // differ by run.
-            for t in fringeSums.totals(context: context, resolve) {
+            let ranks = SourceRanks(priority: priority, watches: watches)
+            for t in fringeSums.totals(context: context, { SumResolver.resolve($0, sources: names, ranks: ranks) }) {
                 fringeTotals[FringeKey.day(t.day, clock: slotClock), default: [:]][t.metric, default: 0] += t.value
             }
             // The slots are merged: freed, and with what the merge left, handed back to the kernel

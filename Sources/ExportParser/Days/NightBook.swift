@@ -34,10 +34,11 @@ struct NightBook {
     /// they give one, else from the nights an input summarised.
     func finish(priority: SourcePriority, clock: LocalClock, watches: Set<String>) -> [Int: (means: [Int: Double], sleep: SleepResult?)] {
         var out: [Int: (means: [Int: Double], sleep: SleepResult?)] = [:]
+        let ranks = SourceRanks(priority: priority, watches: watches)
         for (day, n) in nights {
             var means: [Int: Double] = [:]
             for (i, sum) in n.sum { means[i] = sum / Double(n.count[i]!) }
-            var sleep = SleepNight.resolve(n.segments, priority: priority, clock: clock, watches: watches)
+            var sleep = SleepNight.resolve(n.segments, ranks: ranks, clock: clock)
             if sleep == nil, !n.summaries.isEmpty { sleep = Self.summarize(n.summaries, clock: clock) }
             out[day] = (means, sleep)
         }

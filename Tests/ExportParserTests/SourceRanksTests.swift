@@ -19,6 +19,9 @@ final class SourceRanksTests: XCTestCase {
         XCTAssertTrue(ranks.isAppleWatch("Garmin"))
         XCTAssertFalse(ranks.isAppleWatch("ann’s iphone"))
         XCTAssertFalse(ranks.isAppleWatch("Zed"))
+        // Asked in turns (the last answer is kept apart from the rest): each its own answer.
+        XCTAssertEqual(
+            ["Zed", watchName, watchName, "Zed", "Garmin", "Zed"].map(ranks.isAppleWatch), [false, true, true, false, true, false])
         // An explicit list: "Zed" first, then "iPhone"; the watches fall to the rest, by name.
         let custom = SourceRanks(priority: SourcePriority(["Zed", "iPhone"]), watches: ["Garmin"])
         XCTAssertEqual(custom.order(sources), ["Zed", "ann’s iphone", watchName, "Garmin"])

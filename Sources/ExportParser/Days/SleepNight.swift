@@ -47,10 +47,9 @@ enum SleepNight {
         let watch = staged.filter { ranks.isAppleWatch($0.source) }
         if !watch.isEmpty {
             chosen = watch
-            sourceName = ranks.order(Array(Set(watch.map(\.source)))).first
+            sourceName = ranks.order(sources(of: watch)).first
         } else {
-            let asleepSources = Set(staged.filter { asleepStages.contains($0.stage) }.map(\.source))
-            if let best = ranks.order(Array(asleepSources)).first {
+            if let best = ranks.order(sources(of: staged.filter { asleepStages.contains($0.stage) })).first {
                 chosen = staged.filter { $0.source == best }
                 sourceName = best
             }
@@ -77,7 +76,7 @@ enum SleepNight {
             result.awakeHours = hours(.awake)
         } else if !inBed.isEmpty {
             // Legacy nights (iPhone bedtime only): the in-bed window is all there is.
-            let best = ranks.order(Array(Set(inBed.map(\.source)))).first!
+            let best = ranks.order(sources(of: inBed)).first!
             let own = inBed.filter { $0.source == best }
             result = SleepResult(totalHours: Double(IntervalSet(own.map { ($0.start.seconds, $0.end.seconds) }).total) / 3600)
             sourceName = best
@@ -94,5 +93,15 @@ enum SleepNight {
             result.inBedEnd = clock.iso(last.end)
         }
         return result
+    }
+
+    /// The distinct sources of `segments`, in the order they first come. A night's segments run
+    /// from one or two sources, so a neighbour is compared first and a short list searched,
+    /// rather than every name hashed into a set. (Its order is no answer's: `SourceRanks.order`
+    /// sorts the names by tier and name.)
+    private static func sources(of segments: [SleepSegment]) -> [String] {
+        var out: [String] = []
+        for s in segments where out.last != s.source && !out.contains(s.source) { out.append(s.source) }
+        return out
     }
 }

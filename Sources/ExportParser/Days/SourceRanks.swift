@@ -12,6 +12,9 @@ final class SourceRanks {
     let watches: Set<String>
     private var tiers: [String: Int] = [:]
     private var appleWatches: [String: Bool] = [:]
+    /// The last source asked about: a night's segments run from one source, and a name compared
+    /// with the very string it was made from costs less than hashing it.
+    private var lastAsked: (source: String, appleWatch: Bool)?
 
     init(priority: SourcePriority, watches: Set<String> = []) {
         self.priority = priority
@@ -36,9 +39,15 @@ final class SourceRanks {
 
     /// `SourcePriority.isAppleWatch`.
     func isAppleWatch(_ source: String) -> Bool {
-        if let known = appleWatches[source] { return known }
-        let known = SourcePriority.isAppleWatch(source, watches: watches)
-        appleWatches[source] = known
+        if let lastAsked, lastAsked.source == source { return lastAsked.appleWatch }
+        let known: Bool
+        if let k = appleWatches[source] {
+            known = k
+        } else {
+            known = SourcePriority.isAppleWatch(source, watches: watches)
+            appleWatches[source] = known
+        }
+        lastAsked = (source, known)
         return known
     }
 }

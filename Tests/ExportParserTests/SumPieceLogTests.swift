@@ -90,6 +90,37 @@ final class SumPieceLogTests: XCTestCase {
         XCTAssertTrue(groups(log).isEmpty)
     }
 
+    /// `forEachNewGroup` hands out only what came since its last call; a piece after a call does
+    /// not join the run before it, even with the same key, and every group still holds all.
+    func testNewGroupsAreWhatCameSinceTheLastCall() {
+        var log = SumPieceLog()
+        let k1 = Key(key: 1, metric: 0), k2 = Key(key: 2, metric: 0)
+        XCTAssertTrue(log.append(piece(100, 10, 1), key: k1))
+        XCTAssertFalse(log.append(piece(110, 10, 2), key: k1))  // same run
+        var handed: [(Key, [Double])] = []
+        log.forEachNewGroup { handed.append(($0, $1.map(\.value))) }
+        XCTAssertEqual(handed.map(\.0), [k1])
+        XCTAssertEqual(handed.map(\.1), [[1, 2]])
+        // Same key after the call: a run of its own, handed out alone next time, with k2.
+        XCTAssertTrue(log.append(piece(120, 10, 4), key: k1))
+        XCTAssertTrue(log.append(piece(200, 10, 8), key: k2))
+        handed = []
+        log.forEachNewGroup { handed.append(($0, $1.map(\.value))) }
+        XCTAssertEqual(handed.map(\.0), [k1, k2])
+        XCTAssertEqual(handed.map(\.1), [[4], [8]])
+        // Nothing new: nothing handed out. All groups: k1's three pieces together.
+        handed = []
+        log.forEachNewGroup { handed.append(($0, $1.map(\.value))) }
+        XCTAssertTrue(handed.isEmpty)
+        XCTAssertEqual(groups(log).map { $0.1.map(\.value) }, [[1, 2, 4], [8]])
+        // After k1 is removed, a new piece for k2 comes out new on its own.
+        log.removeGroups(where: { $0 == k1 }) { _, _ in }
+        XCTAssertTrue(log.append(piece(210, 10, 16), key: k2))
+        handed = []
+        log.forEachNewGroup { handed.append(($0, $1.map(\.value))) }
+        XCTAssertEqual(handed.map(\.1), [[16]])
+    }
+
     /// The book over the log: a day resolved early (budget) and pieces that come for it again
     /// are late once, and its total is the early sum plus the late pieces' resolution.
     func testABookCountsALateDayOnceAndAddsItsLateSum() {

@@ -62,6 +62,8 @@ final class CollectingSink: SampleSink {
     var extras: [ExtraItem] = []
     var sleepSummaries: [SleepSummary] = []
     var finished: [ReadReport] = []
+    /// How many times the reader said a metric was listed whole.
+    var metricsEnded = 0
 
     init(details: Bool = true) { wantsDetails = details }
 
@@ -74,6 +76,7 @@ final class CollectingSink: SampleSink {
     func activitySummary(_ a: ActivitySummary) { summaries.append(a) }
     func extra(_ item: ExtraItem) { extras.append(item) }
     func sleepSummary(_ night: SleepSummary) { sleepSummaries.append(night) }
+    func metricEnded() { metricsEnded += 1 }
     func finish(_ input: InputDescription, report: ReadReport) { finished.append(report) }
 
     func samples(ofType type: String) -> [Sample] { samples.filter { $0.type == type } }

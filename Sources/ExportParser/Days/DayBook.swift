@@ -280,6 +280,21 @@ final class DayBook: SampleSink {
 
     func takeOver() { confinement.claim() }
 
+    /// The input listed a metric whole (an HAE metric's array): the sum rule's dates and slots
+    /// whose pieces all came since the last such call are resolved now, on the thread that feeds
+    /// the book, and kept for `finish` (`SumBook.settle`), which then only collects them: the
+    /// decoding thread has time to spare during the pass, the finish is on the critical path.
+    /// A later piece for such a date drops its sum, so the days are those of a resolution at
+    /// the end bit for bit.
+    func metricEnded() {
+        confinement.check("a day book")
+        guard sums.waiting > 0 || fringeSums.waiting > 0 else { return }
+        let names = sources.names, ranks = SourceRanks(priority: options.sourcePriority, watches: sources.watches)
+        let context = sources.watchCount
+        sums.settle(context: context) { SumResolver.resolve($0, sources: names, ranks: ranks) }
+        fringeSums.settle(context: context) { SumResolver.resolve($0, sources: names, ranks: ranks) }
+    }
+
     func workout(_ w: Workout) {
         confinement.check("a day book")
         if w.end.seconds > latestData.seconds { latestData = w.end }
@@ -312,10 +327,11 @@ final class DayBook: SampleSink {
     /// Frees the sum pieces of days the input has left behind; when nothing is left behind (one
     /// enormous day?), raises the budget instead.
     private func resolveLeftBehindDays() {
-        let names = sources.names, priority = options.sourcePriority, watches = sources.watches
+        let names = sources.names, ranks = SourceRanks(priority: options.sourcePriority, watches: sources.watches)
+        let context = sources.watchCount
         let waiting =
-            sums.resolveLeftBehind { SumResolver.resolve($0, sources: names, priority: priority, watches: watches) }
-            + fringeSums.resolveLeftBehind { SumResolver.resolve($0, sources: names, priority: priority, watches: watches) }
+            sums.resolveLeftBehind(context: context) { SumResolver.resolve($0, sources: names, ranks: ranks) }
+            + fringeSums.resolveLeftBehind(context: context) { SumResolver.resolve($0, sources: names, ranks: ranks) }
         if waiting > options.sumPieceBudget / 2 { options.sumPieceBudget = waiting * 2 }
         // The freed blocks and the days' groups go back now: the read is not over, and what it
         // allocates next comes from whichever thread's arena (`FreedMemory`).
@@ -343,12 +359,13 @@ final class DayBook: SampleSink {
     func finish(parallel: Bool = true) -> [FinishedDay] {
         confinement.claim()
         let names = sources.names, priority = options.sourcePriority, watches = sources.watches
-        let resolve = { @Sendable (pieces: [SumPiece]) in SumResolver.resolve(pieces, sources: names, priority: priority, watches: watches)
-        }
         // The sum rule's dates resolve on their own thread from here (the book is not touched again
-        // here until their value is taken).
-        let sumBook = Box(sums)
-        let sumTotals = FinishingWork("day-sums", parallel: parallel) { [sumBook] in sumBook.value?.totals(resolve) ?? [] }
+        // here until their value is taken), with ranks of its own (`SourceRanks` caches).
+        let sumBook = Box(sums), context = sources.watchCount
+        let sumTotals = FinishingWork("day-sums", parallel: parallel) { [sumBook] in
+            let ranks = SourceRanks(priority: priority, watches: watches)
+            return sumBook.value?.totals(context: context) { SumResolver.resolve($0, sources: names, ranks: ranks) } ?? []
+        }
         // The clock the waiting samples, the nights and the workouts are dated with.
         var clock = self.clock
         var fringeTotals: [Int: [Int: Double]] = [:]
@@ -368,7 +385,8 @@ final class DayBook: SampleSink {
             // Slots in key (time) order (`totals` gives them so): several slots add into one day,
             // and an unsorted walk (a Dictionary's order is seeded per process) made the float sum
             // differ by run.
-            for t in fringeSums.totals(resolve) {
+            let ranks = SourceRanks(priority: priority, watches: watches)
+            for t in fringeSums.totals(context: context, { SumResolver.resolve($0, sources: names, ranks: ranks) }) {
                 fringeTotals[FringeKey.day(t.day, clock: slotClock), default: [:]][t.metric, default: 0] += t.value
             }
             // The slots are merged: freed, and with what the merge left, handed back to the kernel

@@ -76,6 +76,7 @@ struct NightBook {
         means: [Int: Double], sleep: SleepResult?
     )] {
         var out: [Int: (means: [Int: Double], sleep: SleepResult?)] = [:]
+        let ranks = SourceRanks(priority: priority, watches: watches)
         var segments: [SleepSegment] = []
         var i = 0
         while i < placed.count {
@@ -85,7 +86,7 @@ struct NightBook {
                 segments.append(samples[Int(placed[i].position)].segment(names: names))
                 i += 1
             }
-            out[Int(day)] = ([:], SleepNight.resolve(segments, priority: priority, clock: clock, watches: watches))
+            out[Int(day)] = ([:], SleepNight.resolve(segments, ranks: ranks, clock: clock))
         }
         for (day, n) in nights {
             var means: [Int: Double] = [:]

@@ -30,6 +30,11 @@ enum SleepNight {
     /// `watches` names the sources known to be watches by their records' device.
     static func resolve(_ segments: [SleepSegment], priority: SourcePriority, clock: LocalClock, watches: Set<String> = []) -> SleepResult?
     {
+        resolve(segments, ranks: SourceRanks(priority: priority, watches: watches), clock: clock)
+    }
+
+    /// The same, with the sources' ranks of a pass over many nights (each source's worked out once).
+    static func resolve(_ segments: [SleepSegment], ranks: SourceRanks, clock: LocalClock) -> SleepResult? {
         guard !segments.isEmpty else { return nil }
         let staged = segments.filter { $0.stage != .inBed }
         let inBed = segments.filter { $0.stage == .inBed }
@@ -37,21 +42,14 @@ enum SleepNight {
 
         var chosen: [SleepSegment] = []
         var sourceName: String?
-        // Told once a source, not once a segment: folding a name costs more than the rest of
-        // a segment's work, and a night has dozens of segments from one or two sources.
-        var isWatch: [String: Bool] = [:]
-        let watch = staged.filter { segment in
-            if let known = isWatch[segment.source] { return known }
-            let known = SourcePriority.isAppleWatch(segment.source, watches: watches)
-            isWatch[segment.source] = known
-            return known
-        }
+        // Told once a source (`ranks`), not once a segment: folding a name costs more than the
+        // rest of a segment's work, and a night has dozens of segments from one or two sources.
+        let watch = staged.filter { ranks.isAppleWatch($0.source) }
         if !watch.isEmpty {
             chosen = watch
-            sourceName = priority.order(Array(Set(watch.map(\.source))), watches: watches).first
+            sourceName = ranks.order(sources(of: watch)).first
         } else {
-            let asleepSources = Set(staged.filter { asleepStages.contains($0.stage) }.map(\.source))
-            if let best = priority.order(Array(asleepSources), watches: watches).first {
+            if let best = ranks.order(sources(of: staged.filter { asleepStages.contains($0.stage) })).first {
                 chosen = staged.filter { $0.source == best }
                 sourceName = best
             }
@@ -78,7 +76,7 @@ enum SleepNight {
             result.awakeHours = hours(.awake)
         } else if !inBed.isEmpty {
             // Legacy nights (iPhone bedtime only): the in-bed window is all there is.
-            let best = priority.order(Array(Set(inBed.map(\.source))), watches: watches).first!
+            let best = ranks.order(sources(of: inBed)).first!
             let own = inBed.filter { $0.source == best }
             result = SleepResult(totalHours: Double(IntervalSet(own.map { ($0.start.seconds, $0.end.seconds) }).total) / 3600)
             sourceName = best
@@ -95,5 +93,15 @@ enum SleepNight {
             result.inBedEnd = clock.iso(last.end)
         }
         return result
+    }
+
+    /// The distinct sources of `segments`, in the order they first come. A night's segments run
+    /// from one or two sources, so a neighbour is compared first and a short list searched,
+    /// rather than every name hashed into a set. (Its order is no answer's: `SourceRanks.order`
+    /// sorts the names by tier and name.)
+    private static func sources(of segments: [SleepSegment]) -> [String] {
+        var out: [String] = []
+        for s in segments where out.last != s.source && !out.contains(s.source) { out.append(s.source) }
+        return out
     }
 }

@@ -23,7 +23,17 @@ struct SourceTable {
         return id
     }
 
-    mutating func markWatch(_ name: String) { isWatch[Int(id(name))] = true }
+    /// How many sources are known to be watches. It only grows (a source never stops being one),
+    /// so an equal count means the same sources: what a settled sum was ranked under (`SumBook`).
+    private(set) var watchCount = 0
+
+    mutating func markWatch(_ name: String) {
+        let i = Int(id(name))
+        if !isWatch[i] {
+            isWatch[i] = true
+            watchCount += 1
+        }
+    }
 
     /// The sources known to be watches by their records' device.
     var watches: Set<String> { Set(names.indices.filter { isWatch[$0] }.map { names[$0] }) }

@@ -7,13 +7,27 @@
 /// records grouped by type and in date order within a type, so such days are complete; a piece
 /// that still comes later is added without resolution and counted in `latePieces`. The pieces
 /// wait in one `SumPieceLog` (24 bytes each, in fixed blocks).
+///
+/// An input that lists each metric whole (HAE: a metric's datums are one array) lets the reader
+/// say so (`settle`): what came since is resolved then, on the reading side's thread, and kept
+/// beside the pieces, so `totals` at the end only collects it. A later piece for such a day and
+/// metric drops that sum, and the day is resolved at the end from all its pieces, as it would
+/// have been without settling: the totals are the same bit for bit either way.
 struct SumBook {
     private var log = SumPieceLog()
     /// Sums already resolved (their pieces freed) when memory ran over budget, by day.
     private var resolved: [Int: MetricSlots<Double>] = [:]
     /// Days and metrics with a resolved sum that pieces came for again since (`latePieces`).
     private var reopened: Set<SumPieceLog.Key> = []
-    /// The key and metric of the last piece kept, already checked against `resolved`.
+    /// Sums resolved by `settle`, by key and metric: each is the resolution of every piece its key
+    /// and metric holds, pieces still kept (it is dropped when another piece comes for them).
+    private var settled: [SumPieceLog.Key: Double] = [:]
+    /// Keys and metrics whose pieces came both before and after a `settle`: resolved at the end.
+    private var unsettled: Set<SumPieceLog.Key> = []
+    /// What else the settled sums depend on (the caller's count of sources known to be watches,
+    /// which ranks sources): a sum settled under another value is not used.
+    private var settledContext = 0
+    /// The key and metric of the last piece kept, already checked against `resolved` and `settled`.
     private var lastChecked: SumPieceLog.Key?
     /// Per metric, the latest day its stream reached.
     private var watermark: [Int: Int] = [:]
@@ -78,10 +92,12 @@ struct SumBook {
     private mutating func keep(_ piece: SumPiece, metric: Int, day n: Int, of s: Sample?) {
         if let s { attribution?.piece(piece, of: s, metric: metric, day: n) }
         let key = SumPieceLog.Key(key: n, metric: Int32(metric))
-        // A piece for a day and metric resolved early, with none waiting since: late.
-        if !resolved.isEmpty, key != lastChecked {
+        if key != lastChecked, !resolved.isEmpty || !settled.isEmpty {
             lastChecked = key
-            if resolved[n]?[metric] != nil, reopened.insert(key).inserted { latePieces += 1 }
+            // A piece for a day and metric resolved early, with none waiting since: late.
+            if !resolved.isEmpty, resolved[n]?[metric] != nil, reopened.insert(key).inserted { latePieces += 1 }
+            // A piece for a settled day and metric: its sum no longer covers all its pieces.
+            if !settled.isEmpty, settled.removeValue(forKey: key) != nil { unsettled.insert(key) }
         }
         log.append(piece, key: key)
     }
@@ -100,25 +116,58 @@ struct SumBook {
         return UInt32(truncatingIfNeeded: d ^ (d >> 32)) ^ s.occurrence
     }
 
+    /// Resolves the keys and metrics whose pieces all came since the last call (the input has
+    /// listed their metric whole) and keeps their sums beside the pieces for `totals`. One that
+    /// had pieces before the last call too is left for the end. `context` is what else the
+    /// resolution depends on (the count of sources known to be watches); when it changed, the sums
+    /// settled before are left for the end as well.
+    mutating func settle(context: Int, _ resolve: ([SumPiece]) -> Double) {
+        // Moved out while the log hands its groups over (one value each: no copy).
+        var (done, open) = (settled, unsettled)
+        (settled, unsettled) = ([:], [])
+        if context != settledContext {
+            open.formUnion(done.keys)
+            done = [:]
+            settledContext = context
+        }
+        log.forEachNewGroup { k, pieces in
+            if open.contains(k) { return }
+            // Pieces from before as well (a run the log began anew): only the end sees them all.
+            if done.removeValue(forKey: k) != nil {
+                open.insert(k)
+                return
+            }
+            done[k] = resolve(pieces)
+        }
+        (settled, unsettled) = (done, open)
+        lastChecked = nil
+    }
+
     /// Resolves, for each metric, the days its stream has left at least two days behind, and
-    /// frees their pieces. Returns how many pieces still wait.
-    mutating func resolveLeftBehind(_ resolve: ([SumPiece]) -> Double) -> Int {
+    /// frees their pieces (a sum `settle` kept under the same `context` is taken as it is).
+    /// Returns how many pieces still wait.
+    mutating func resolveLeftBehind(context: Int = 0, _ resolve: ([SumPiece]) -> Double) -> Int {
         let (lag, watermark) = (lag, watermark)
         // Moved out while the log hands its groups over (one value each: no copy).
-        var (early, open) = (resolved, reopened)
-        (resolved, reopened) = ([:], [])
+        var (early, open, done, mixed) = (resolved, reopened, settled, unsettled)
+        (resolved, reopened, settled, unsettled) = ([:], [], [:], [])
+        let useSettled = context == settledContext
         log.removeGroups(where: { k in watermark[Int(k.metric)].map { k.key <= $0 - lag } ?? false }) { k, pieces in
-            early[k.key, default: MetricSlots()][Int(k.metric), default: 0] += resolve(pieces)
+            let sum = done.removeValue(forKey: k).flatMap { useSettled ? $0 : nil } ?? resolve(pieces)
+            early[k.key, default: MetricSlots()][Int(k.metric), default: 0] += sum
             open.remove(k)
+            mixed.remove(k)
         }
-        (resolved, reopened) = (early, open)
+        (resolved, reopened, settled, unsettled) = (early, open, done, mixed)
         lastChecked = nil
         return log.count
     }
 
-    /// Every day's total per metric, in day and metric order: its waiting pieces resolved, plus
-    /// what was resolved early (`0 + v` when nothing waits, as a sum from nothing).
-    func totals(_ resolve: ([SumPiece]) -> Double) -> [SumTotal] {
+    /// Every day's total per metric, in day and metric order: its waiting pieces resolved (or
+    /// their sum settled under the same `context`), plus what was resolved early (`0 + v` when
+    /// nothing waits, as a sum from nothing).
+    func totals(context: Int = 0, _ resolve: ([SumPiece]) -> Double) -> [SumTotal] {
+        let settled = context == settledContext ? settled : [:]
         var early: [SumTotal] = []
         for (n, slots) in resolved {
             for (i, v) in slots { early.append(SumTotal(day: n, metric: i, value: v)) }
@@ -126,8 +175,8 @@ struct SumBook {
         early.sort { ($0.day, $0.metric) < ($1.day, $1.metric) }
         var out: [SumTotal] = []
         var e = 0
-        log.forEachGroup { k, pieces in
-            let t = SumTotal(day: k.key, metric: Int(k.metric), value: resolve(pieces))
+        log.forEachGroup(wantsPieces: { settled[$0] == nil }) { k, pieces in
+            let t = SumTotal(day: k.key, metric: Int(k.metric), value: settled[k] ?? resolve(pieces))
             while e < early.count, (early[e].day, early[e].metric) < (t.day, t.metric) {
                 out.append(SumTotal(day: early[e].day, metric: early[e].metric, value: 0 + early[e].value))
                 e += 1

@@ -43,6 +43,9 @@ struct SumPieceLog {
     private var runs: [Run] = []
     /// Pieces held.
     private(set) var count = 0
+    /// Runs before this one were handed out by `forEachNewGroup`: a piece that comes later never
+    /// joins them (it begins a run of its own), so each call hands out exactly what came since.
+    private var handedOut = 0
 
     var isEmpty: Bool { count == 0 }
 
@@ -51,7 +54,9 @@ struct SumPieceLog {
     @inline(__always)
     @discardableResult
     mutating func append(_ piece: SumPiece, key: Key) -> Bool {
-        if let last = runs.last, last.key == key, last.count < Int32.max, let delta = Int32(exactly: piece.start - last.base) {
+        if runs.count > handedOut, let last = runs.last, last.key == key, last.count < Int32.max,
+            let delta = Int32(exactly: piece.start - last.base)
+        {
             store(Stored(startDelta: delta, length: piece.length, source: piece.source, fingerprint: piece.fingerprint, value: piece.value))
             runs[runs.count - 1].count += 1
             return false
@@ -91,30 +96,46 @@ struct SumPieceLog {
         return out
     }
 
-    /// Hands `body` every key and metric of the runs `selected` takes (`nil`: all), in key order,
-    /// with its pieces in arrival order.
-    private func groups(of selected: [Bool]?, _ body: (Key, [SumPiece]) -> Void) {
+    /// Hands `body` every key and metric of the runs numbered in `order`, in key order, with its
+    /// pieces in arrival order; a group `wantsPieces` declines gets none (nothing is copied).
+    private func groups(
+        of order: [Int], wantsPieces: (Key) -> Bool = { _ in true }, _ body: (Key, [SumPiece]) -> Void
+    ) {
         let firsts = firsts
         // Run numbers by key, then by position (a stable sort keeps the arrival order).
-        var order = runs.indices.filter { selected?[$0] ?? true }
+        var order = order
         order.sort { a, b in runs[a].key != runs[b].key ? runs[a].key < runs[b].key : a < b }
         var pieces: [SumPiece] = []
         var i = 0
         while i < order.count {
             let key = runs[order[i]].key
+            let copying = wantsPieces(key)
             pieces.removeAll(keepingCapacity: true)
             while i < order.count, runs[order[i]].key == key {
-                let run = runs[order[i]], first = firsts[order[i]]
-                for p in first..<first + Int(run.count) { pieces.append(piece(p, of: run)) }
+                if copying {
+                    let run = runs[order[i]], first = firsts[order[i]]
+                    for p in first..<first + Int(run.count) { pieces.append(piece(p, of: run)) }
+                }
                 i += 1
             }
             body(key, pieces)
         }
     }
 
-    /// Every key and metric held, in key order, with its pieces in arrival order.
-    func forEachGroup(_ body: (Key, [SumPiece]) -> Void) {
-        groups(of: nil, body)
+    /// Every key and metric held, in key order, with its pieces in arrival order (none for a
+    /// key and metric `wantsPieces` declines: its total is known already).
+    func forEachGroup(wantsPieces: (Key) -> Bool = { _ in true }, _ body: (Key, [SumPiece]) -> Void) {
+        groups(of: Array(runs.indices), wantsPieces: wantsPieces, body)
+    }
+
+    /// Hands `body` (in key order) every key and metric of the runs added since the last call,
+    /// with the pieces of those runs only, in arrival order. A key and metric that also has pieces
+    /// from before that call is handed out with the new ones alone: the caller tells it apart.
+    mutating func forEachNewGroup(_ body: (Key, [SumPiece]) -> Void) {
+        guard handedOut < runs.count else { return }
+        let new = Array(handedOut..<runs.count)
+        handedOut = runs.count
+        groups(of: new, body)
     }
 
     /// Hands `body` (in key order) the keys and metrics `take` accepts, each with its pieces, and
@@ -122,12 +143,14 @@ struct SumPieceLog {
     mutating func removeGroups(where take: (Key) -> Bool, _ body: (Key, [SumPiece]) -> Void) {
         let taking = runs.map { take($0.key) }
         guard taking.contains(true) else { return }
-        groups(of: taking, body)
+        groups(of: runs.indices.filter { taking[$0] }, body)
         var kept: [Run] = []
         var write = 0, read = 0
-        for (run, taken) in zip(runs, taking) {
+        var handedOutKept = 0
+        for (i, (run, taken)) in zip(runs, taking).enumerated() {
             defer { read += Int(run.count) }
             if taken { continue }
+            if i < handedOut { handedOutKept += 1 }
             // `write <= read`: every place below a kept piece is either kept already or freed.
             for p in read..<read + Int(run.count) {
                 blocks[write / Self.blockSize][write % Self.blockSize] = blocks[p / Self.blockSize][p % Self.blockSize]
@@ -136,6 +159,7 @@ struct SumPieceLog {
             kept.append(run)
         }
         runs = kept
+        handedOut = handedOutKept
         count = write
         let blocksNeeded = (write + Self.blockSize - 1) / Self.blockSize
         blocks.removeLast(blocks.count - blocksNeeded)

@@ -32,7 +32,12 @@ enum SumResolver {
     /// `sources[i]` names source id i; `priority` orders them, `watches` names the sources known to
     /// be watches by their device.
     static func resolve(_ pieces: [SumPiece], sources: [String], priority: SourcePriority, watches: Set<String> = []) -> Double {
-        walk(pieces, piece: { $0 }, sources: sources, priority: priority, watches: watches) { _, _ in }
+        resolve(pieces, sources: sources, ranks: SourceRanks(priority: priority, watches: watches))
+    }
+
+    /// The same, with the sources' ranks of a pass over many dates (each source's worked out once).
+    static func resolve(_ pieces: [SumPiece], sources: [String], ranks: SourceRanks) -> Double {
+        walk(pieces, piece: { $0 }, sources: sources, ranks: ranks) { _, _ in }
     }
 
     /// The same resolution, saying what each piece counted (`explain`): `counted[i]` is the part
@@ -42,7 +47,8 @@ enum SumResolver {
         total: Double, counted: [Double]
     ) {
         var counted = Array(repeating: 0.0, count: pieces.count)
-        let total = walk(Array(pieces.enumerated()), piece: \.element, sources: sources, priority: priority, watches: watches) {
+        let ranks = SourceRanks(priority: priority, watches: watches)
+        let total = walk(Array(pieces.enumerated()), piece: \.element, sources: sources, ranks: ranks) {
             counted[$0.offset] = $1
         }
         return (total, counted)
@@ -53,8 +59,7 @@ enum SumResolver {
     /// piece itself and `count` does nothing, which the optimiser specialises away.
     @inline(__always)
     private static func walk<P>(
-        _ pieces: [P], piece: (P) -> SumPiece, sources: [String], priority: SourcePriority, watches: Set<String>,
-        count: (P, Double) -> Void
+        _ pieces: [P], piece: (P) -> SumPiece, sources: [String], ranks: SourceRanks, count: (P, Double) -> Void
     ) -> Double {
         guard !pieces.isEmpty else { return 0 }
         // Sorted by source, then interval and value: duplicates become neighbours, and each
@@ -93,7 +98,7 @@ enum SumResolver {
             }
         }
         let rank = Dictionary(
-            uniqueKeysWithValues: priority.order(runs.map { sources[Int($0.source)] }, watches: watches).enumerated().map { ($1, $0) })
+            uniqueKeysWithValues: ranks.order(runs.map { sources[Int($0.source)] }).enumerated().map { ($1, $0) })
         runs.sort { rank[sources[Int($0.source)]]! < rank[sources[Int($1.source)]]! }
         var covered = IntervalSet()
         var total = 0.0

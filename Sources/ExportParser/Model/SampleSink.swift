@@ -54,6 +54,10 @@ protocol SampleSink: AnyObject {
     func extra(_ item: ExtraItem)
     /// A night an input already summarised (HAE's aggregated `sleep_analysis`).
     func sleepSummary(_ night: SleepSummary)
+    /// The input has listed one metric whole (an HAE metric's array of datums ended): a sink may
+    /// do the work of the samples so far now, on the reading side's thread, instead of at the
+    /// end. Another array (a later body or input) may still bring more of the same metric.
+    func metricEnded()
     func finish(_ input: InputDescription, report: ReadReport)
     /// The calling thread feeds the sink from now on: a reader that fed it from another thread
     /// says so after waiting for that thread (the wait orders the two threads' accesses).
@@ -71,6 +75,7 @@ extension SampleSink {
     func activitySummary(_ summary: ActivitySummary) {}
     func extra(_ item: ExtraItem) {}
     func sleepSummary(_ night: SleepSummary) {}
+    func metricEnded() {}
     func finish(_ input: InputDescription, report: ReadReport) {}
     func takeOver() {}
 }
@@ -92,6 +97,7 @@ final class SinkFanout: SampleSink {
     func activitySummary(_ a: ActivitySummary) { for s in sinks { s.activitySummary(a) } }
     func extra(_ item: ExtraItem) { for s in sinks { s.extra(item) } }
     func sleepSummary(_ n: SleepSummary) { for s in sinks { s.sleepSummary(n) } }
+    func metricEnded() { for s in sinks { s.metricEnded() } }
     func finish(_ input: InputDescription, report: ReadReport) { for s in sinks { s.finish(input, report: report) } }
     func takeOver() { for s in sinks { s.takeOver() } }
 }

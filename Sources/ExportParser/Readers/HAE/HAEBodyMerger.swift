@@ -140,6 +140,9 @@ final class HAEBodyMerger: SampleSink {
     func activitySummary(_ a: ActivitySummary) { downstream.activitySummary(a) }
     func extra(_ item: ExtraItem) { downstream.extra(item) }
     func takeOver() { downstream.takeOver() }
+    /// Passed on: what a body held back (buckets, nights) comes later, and the day book drops a
+    /// sum it settled when more comes for its date (`SumBook.settle`).
+    func metricEnded() { downstream.metricEnded() }
 
     /// Passes on what waited for every body to be read: per bucket and night the most complete
     /// body's, and the identified workouts. Call once, on the thread that then finishes the book.

@@ -474,6 +474,9 @@ final class HAEDocumentWalker: @unchecked Sendable {
         resolveMetricIfReady(force: true)
         mapper?.finish(into: sink, report: &report)
         mapper = nil
+        // The metric's datums are all passed on (a day book resolves their sums now, on this
+        // thread, rather than after the pass: docs/hae.md, "How it is read").
+        sink.metricEnded()
         if metricOverflow {
             metricOverflow = false
             if let name = metricName, replayMetric == nil {

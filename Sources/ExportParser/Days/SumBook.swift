@@ -15,8 +15,8 @@
 /// have been without settling: the totals are the same bit for bit either way.
 struct SumBook {
     private var log = SumPieceLog()
-    /// Sums already resolved (their pieces freed) when memory ran over budget, by day.
-    private var resolved: [Int: MetricSlots<Double>] = [:]
+    /// Sums already resolved (their pieces freed) when memory ran over budget.
+    private var resolved = ResolvedSums()
     /// Days and metrics with a resolved sum that pieces came for again since (`latePieces`).
     private var reopened: Set<SumPieceLog.Key> = []
     /// Sums resolved by `settle`, by key and metric: each is the resolution of every piece its key
@@ -95,7 +95,7 @@ struct SumBook {
         if key != lastChecked, !resolved.isEmpty || !settled.isEmpty {
             lastChecked = key
             // A piece for a day and metric resolved early, with none waiting since: late.
-            if !resolved.isEmpty, resolved[n]?[metric] != nil, reopened.insert(key).inserted { latePieces += 1 }
+            if !resolved.isEmpty, resolved.contains(key), reopened.insert(key).inserted { latePieces += 1 }
             // A piece for a settled day and metric: its sum no longer covers all its pieces.
             if !settled.isEmpty, settled.removeValue(forKey: key) != nil { unsettled.insert(key) }
         }
@@ -149,16 +149,19 @@ struct SumBook {
     mutating func resolveLeftBehind(context: Int = 0, _ resolve: ([SumPiece]) -> Double) -> Int {
         let (lag, watermark) = (lag, watermark)
         // Moved out while the log hands its groups over (one value each: no copy).
-        var (early, open, done, mixed) = (resolved, reopened, settled, unsettled)
-        (resolved, reopened, settled, unsettled) = ([:], [], [:], [])
+        var (open, done, mixed) = (reopened, settled, unsettled)
+        (reopened, settled, unsettled) = ([], [:], [])
         let useSettled = context == settledContext
+        // The log hands its groups over in key order, each key once.
+        var batch: [ResolvedSums.Entry] = []
         log.removeGroups(where: { k in watermark[Int(k.metric)].map { k.key <= $0 - lag } ?? false }) { k, pieces in
             let sum = done.removeValue(forKey: k).flatMap { useSettled ? $0 : nil } ?? resolve(pieces)
-            early[k.key, default: MetricSlots()][Int(k.metric), default: 0] += sum
+            batch.append(ResolvedSums.Entry(key: k, value: sum))
             open.remove(k)
             mixed.remove(k)
         }
-        (resolved, reopened, settled, unsettled) = (early, open, done, mixed)
+        resolved.add(sorted: batch)
+        (reopened, settled, unsettled) = (open, done, mixed)
         lastChecked = nil
         return log.count
     }
@@ -168,27 +171,24 @@ struct SumBook {
     /// nothing waits, as a sum from nothing).
     func totals(context: Int = 0, _ resolve: ([SumPiece]) -> Double) -> [SumTotal] {
         let settled = context == settledContext ? settled : [:]
-        var early: [SumTotal] = []
-        for (n, slots) in resolved {
-            for (i, v) in slots { early.append(SumTotal(day: n, metric: i, value: v)) }
-        }
-        early.sort { ($0.day, $0.metric) < ($1.day, $1.metric) }
+        // Both in key and metric order: merged as they come.
+        let early = resolved.entries
         var out: [SumTotal] = []
         var e = 0
         log.forEachGroup(wantsPieces: { settled[$0] == nil }) { k, pieces in
             let t = SumTotal(day: k.key, metric: Int(k.metric), value: settled[k] ?? resolve(pieces))
-            while e < early.count, (early[e].day, early[e].metric) < (t.day, t.metric) {
-                out.append(SumTotal(day: early[e].day, metric: early[e].metric, value: 0 + early[e].value))
+            while e < early.count, early[e].key < k {
+                out.append(SumTotal(day: early[e].key.key, metric: Int(early[e].key.metric), value: 0 + early[e].value))
                 e += 1
             }
-            if e < early.count, early[e].day == t.day, early[e].metric == t.metric {
+            if e < early.count, early[e].key == k {
                 out.append(SumTotal(day: t.day, metric: t.metric, value: t.value + early[e].value))
                 e += 1
             } else {
                 out.append(t)
             }
         }
-        for x in early[e...] { out.append(SumTotal(day: x.day, metric: x.metric, value: 0 + x.value)) }
+        for x in early[e...] { out.append(SumTotal(day: x.key.key, metric: Int(x.key.metric), value: 0 + x.value)) }
         return out
     }
 }

@@ -1,0 +1,29 @@
+import XCTest
+
+@testable import ExportParser
+
+/// `ResolvedSums`: the sum book's early-resolved sums in one sorted array, merged a batch at a
+/// time with the dictionary's old arithmetic (`old + new`, or `0 + new` for a new key).
+final class ResolvedSumsTests: XCTestCase {
+    private func key(_ day: Int, _ metric: Int32) -> SumPieceLog.Key { SumPieceLog.Key(key: day, metric: metric) }
+
+    func testBatchesMergeInKeyOrderAndAddToKeysAlreadyResolved() {
+        var sums = ResolvedSums()
+        XCTAssertTrue(sums.isEmpty)
+        XCTAssertFalse(sums.contains(key(1, 2)))
+        sums.add(sorted: [.init(key: key(1, 2), value: 5), .init(key: key(3, 1), value: 7)])
+        // Day 1 metric 1 is new (0 + 2 = 2), day 1 metric 2 was 5 (5 + 0.5 = 5.5), day 3 is
+        // untouched (7), day 4 is new with −0 (0 + −0 = +0, the dictionary's default 0 first).
+        sums.add(sorted: [.init(key: key(1, 1), value: 2), .init(key: key(1, 2), value: 0.5), .init(key: key(4, 1), value: -0.0)])
+        XCTAssertEqual(sums.entries.map(\.key), [key(1, 1), key(1, 2), key(3, 1), key(4, 1)])
+        XCTAssertEqual(sums.entries.map(\.value), [2, 5.5, 7, 0])
+        XCTAssertEqual(sums.entries[3].value.sign, .plus)
+        XCTAssertTrue(sums.contains(key(3, 1)))
+        XCTAssertTrue(sums.contains(key(4, 1)))
+        XCTAssertFalse(sums.contains(key(3, 2)))
+        XCTAssertFalse(sums.contains(key(2, 1)))
+        XCTAssertFalse(sums.contains(key(5, 1)))
+        sums.add(sorted: [])
+        XCTAssertEqual(sums.entries.count, 4)
+    }
+}

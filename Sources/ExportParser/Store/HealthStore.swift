@@ -71,6 +71,9 @@ final class HealthStore: @unchecked Sendable {
     /// While a new store is being built: the temporary file that holds it until its first
     /// import commits (see `init`). nil once the store is at `path`.
     private(set) var creatingAt: String?
+    /// While a new store is being built: the thread that has the kernel write its file early, so
+    /// that the fsync that publishes it has little left to do (`EarlyWriteback`).
+    private var writeback: EarlyWriteback?
 
     static let busyTimeoutMilliseconds: Int32 = 10_000
     /// How long this connection's writes wait for another process's (`setBusyTimeout`).
@@ -100,6 +103,7 @@ final class HealthStore: @unchecked Sendable {
             creatingAt = temporary
             do {
                 try db.execute("PRAGMA journal_mode = MEMORY; PRAGMA synchronous = OFF")
+                writeback = EarlyWriteback(path: temporary)
             } catch {
                 discardIfUnpublished()
                 throw error
@@ -120,6 +124,8 @@ final class HealthStore: @unchecked Sendable {
     /// (the process may exit before the last reference goes).
     func discardIfUnpublished() {
         guard let creatingAt else { return }
+        writeback?.finish()
+        writeback = nil
         unlink(creatingAt)
         self.creatingAt = nil
     }
@@ -204,7 +210,10 @@ final class HealthStore: @unchecked Sendable {
     func publishIfNew() throws {
         precondition(!importInProgress, "publishIfNew during an import")
         guard let temporary = creatingAt else { return }
-        // The store was written without syncs: this is its one durability point.
+        // The store was written without syncs: this is its one durability point (most of its
+        // pages are on their way to the disk already: `EarlyWriteback`).
+        writeback?.finish()
+        writeback = nil
         let fd = Foundation.open(temporary, O_RDONLY)
         guard fd >= 0, fsync(fd) == 0 else {
             let reason = String(cString: strerror(errno))

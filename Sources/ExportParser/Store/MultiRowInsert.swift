@@ -75,6 +75,9 @@ final class MultiRowInsert {
             }
         }
         let s = try db.prepare(sql)
+        // Its rows are bound again for every statement's worth, many values as they were the
+        // time before (`Statement.remembersBinds`).
+        s.remembersBinds()
         bindShared(s)
         statements[rows] = s
         return s

@@ -12,28 +12,93 @@ import CSQLite
 final class Statement {
     let stmt: OpaquePointer
     unowned let connection: SQLiteConnection
+    /// What each parameter holds now (index = parameter number), for a statement that
+    /// `remembersBinds`; nil for the others, whose binds all go to SQLite.
+    private var held: UnsafeMutablePointer<Held>?
+    private var heldCount: Int32 = 0
 
     init(_ stmt: OpaquePointer, connection: SQLiteConnection) {
         self.stmt = stmt
         self.connection = connection
     }
 
-    deinit { sqlite3_finalize(stmt) }
+    deinit {
+        sqlite3_finalize(stmt)
+        held?.deallocate()
+    }
 
-    @inline(__always) func bind(_ i: Int32, _ v: Int64) { sqlite3_bind_int64(stmt, i, v) }
-    @inline(__always) func bind(_ i: Int32, _ v: Int) { sqlite3_bind_int64(stmt, i, Int64(v)) }
+    /// A parameter's value as SQLite holds it, when it can be compared cheaply: NULL, an
+    /// integer, a double (its bits) or a text bound in place (its address and length). `unknown`
+    /// for anything else (a text or blob SQLite copied, a bind that failed): the next bind of
+    /// that parameter always goes to SQLite.
+    private struct Held {
+        enum Kind: UInt8 { case unknown, null, integer, real, staticText }
+        var kind: Kind
+        var count: Int32
+        var bits: UInt64
+        static let unknown = Held(kind: .unknown, count: 0, bits: 0)
+        static let null = Held(kind: .null, count: 0, bits: 0)
+    }
+
+    /// From now on a bind of the value a parameter already holds is skipped. SQLite keeps a
+    /// statement's bindings across `sqlite3_reset` (only `sqlite3_clear_bindings` clears them),
+    /// so a parameter bound to the same value as on the statement's previous run holds it still.
+    /// For the multi-row inserts (`MultiRowInsert`), whose row `r` takes the sample 64 places
+    /// after the one it had before: of a sample's 22 parameters about 16 repeat (its NULL id,
+    /// type, source, version, device, unit, offsets, zone, bucket columns, metadata name), and a
+    /// bind costs SQLite about 100 instructions (a mutex, releasing the old value, setting the
+    /// new) against a few for the comparison (issue 24, store5: 19 % of the store writer's
+    /// instructions were binds). Every bind of this type goes through `bindHeld`, so what is
+    /// held is always what SQLite holds.
+    func remembersBinds() {
+        guard held == nil else { return }
+        let n = sqlite3_bind_parameter_count(stmt)
+        let h = UnsafeMutablePointer<Held>.allocate(capacity: Int(n) + 1)
+        h.initialize(repeating: .unknown, count: Int(n) + 1)
+        held = h
+        heldCount = n
+    }
+
+    /// Binds parameter `i` with `bind` unless it holds `value` already (statements that
+    /// remember, above); records what it holds after.
+    @inline(__always) private func bindHeld(_ i: Int32, _ value: Held, _ bind: () -> Int32) {
+        guard let h = held, i > 0, i <= heldCount else {
+            _ = bind()
+            return
+        }
+        let p = h + Int(i)
+        if value.kind != .unknown, p.pointee.kind == value.kind, p.pointee.bits == value.bits, p.pointee.count == value.count {
+            return
+        }
+        p.pointee = bind() == SQLITE_OK ? value : .unknown
+    }
+
+    @inline(__always) private func bindInt(_ i: Int32, _ v: Int64) {
+        bindHeld(i, Held(kind: .integer, count: 0, bits: UInt64(bitPattern: v))) { sqlite3_bind_int64(stmt, i, v) }
+    }
+    @inline(__always) private func bindNull(_ i: Int32) {
+        bindHeld(i, .null) { sqlite3_bind_null(stmt, i) }
+    }
+
+    @inline(__always) func bind(_ i: Int32, _ v: Int64) { bindInt(i, v) }
+    @inline(__always) func bind(_ i: Int32, _ v: Int) { bindInt(i, Int64(v)) }
     @inline(__always) func bind(_ i: Int32, _ v: Int64?) {
-        if let v { sqlite3_bind_int64(stmt, i, v) } else { sqlite3_bind_null(stmt, i) }
+        if let v { bindInt(i, v) } else { bindNull(i) }
     }
     @inline(__always) func bind(_ i: Int32, _ v: Int?) {
-        if let v { sqlite3_bind_int64(stmt, i, Int64(v)) } else { sqlite3_bind_null(stmt, i) }
+        if let v { bindInt(i, Int64(v)) } else { bindNull(i) }
     }
     @inline(__always) func bind(_ i: Int32, _ v: Double?) {
-        // NaN would be stored as NULL by SQLite anyway; say so explicitly.
-        if let v, !v.isNaN { sqlite3_bind_double(stmt, i, v) } else { sqlite3_bind_null(stmt, i) }
+        // NaN would be stored as NULL by SQLite anyway; say so explicitly. Compared by bits: a
+        // bind is skipped only for the very same double.
+        if let v, !v.isNaN {
+            bindHeld(i, Held(kind: .real, count: 0, bits: v.bitPattern)) { sqlite3_bind_double(stmt, i, v) }
+        } else {
+            bindNull(i)
+        }
     }
     @inline(__always) func bind(_ i: Int32, _ v: String?) {
-        guard let v else { sqlite3_bind_null(stmt, i); return }
+        guard let v else { bindNull(i); return }
         // Read the bytes in place (native strings are contiguous); a copy only for the rest.
         if v.utf8.withContiguousStorageIfAvailable({ bindText(i, $0) }) == nil {
             var s = v
@@ -50,10 +115,10 @@ final class Statement {
 
     @inline(__always) private func bindText(_ i: Int32, _ buf: UnsafeBufferPointer<UInt8>) {
         // A zero-length buffer may have a nil base address; SQLite needs a pointer for "".
-        if buf.count == 0 {
-            sqlite3_bind_text(stmt, i, "", 0, sqliteTransient)
-        } else {
-            buf.withMemoryRebound(to: CChar.self) { _ = sqlite3_bind_text(stmt, i, $0.baseAddress, Int32($0.count), sqliteTransient) }
+        // SQLite copies the bytes: what it holds cannot be compared cheaply (`unknown`).
+        bindHeld(i, .unknown) {
+            if buf.count == 0 { return sqlite3_bind_text(stmt, i, "", 0, sqliteTransient) }
+            return buf.withMemoryRebound(to: CChar.self) { sqlite3_bind_text(stmt, i, $0.baseAddress, Int32($0.count), sqliteTransient) }
         }
     }
 
@@ -78,44 +143,50 @@ final class Statement {
     /// Binds `text` without a copy (SQLITE_STATIC). Safe while `text` is alive when the
     /// statement steps: the callers bind texts their import's `StoreNames` holds for the whole
     /// import, and the statement is stepped within the same call; a bound pointer left behind
-    /// after that is never read (a later bind or `sqlite3_finalize` does not read it).
+    /// after that is never read (a later bind or `sqlite3_finalize` does not read it). A
+    /// statement that remembers its binds skips binding the same address and length again:
+    /// SQLite then holds exactly the pointer and length this bind would give it, and `text`,
+    /// alive now, is what they point to.
     @inline(__always) func bindStatic(_ i: Int32, _ text: StaticText?) {
-        guard let text else { sqlite3_bind_null(stmt, i); return }
-        sqlite3_bind_text(stmt, i, text.bytes.baseAddress, text.count, nil)
+        guard let text else { bindNull(i); return }
+        let address = UInt64(UInt(bitPattern: text.bytes.baseAddress))
+        bindHeld(i, Held(kind: .staticText, count: text.count, bits: address)) {
+            sqlite3_bind_text(stmt, i, text.bytes.baseAddress, text.count, nil)
+        }
     }
 
     /// Binds `bytes` as a blob read in place, without a copy (no destructor: SQLITE_STATIC).
     /// The caller keeps `bytes` alive until the statement has stepped; after that the bind is
     /// unused. An empty buffer may have no base address; SQLite needs a pointer for a blob.
     func bindBlobInPlace(_ i: Int32, _ bytes: UnsafeRawBufferPointer) {
-        sqlite3_bind_blob64(stmt, i, bytes.baseAddress ?? UnsafeRawPointer(bitPattern: 1), sqlite3_uint64(bytes.count), nil)
+        bindHeld(i, .unknown) {
+            sqlite3_bind_blob64(stmt, i, bytes.baseAddress ?? UnsafeRawPointer(bitPattern: 1), sqlite3_uint64(bytes.count), nil)
+        }
     }
 
     /// Binds an instant as ISO 8601 text with its recorded offset (`2024-01-02T07:58:11+01:00`)
     /// and its epoch seconds at `i + 1`, formatted without allocating.
     @inline(__always) func bindInstant(_ i: Int32, _ t: Timestamp?) {
         guard let t else {
-            sqlite3_bind_null(stmt, i)
-            sqlite3_bind_null(stmt, i + 1)
+            bindNull(i)
+            bindNull(i + 1)
             return
         }
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 32) { buf in
             let n = ISOInstant.format(t, into: buf.baseAddress!)
-            buf.baseAddress!.withMemoryRebound(to: CChar.self, capacity: n) {
-                _ = sqlite3_bind_text(stmt, i, $0, Int32(n), sqliteTransient)
-            }
+            bindText(i, UnsafeBufferPointer(start: buf.baseAddress!, count: n))
         }
-        sqlite3_bind_int64(stmt, i + 1, t.seconds)
+        bindInt(i + 1, t.seconds)
     }
 
     /// Binds an instant as its epoch seconds at `i` and its recorded UTC offset (seconds) at `i + 1`.
     @inline(__always) func bindEpochOffset(_ i: Int32, _ t: Timestamp?) {
         if let t {
-            sqlite3_bind_int64(stmt, i, t.seconds)
-            sqlite3_bind_int64(stmt, i + 1, Int64(t.offset))
+            bindInt(i, t.seconds)
+            bindInt(i + 1, Int64(t.offset))
         } else {
-            sqlite3_bind_null(stmt, i)
-            sqlite3_bind_null(stmt, i + 1)
+            bindNull(i)
+            bindNull(i + 1)
         }
     }
 
@@ -139,7 +210,10 @@ final class Statement {
         sqlite3_reset(stmt)
     }
 
-    func clearBindings() { sqlite3_clear_bindings(stmt) }
+    func clearBindings() {
+        sqlite3_clear_bindings(stmt)
+        if let held { held.update(repeating: .null, count: Int(heldCount) + 1) }
+    }
 
     var columnCount: Int32 { sqlite3_column_count(stmt) }
     func int(_ col: Int32) -> Int64 { sqlite3_column_int64(stmt, col) }

@@ -381,7 +381,10 @@ final class DayBook: SampleSink {
                 }
             }
             let slotClock = timeline == nil ? nil : clock
-            for (key, acc) in fringeDays { state(FringeKey.day(key, clock: slotClock)).merge(acc) }
+            // In key (time) order too: a date's averages and extremes add slot by slot, and a tie of
+            // latest values keeps the first merged, so a Dictionary's order (seeded per process)
+            // could change a value's last bits from one run to the next.
+            for key in fringeDays.keys.sorted() { state(FringeKey.day(key, clock: slotClock)).merge(fringeDays[key]!) }
             // Slots in key (time) order (`totals` gives them so): several slots add into one day,
             // and an unsorted walk (a Dictionary's order is seeded per process) made the float sum
             // differ by run.

@@ -34,7 +34,8 @@ final class ParseChunk: @unchecked Sendable {
         self.sequential = sequential
     }
 
-    /// Line feeds in the bytes: the line of the next chunk's first byte is this many more.
+    /// Line feeds in the bytes: the line of the next chunk's first byte is this many more. Reads
+    /// the array's buffer through a pointer, `memchr` never past its end.
     static func lineFeeds(_ bytes: [UInt8]) -> Int {
         // libc's vectorised memchr from one line feed to the next: an export's lines average
         // about 160 bytes, so this reads 32 bytes an instruction or two where the byte loop it

@@ -526,15 +526,17 @@ final class ExportElementHandler: @unchecked Sendable {
                 report.skip("record without a value (\(shortType(metric.healthKitType)))", at: rec.location)
             }
         }
-        var s = Sample(
-            type: interner[rec.typeID], metric: metric, source: rec.sourceID >= 0 ? interner[rec.sourceID] : "",
-            sourceVersion: rec.versionID >= 0 ? interner[rec.versionID] : nil, device: rec.device,
-            unit: rec.unitID >= 0 ? interner[rec.unitID] : nil, valueText: rec.valueText, value: rec.value,
-            canonicalValue: canonical, start: start, end: end, created: rec.created, timeZoneName: rec.timeZoneName,
-            metadata: details ? rec.metadata : [], beats: details ? rec.beats : [])
-        s.metadataDigest = rec.hasMetadata ? rec.metadataDigest.value : 0
-        s.deviceIsWatch = rec.deviceIsWatch
-        sink.sample(s)
+        // Made whole in one expression rather than a variable whose last two fields are set
+        // afterwards: 11.6 M fewer instructions on the 40 MB export. One copy of the whole value
+        // (and its references) a sample is still made here for the call through the protocol.
+        sink.sample(
+            Sample(
+                type: interner[rec.typeID], metric: metric, source: rec.sourceID >= 0 ? interner[rec.sourceID] : "",
+                sourceVersion: rec.versionID >= 0 ? interner[rec.versionID] : nil, device: rec.device,
+                unit: rec.unitID >= 0 ? interner[rec.unitID] : nil, valueText: rec.valueText, value: rec.value,
+                canonicalValue: canonical, start: start, end: end, created: rec.created, timeZoneName: rec.timeZoneName,
+                metadata: details ? rec.metadata : [], beats: details ? rec.beats : [],
+                metadataDigest: rec.hasMetadata ? rec.metadataDigest.value : 0, deviceIsWatch: rec.deviceIsWatch))
     }
 
     private func finishTopLevelRecord() {

@@ -52,6 +52,32 @@ final class ParsingTests: XCTestCase {
         for bad in ["", "0x10", "nan", "inf", "1,5", "12abc", " 1"] { XCTAssertNil(NumberParser.parse(bad), bad) }
     }
 
+    /// The plain-decimal fast path gives strtod's double bit for bit, and the shapes strtod takes.
+    func testPlainDecimalsAreStrtodsDoubles() {
+        XCTAssertEqual(NumberParser.parse(".5"), 0.5)
+        XCTAssertEqual(NumberParser.parse("5."), 5)
+        XCTAssertEqual(NumberParser.parse("+5"), 5)
+        XCTAssertEqual(NumberParser.parse("007.250"), 7.25)
+        XCTAssertEqual(NumberParser.parse("-0")?.sign, .minus)  // strtod keeps the sign of zero
+        for bad in [".", "-", "+", "-.", "1.2.3", "1-2", "--1", "1.5x"] { XCTAssertNil(NumberParser.parse(bad), bad) }
+        // 2^53 + 1 has no double: it rounds to even, 2^53 (the fast path leaves it to strtod).
+        XCTAssertEqual(NumberParser.parse("9007199254740993"), 9_007_199_254_740_992)
+        // 24 digits, 23 after the point: beyond the fast path, strtod's answer.
+        XCTAssertEqual(NumberParser.parse("0.12345678901234567890123"), 0.12345678901234567890123)
+        // Random decimals of 1–19 significant digits with 0–24 after the point, each against
+        // Swift's own correctly rounded `Double(String)`, bit for bit.
+        var random = SeededRandom(defaultSeed: 24)
+        for _ in 0..<20_000 {
+            let digits = Int(random.next() % 19) + 1
+            var text = String((0..<digits).map { _ in Character(String(random.next() % 10)) })
+            let point = Int(random.next() % UInt64(digits + 6))
+            if point < digits { text.insert(".", at: text.index(text.startIndex, offsetBy: point)) }
+            if random.next() % 2 == 0 { text = "-" + text }
+            let reference = Double(text)
+            XCTAssertEqual(NumberParser.parse(text)?.bitPattern, reference?.bitPattern, "\(text), seed \(random.seed)")
+        }
+    }
+
     func testUnitConversions() throws {
         // Each expected number worked out by hand from the factor in docs/catalog.md ("Units").
         XCTAssertEqual(try XCTUnwrap(CanonicalUnit.kilocalories.convert(418.4, from: "kJ")), 100, accuracy: 1e-9)  // 418.4 / 4.184

@@ -5,11 +5,16 @@ struct SourceTable {
     private var ids: [String: Int32] = [:]
     private var isWatch: [Bool] = []
     private var last: (String, Int32)?
+    /// The one before `last`: a type's records alternate between the phone and the watch, and a
+    /// String hashed for each was 10 M instructions of a 40 MB export (docs/export-xml.md, "The fifth pass").
+    private var previous: (String, Int32)?
 
     @inline(__always)
     mutating func id(_ name: String) -> Int32 {
         if let (n, id) = last, n == name { return id }  // interned by the reader: usually the same string
-        let id = lookup(name)
+        let id: Int32
+        if let (n, i) = previous, n == name { id = i } else { id = lookup(name) }
+        previous = last
         last = (name, id)
         return id
     }

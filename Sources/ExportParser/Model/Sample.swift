@@ -62,7 +62,8 @@ struct Sample: Sendable {
         type: String, metric: Metric? = nil, source: String, sourceVersion: String? = nil,
         device: String? = nil, unit: String? = nil, valueText: String? = nil, value: Double? = nil,
         canonicalValue: Double? = nil, start: Timestamp, end: Timestamp, created: Timestamp? = nil,
-        timeZoneName: String? = nil, metadata: [MetadataEntry] = [], beats: [InstantaneousBeat] = []
+        timeZoneName: String? = nil, metadata: [MetadataEntry] = [], beats: [InstantaneousBeat] = [],
+        metadataDigest: UInt64 = 0, deviceIsWatch: Bool = false
     ) {
         self.type = type
         self.metric = metric
@@ -79,5 +80,7 @@ struct Sample: Sendable {
         self.timeZoneName = timeZoneName
         self.metadata = metadata
         self.beats = beats
+        self.metadataDigest = metadataDigest
+        self.deviceIsWatch = deviceIsWatch
     }
 }

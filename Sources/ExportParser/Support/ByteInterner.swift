@@ -1,3 +1,5 @@
+import Foundation
+
 /// Turns repeated byte strings (type names, source names, units) into one shared `String` and a
 /// dense id, so the hot path creates no String for a name it has seen before.
 ///
@@ -25,11 +27,18 @@ struct ByteInterner {
     /// consecutive records mostly repeat their type, unit and source.
     @inline(__always)
     mutating func intern(_ p: UnsafePointer<UInt8>, _ count: Int, hint: Int) -> Int {
-        if hint >= 0 {
-            let same = entryBytes[hint].withUnsafeBufferPointer { b in b.count == count && memcmp(b.baseAddress!, p, count) == 0 }
-            if same { return hint }
-        }
+        if hint >= 0, holds(hint, p, count) { return hint }
         return intern(p, count)
+    }
+
+    /// Whether entry `id` is the `count` bytes at `p`. libc's memcmp (through raw pointers): the
+    /// byte loop below took five instructions a byte of every record's type name (docs/export-xml.md,
+    /// "The fifth pass").
+    @inline(__always)
+    func holds(_ id: Int, _ p: UnsafePointer<UInt8>, _ count: Int) -> Bool {
+        entryBytes[id].withUnsafeBufferPointer { b in
+            b.count == count && (count == 0 || memcmp(UnsafeRawPointer(b.baseAddress!), UnsafeRawPointer(p), count) == 0)
+        }
     }
 
     /// The id of the bytes, adding them on first sight.

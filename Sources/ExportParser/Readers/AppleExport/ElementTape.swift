@@ -131,6 +131,7 @@ final class ElementTape: RecordedTape, @unchecked Sendable {
     /// Plays every event into the handler, in order. `lineOffset` turns the recording parser's
     /// line numbers into the file's (a chunk's parser starts counting at its first byte).
     func play(into handler: ExportElementHandler, lineOffset: Int32 = 0) {
+        handler.beginTape()
         for e in UnsafeBufferPointer(start: events, count: count) {
             switch e.kind {
             case .start:

@@ -47,6 +47,11 @@ final class ExportElementHandler: @unchecked Sendable {
     }
     @exclusivity(unchecked) private var types: [TypeInfo] = []
     @exclusivity(unchecked) private var hintType = -1, hintSource = -1, hintUnit = -1
+    /// The source before `hintSource`: a type's records alternate between the phone and the watch.
+    @exclusivity(unchecked) private var hintOtherSource = -1
+
+    /// A record's dates, its date and offset remembered from the last one.
+    @exclusivity(unchecked) private var dates = RecentDateParser()
 
     // The record being read (top level or inside a correlation).
     @exclusivity(unchecked) private var rec = PendingRecord()
@@ -59,6 +64,8 @@ final class ExportElementHandler: @unchecked Sendable {
     init(sink: SampleSink) {
         self.sink = sink
         self.details = sink.wantsDetails
+        namePointers.initialize(repeating: nil, count: Self.nameSlots)
+        nameKinds.initialize(repeating: .other, count: Self.nameSlots)
     }
 
     // MARK: - Names
@@ -261,7 +268,10 @@ final class ExportElementHandler: @unchecked Sendable {
         var deviceIsWatch = false
         var metadata: [MetadataEntry] = []
         var beats: [InstantaneousBeat] = []
-        var location = InputLocation()
+        /// Line and column of its start tag; an `InputLocation` (whose copies count references)
+        /// is made only for a skip.
+        var position: (Int32, Int32) = (0, 0)
+        var location: InputLocation { InputLocation(line: Int(position.0), column: Int(position.1)) }
         var problem: String?
     }
 
@@ -276,24 +286,21 @@ final class ExportElementHandler: @unchecked Sendable {
         if !rec.beats.isEmpty { rec.beats.removeAll(keepingCapacity: true) }
         for i in 0..<attrs.count {
             let n = attrs.name(i), v = attrs.valueStart(i), c = attrs.valueCount(i)
-            switch n[0] {
-            case UInt8(ascii: "t") where Self.equals(n, "type"):
+            switch recordAttribute(n) {
+            case .type:
                 rec.typeID = interner.intern(v, c, hint: hintType)
                 hintType = rec.typeID
-            case UInt8(ascii: "s"):
-                if Self.equals(n, "startDate") {
-                    rec.start = TimestampParser.parse(v, c)
-                    if rec.start == nil, rec.problem == nil { rec.problem = "unparseable startDate" }
-                } else if Self.equals(n, "sourceName") {
-                    rec.sourceID = interner.intern(v, c, hint: hintSource)
-                    hintSource = rec.sourceID
-                } else if details, Self.equals(n, "sourceVersion") {
-                    rec.versionID = interner.intern(v, c)
-                }
-            case UInt8(ascii: "e") where Self.equals(n, "endDate"):
-                rec.end = TimestampParser.parse(v, c)
+            case .startDate:
+                rec.start = dates.parse(v, c)
+                if rec.start == nil, rec.problem == nil { rec.problem = "unparseable startDate" }
+            case .sourceName:
+                rec.sourceID = internSource(v, c)
+            case .sourceVersion where details:
+                rec.versionID = interner.intern(v, c)
+            case .endDate:
+                rec.end = dates.parse(v, c)
                 if rec.end == nil, rec.problem == nil { rec.problem = "unparseable endDate" }
-            case UInt8(ascii: "v") where Self.equals(n, "value"):
+            case .value:
                 rec.value = NumberParser.parse(v, c)
                 if rec.value == nil {
                     rec.valueWasText = true
@@ -301,19 +308,74 @@ final class ExportElementHandler: @unchecked Sendable {
                 } else if details {
                     rec.valueText = XMLText.string(v, c)
                 }
-            case UInt8(ascii: "u") where Self.equals(n, "unit"):
+            case .unit:
                 rec.unitID = interner.intern(v, c, hint: hintUnit)
                 hintUnit = rec.unitID
-            case UInt8(ascii: "c") where details && Self.equals(n, "creationDate"):
-                rec.created = TimestampParser.parse(v, c)
-            case UInt8(ascii: "d") where Self.equals(n, "device"):
+            case .creationDate where details:
+                rec.created = dates.parse(v, c)
+            case .device:
                 rec.deviceIsWatch = Self.contains(v, c, "model:Watch,")
                 if details { rec.device = deviceText(v, c) }
             default:
                 break
             }
         }
-        rec.location = locate()
+        rec.position = position
+    }
+
+    // MARK: - Attribute names by pointer
+
+    /// The attributes of a record that are read.
+    private enum RecordAttribute: UInt8 {
+        case type, startDate, sourceName, sourceVersion, endDate, value, unit, creationDate, device, other
+    }
+
+    private static let nameSlots = 256
+    /// Attribute names already told apart on the tape being played, by pointer: a name is a
+    /// string of the recording parser's dictionary, which holds each string once, so within one
+    /// tape (recorded by one parser) the same pointer is the same name and comparing pointers
+    /// replaces comparing bytes (about 40 instructions an attribute, nine a record; docs/export-xml.md,
+    /// "The fifth pass"). Emptied before each tape (`beginTape`): another tape's parser, or a
+    /// dictionary freed since, may put another name at the same address. A slot holds the last
+    /// name that hashed to it; a miss compares the bytes as before.
+    private let namePointers = UnsafeMutablePointer<UnsafePointer<UInt8>?>.allocate(capacity: nameSlots)
+    private let nameKinds = UnsafeMutablePointer<RecordAttribute>.allocate(capacity: nameSlots)
+
+    deinit {
+        namePointers.deallocate()
+        nameKinds.deallocate()
+    }
+
+    /// A tape starts playing: the names it holds may be new strings at addresses seen before.
+    func beginTape() { namePointers.update(repeating: nil, count: Self.nameSlots) }
+
+    @inline(__always)
+    private func recordAttribute(_ n: UnsafePointer<UInt8>) -> RecordAttribute {
+        // Fibonacci hashing: the dictionary's strings lie a few bytes apart, so the address's
+        // low bits alone put several of a record's nine names in one slot.
+        let slot = Int(truncatingIfNeeded: (UInt64(UInt(bitPattern: n)) &* 0x9E37_79B9_7F4A_7C15) >> 56)
+        if namePointers[slot] == n { return nameKinds[slot] }
+        let kind = Self.recordAttributeByBytes(n)
+        namePointers[slot] = n
+        nameKinds[slot] = kind
+        return kind
+    }
+
+    private static func recordAttributeByBytes(_ n: UnsafePointer<UInt8>) -> RecordAttribute {
+        switch n[0] {
+        case UInt8(ascii: "t"): if equals(n, "type") { return .type }
+        case UInt8(ascii: "s"):
+            if equals(n, "startDate") { return .startDate }
+            if equals(n, "sourceName") { return .sourceName }
+            if equals(n, "sourceVersion") { return .sourceVersion }
+        case UInt8(ascii: "e"): if equals(n, "endDate") { return .endDate }
+        case UInt8(ascii: "v"): if equals(n, "value") { return .value }
+        case UInt8(ascii: "u"): if equals(n, "unit") { return .unit }
+        case UInt8(ascii: "c"): if equals(n, "creationDate") { return .creationDate }
+        case UInt8(ascii: "d"): if equals(n, "device") { return .device }
+        default: break
+        }
+        return .other
     }
 
     private func metadata(_ attrs: AttributeList, parent: Element, depth: Int) {
@@ -377,6 +439,17 @@ final class ExportElementHandler: @unchecked Sendable {
         return interner[id]
     }
 
+    /// A record's source: one of the last two, nearly always (a type's records interleave the
+    /// phone's and the watch's), compared before the bytes are hashed.
+    @inline(__always)
+    private func internSource(_ p: UnsafePointer<UInt8>, _ count: Int) -> Int {
+        if hintSource >= 0, interner.holds(hintSource, p, count) { return hintSource }
+        let id = hintOtherSource >= 0 && interner.holds(hintOtherSource, p, count) ? hintOtherSource : interner.intern(p, count)
+        hintOtherSource = hintSource
+        hintSource = id
+        return id
+    }
+
     /// Interns and returns the shared String (two steps: the subscript must see the updated table).
     @inline(__always)
     private func internedString(_ p: UnsafePointer<UInt8>, _ count: Int) -> String {
@@ -394,27 +467,30 @@ final class ExportElementHandler: @unchecked Sendable {
         return types[id].metric
     }
 
-    /// Builds the sample, or reports why it cannot be one. Returns nil when skipped.
-    private func buildSample() -> Sample? {
+    /// Builds the sample and hands it to the sink, or reports why it cannot be one. Handed over
+    /// here rather than returned: an optional `Sample` returned and unwrapped was copied whole
+    /// (five `memcpy` and the copy of each of its references a record; docs/export-xml.md,
+    /// "The fifth pass").
+    private func sendSample() {
         guard rec.typeID >= 0 else {
             report.skip("record without a type", at: rec.location)
-            return nil
+            return
         }
         if let problem = rec.problem {
             report.skip("\(problem) (\(shortType(interner[rec.typeID])))", at: rec.location)
-            return nil
+            return
         }
         guard let start = rec.start, let end = rec.end else {
             report.skip("record without startDate or endDate (\(shortType(interner[rec.typeID])))", at: rec.location)
-            return nil
+            return
         }
         if end < start {
             report.skip("endDate before startDate (\(shortType(interner[rec.typeID])))", at: rec.location)
-            return nil
+            return
         }
         if end.seconds - start.seconds > Sample.longestSpan {
             report.skip("record lasting more than a year (\(shortType(interner[rec.typeID])))", at: rec.location)
-            return nil
+            return
         }
         let metric = typeInfo(rec.typeID)
         var canonical: Double?
@@ -450,15 +526,17 @@ final class ExportElementHandler: @unchecked Sendable {
                 report.skip("record without a value (\(shortType(metric.healthKitType)))", at: rec.location)
             }
         }
-        var s = Sample(
-            type: interner[rec.typeID], metric: metric, source: rec.sourceID >= 0 ? interner[rec.sourceID] : "",
-            sourceVersion: rec.versionID >= 0 ? interner[rec.versionID] : nil, device: rec.device,
-            unit: rec.unitID >= 0 ? interner[rec.unitID] : nil, valueText: rec.valueText, value: rec.value,
-            canonicalValue: canonical, start: start, end: end, created: rec.created, timeZoneName: rec.timeZoneName,
-            metadata: details ? rec.metadata : [], beats: details ? rec.beats : [])
-        s.metadataDigest = rec.hasMetadata ? rec.metadataDigest.value : 0
-        s.deviceIsWatch = rec.deviceIsWatch
-        return s
+        // Made whole in one expression rather than a variable whose last two fields are set
+        // afterwards: 11.6 M fewer instructions on the 40 MB export. One copy of the whole value
+        // (and its references) a sample is still made here for the call through the protocol.
+        sink.sample(
+            Sample(
+                type: interner[rec.typeID], metric: metric, source: rec.sourceID >= 0 ? interner[rec.sourceID] : "",
+                sourceVersion: rec.versionID >= 0 ? interner[rec.versionID] : nil, device: rec.device,
+                unit: rec.unitID >= 0 ? interner[rec.unitID] : nil, valueText: rec.valueText, value: rec.value,
+                canonicalValue: canonical, start: start, end: end, created: rec.created, timeZoneName: rec.timeZoneName,
+                metadata: details ? rec.metadata : [], beats: details ? rec.beats : [],
+                metadataDigest: rec.hasMetadata ? rec.metadataDigest.value : 0, deviceIsWatch: rec.deviceIsWatch))
     }
 
     private func finishTopLevelRecord() {
@@ -467,7 +545,7 @@ final class ExportElementHandler: @unchecked Sendable {
             _ = typeInfo(rec.typeID)
             types[rec.typeID].count += 1
         }
-        if let s = buildSample() { sink.sample(s) }
+        sendSample()
     }
 
     private func finishMemberRecord() {
@@ -515,21 +593,50 @@ final class ExportElementHandler: @unchecked Sendable {
         workout = w
     }
 
+    /// Read from the attribute bytes as a record is, its type and unit interned: a dictionary of
+    /// Strings made for each statistic cost about 17,000 instructions (docs/export-xml.md, "The
+    /// fifth pass"). XML allows no attribute twice, so each is met at most once.
     private func statistic(_ attrs: AttributeList) -> WorkoutStatistic? {
-        let d = attrs.dictionary()
-        guard let type = d["type"] else { return nil }
+        var type: String?, unit: String?
+        var start: Timestamp?, end: Timestamp?
+        var average: Double?, minimum: Double?, maximum: Double?, sum: Double?
+        for i in 0..<attrs.count {
+            let v = attrs.valueStart(i), c = attrs.valueCount(i)
+            if attrs.nameIs(i, "type") {
+                type = internedString(v, c)
+            } else if attrs.nameIs(i, "startDate") {
+                start = TimestampParser.parse(v, c)
+            } else if attrs.nameIs(i, "endDate") {
+                end = TimestampParser.parse(v, c)
+            } else if attrs.nameIs(i, "sum") {
+                sum = NumberParser.parse(v, c)
+            } else if attrs.nameIs(i, "average") {
+                average = NumberParser.parse(v, c)
+            } else if attrs.nameIs(i, "minimum") {
+                minimum = NumberParser.parse(v, c)
+            } else if attrs.nameIs(i, "maximum") {
+                maximum = NumberParser.parse(v, c)
+            } else if attrs.nameIs(i, "unit") {
+                unit = internedString(v, c)
+            }
+        }
+        guard let type else { return nil }
         return WorkoutStatistic(
-            type: type, start: d["startDate"].flatMap(TimestampParser.parse), end: d["endDate"].flatMap(TimestampParser.parse),
-            average: workoutFigure(d["average"], "WorkoutStatistics average"),
-            minimum: workoutFigure(d["minimum"], "WorkoutStatistics minimum"),
-            maximum: workoutFigure(d["maximum"], "WorkoutStatistics maximum"),
-            sum: workoutFigure(d["sum"], "WorkoutStatistics sum"), unit: d["unit"])
+            type: type, start: start, end: end,
+            average: workoutFigure(average, "WorkoutStatistics average"),
+            minimum: workoutFigure(minimum, "WorkoutStatistics minimum"),
+            maximum: workoutFigure(maximum, "WorkoutStatistics maximum"),
+            sum: workoutFigure(sum, "WorkoutStatistics sum"), unit: unit)
     }
 
     /// A workout's number: nil, with a counted skip, when it is negative (no workout has a
     /// negative duration, distance, energy or heart rate). Non-numbers are nil as before.
     private func workoutFigure(_ text: String?, _ name: String) -> Double? {
-        guard let v = text.flatMap(NumberParser.parse) else { return nil }
+        workoutFigure(text.flatMap(NumberParser.parse), name)
+    }
+
+    private func workoutFigure(_ number: Double?, _ name: String) -> Double? {
+        guard let v = number else { return nil }
         if v < 0 {
             report.skip("negative workout \(name)", at: locate())
             return nil

@@ -161,8 +161,8 @@ struct PrologFilter {
         return nil
     }
 
-    /// Passes the chunk on, without the forbidden control bytes. Scans eight bytes at a time for a
-    /// byte below 0x20 (only line ends, normally) and copies only when one must go.
+    /// Passes the chunk on, without the forbidden control bytes. Scans a word at a time for a
+    /// forbidden byte (normally there is none) and copies only when one must go.
     private mutating func dropControls(
         _ chunk: UnsafeRawBufferPointer, emit: (UnsafeRawBufferPointer) throws -> Void,
         origin: (Int) -> Int64
@@ -171,13 +171,27 @@ struct PrologFilter {
         guard n > 0, let base = chunk.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return }
         var firstBad = -1
         var i = 0
-        while i + 8 <= n {
-            let w = UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self)
-            // High bit set in a byte lane iff that byte is < 0x20 (for bytes < 0x80).
-            if (w &- 0x2020_2020_2020_2020) & ~w & 0x8080_8080_8080_8080 != 0 {
-                for k in i..<(i + 8) where isForbidden(base[k]) { firstBad = k; break }
-                if firstBad >= 0 { break }
+        // 32 bytes a step: a quick test of four words at once for any byte below 0x20, then, when
+        // one has such a byte (a line feed ends every line of an export), the exact test of each
+        // word, which tells a forbidden byte from a tab or line end without a byte loop. Testing a
+        // word at a time and then its bytes one by one took 75 M instructions on a 40 MB export,
+        // this 30 M (callgrind; docs/export-xml.md, "The fifth pass").
+        scan: while i + 32 <= n {
+            let w0 = Self.word(base + i), w1 = Self.word(base + i + 8), w2 = Self.word(base + i + 16), w3 = Self.word(base + i + 24)
+            if Self.belowSpace(w0) | Self.belowSpace(w1) | Self.belowSpace(w2) | Self.belowSpace(w3) != 0 {
+                let b0 = Self.forbiddenLanes(w0), b1 = Self.forbiddenLanes(w1)
+                let b2 = Self.forbiddenLanes(w2), b3 = Self.forbiddenLanes(w3)
+                if b0 | b1 | b2 | b3 != 0 {
+                    let (k, bad) = b0 != 0 ? (0, b0) : b1 != 0 ? (8, b1) : b2 != 0 ? (16, b2) : (24, b3)
+                    firstBad = i + k + bad.trailingZeroBitCount / 8
+                    break scan
+                }
             }
+            i += 32
+        }
+        while firstBad < 0, i + 8 <= n {
+            let bad = Self.forbiddenLanes(Self.word(base + i))
+            if bad != 0 { firstBad = i + bad.trailingZeroBitCount / 8 }
             i += 8
         }
         if firstBad < 0 {
@@ -199,4 +213,33 @@ struct PrologFilter {
 
     @inline(__always)
     private func isForbidden(_ c: UInt8) -> Bool { c < 0x20 && c != 0x09 && c != 0x0A && c != 0x0D }
+
+    // Byte-lane tests on eight bytes read as one little-endian word (byte k in bits 8k..8k+7).
+
+    @inline(__always)
+    private static func word(_ p: UnsafePointer<UInt8>) -> UInt64 {
+        UInt64(littleEndian: UnsafeRawPointer(p).loadUnaligned(as: UInt64.self))
+    }
+
+    private static let lanes: UInt64 = 0x0101_0101_0101_0101
+    private static let highBits: UInt64 = 0x8080_8080_8080_8080
+    private static let lowBits: UInt64 = 0x7F7F_7F7F_7F7F_7F7F
+
+    /// Non-zero iff some byte is below 0x20 (which lane is not exact: a borrow may mark the
+    /// lanes above a true one).
+    @inline(__always)
+    private static func belowSpace(_ w: UInt64) -> UInt64 { (w &- 0x20 &* lanes) & ~w & highBits }
+
+    /// The high bit of each lane whose byte is zero, exactly (no carry crosses a lane: a lane's
+    /// low seven bits plus 0x7F stay below 0x100).
+    @inline(__always)
+    private static func zeroLanes(_ w: UInt64) -> UInt64 { ~(((w & lowBits) &+ lowBits) | w) & highBits }
+
+    /// The high bit of each lane whose byte `isForbidden` refuses, exactly: below 0x20 (bits 5–7
+    /// clear: the low seven bits plus 0x60 stay below 0x80) and not a tab, line feed or carriage return.
+    @inline(__always)
+    private static func forbiddenLanes(_ w: UInt64) -> UInt64 {
+        let below = ~(((w & lowBits) &+ 0x60 &* lanes) | w) & highBits
+        return below & ~zeroLanes(w ^ (0x09 &* lanes)) & ~zeroLanes(w ^ (0x0A &* lanes)) & ~zeroLanes(w ^ (0x0D &* lanes))
+    }
 }

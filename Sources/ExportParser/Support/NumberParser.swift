@@ -59,15 +59,17 @@ enum NumberParser {
             i += 1
         }
         guard seen, significand <= 1 << 53, scale <= 22 else { return nil }
-        let v = scale == 0 ? Double(significand) : Double(significand) / power(scale)
+        let v = scale == 0 ? Double(significand) : Double(significand) / exactPowerOfTen(scale)
         return negative ? -v : v
     }
 
-    /// 10^e for 1 ≤ e ≤ 22, each exact in a double; literals in a switch, so no table behind a
-    /// lazily initialised global on the hot path.
+    /// 10^e for 0 ≤ e ≤ 22 (22 for anything above), each exact in a double: the powers
+    /// Clinger's fast path divides or multiplies by, here and in `HAEDecimalParser`. Literals in a
+    /// switch, so no table behind a lazily initialised global on the hot path.
     @inline(__always)
-    private static func power(_ e: Int) -> Double {
+    static func exactPowerOfTen(_ e: Int) -> Double {
         switch e {
+        case 0: return 1e0
         case 1: return 1e1
         case 2: return 1e2
         case 3: return 1e3

@@ -14,41 +14,11 @@
 /// of a yajl number at `p` (valid for the call), never past `n`. A hot byte scan: it runs once per
 /// number of an HAE file.
 enum HAEDecimalParser {
-    /// Exact powers of ten as literals in a switch: no table behind a lazy global on the hot path.
-    @inline(__always)
-    private static func power(_ e: Int) -> Double {
-        switch e {
-        case 0: return 1e0
-        case 1: return 1e1
-        case 2: return 1e2
-        case 3: return 1e3
-        case 4: return 1e4
-        case 5: return 1e5
-        case 6: return 1e6
-        case 7: return 1e7
-        case 8: return 1e8
-        case 9: return 1e9
-        case 10: return 1e10
-        case 11: return 1e11
-        case 12: return 1e12
-        case 13: return 1e13
-        case 14: return 1e14
-        case 15: return 1e15
-        case 16: return 1e16
-        case 17: return 1e17
-        case 18: return 1e18
-        case 19: return 1e19
-        case 20: return 1e20
-        case 21: return 1e21
-        default: return 1e22
-        }
-    }
-
     #if arch(x86_64)
         /// 10^e for e ≤ 27, exact in Float80 (5^27 < 2^64).
         @inline(__always)
         private static func extendedPower(_ e: Int) -> Float80 {
-            e <= 22 ? Float80(power(e)) : Float80(power(e - 5)) * 100_000
+            e <= 22 ? Float80(NumberParser.exactPowerOfTen(e)) : Float80(NumberParser.exactPowerOfTen(e - 5)) * 100_000
         }
     #endif
 
@@ -82,7 +52,7 @@ enum HAEDecimalParser {
         guard i == n, digits <= 19 else { return NumberParser.parse(p, n) }  // exponent form or > 19 digits
         if mantissa <= 1 << 53, exponent >= -22, exponent <= 22 {
             let m = Double(mantissa)
-            let v = exponent >= 0 ? m * power(exponent) : m / power(-exponent)
+            let v = exponent >= 0 ? m * NumberParser.exactPowerOfTen(exponent) : m / NumberParser.exactPowerOfTen(-exponent)
             return negative ? -v : v
         }
         #if arch(x86_64)

@@ -39,20 +39,34 @@ final class DayAccumulators {
         if latest[metric].map({ $0.end <= end }) ?? true { latest[metric] = (end, value) }
     }
 
-    /// Adds what `other` gathered: a fringe slot of the day book (samples near midnight whose
-    /// date was known only at the end) joining the date it turned out to belong to. A latest
-    /// value tied on its end keeps this day's (file order is not known across slots).
-    func merge(_ other: DayAccumulators) {
-        for (i, a) in other.average {
-            Self.add(a.sum, count: a.count, to: &average[i, default: (0, 0)])
+    // What a fringe slot of the day book gathered (`FringeSlots`: samples near midnight whose
+    // date was known only at the end) joins the date it turned out to belong to, one metric at a
+    // time. A latest value tied on its end keeps this day's (file order is not known across
+    // slots).
+
+    @inline(__always)
+    func mergeAverage(metric: Int, sum: Double, count: Int) {
+        Self.add(sum, count: count, to: &average[metric, default: (0, 0)])
+    }
+
+    @inline(__always)
+    func mergeLatest(metric: Int, value: Double, end: Int64) {
+        if latest[metric].map({ $0.end < end }) ?? true { latest[metric] = (end, value) }
+    }
+
+    @inline(__always)
+    func mergeMinMax(metric: Int, _ other: MinMaxAvgAccumulator) {
+        minMaxAvg[metric, default: MinMaxAvgAccumulator()].merge(other)
+    }
+
+    /// The slot's first offset, when it saw one before this day did, and its zone name when the
+    /// day has none.
+    func mergeNote(zone: String?, offset other: Int32, order: Int) {
+        if order < offsetOrder {
+            offset = other
+            offsetOrder = order
         }
-        for (i, l) in other.latest where latest[i].map({ $0.end < l.end }) ?? true { latest[i] = l }
-        for (i, acc) in other.minMaxAvg { minMaxAvg[i, default: MinMaxAvgAccumulator()].merge(acc) }
-        if let o = other.offset, other.offsetOrder < offsetOrder {
-            offset = o
-            offsetOrder = other.offsetOrder
-        }
-        if zoneName == nil { zoneName = other.zoneName }
+        if zoneName == nil { zoneName = zone }
     }
 
     /// Writes the day's values into `day`.

@@ -35,9 +35,7 @@ final class DayBook: SampleSink {
     /// given): near-midnight samples wait in fringe slots, sleep and night-avg samples in lists.
     private let dating: Bool
     @exclusivity(unchecked) private var zoneNotes = ZoneNotes()
-    @exclusivity(unchecked) private var fringeDays: [Int: DayAccumulators] = [:]
-    @exclusivity(unchecked) private var lastFringe = Int.min
-    @exclusivity(unchecked) private var lastFringeState: DayAccumulators?
+    @exclusivity(unchecked) private var fringeSlots = FringeSlots()
     @exclusivity(unchecked) private var fringeSums = SumBook(lag: FringeKey.lag)
     private var pendingNightAvg = BlockList<(metric: Int, value: Double, end: Timestamp)>()
     /// The recorded offsets seen, the dates they gave, and whether one was not whole quarter-hours
@@ -132,21 +130,6 @@ final class DayBook: SampleSink {
         return s
     }
 
-    @inline(__always)
-    private func fringeState(_ key: Int) -> DayAccumulators {
-        if key == lastFringe, let s = lastFringeState { return s }
-        let s: DayAccumulators
-        if let existing = fringeDays[key] {
-            s = existing
-        } else {
-            s = DayAccumulators()
-            fringeDays[key] = s
-        }
-        lastFringe = key
-        lastFringeState = s
-        return s
-    }
-
     private func noteOffset(_ off: Int32) {
         lastOffset = off
         offsets = (min(offsets.least, off), max(offsets.greatest, off))
@@ -235,7 +218,7 @@ final class DayBook: SampleSink {
     private func fringe(_ metric: Metric, _ s: Sample, _ value: Double, offset off: Int32) {
         let key = FringeKey.key(s.start.seconds, offset: off)
         // The slot's first zone and offset, for a date that the timeline does not name.
-        fringeState(key).note(zone: s.timeZoneName, offset: off, order: samplesSeen)
+        let slot = fringeSlots.slot(key, zone: s.timeZoneName, offset: off, order: samplesSeen)
         switch metric.rule {
         case .sum:
             let source = sources.id(s.source), print = sums.fingerprint(s)
@@ -263,13 +246,13 @@ final class DayBook: SampleSink {
             } while t < end
             if waiting > options.sumPieceBudget { resolveLeftBehindDays() }
         case .avg:
-            fringeState(key).addAverage(metric: metric.index, value)
+            fringeSlots.addAverage(slot, metric: metric.index, value)
         case .minMaxAvg:
-            fringeState(key).minMaxAvg[metric.index, default: MinMaxAvgAccumulator()]
-                .add(value, bucketMinimum: s.bucketMinimum, bucketMaximum: s.bucketMaximum, isBucket: s.isBucket)
+            fringeSlots.addMinMax(
+                slot, metric: metric.index, value, bucketMinimum: s.bucketMinimum, bucketMaximum: s.bucketMaximum, isBucket: s.isBucket)
             if metric.index == Self.heartRateIndex { workouts.addHeartRate(s.start.seconds, value) }
         case .latest:
-            fringeState(key).addLatest(metric: metric.index, value, end: s.end.seconds)
+            fringeSlots.addLatest(slot, metric: metric.index, value, end: s.end.seconds)
         case .nightAvg, .workoutAvg:
             break  // kept before the fringe test
         }
@@ -384,7 +367,7 @@ final class DayBook: SampleSink {
             // In key (time) order too: a date's averages and extremes add slot by slot, and a tie of
             // latest values keeps the first merged, so a Dictionary's order (seeded per process)
             // could change a value's last bits from one run to the next.
-            for key in fringeDays.keys.sorted() { state(FringeKey.day(key, clock: slotClock)).merge(fringeDays[key]!) }
+            fringeSlots.mergeAll(into: { state(FringeKey.day($0, clock: slotClock)) }, isLatest: { Catalog.metrics[$0].rule == .latest })
             // Slots in key (time) order (`totals` gives them so): several slots add into one day,
             // and an unsorted walk (a Dictionary's order is seeded per process) made the float sum
             // differ by run.
@@ -395,7 +378,6 @@ final class DayBook: SampleSink {
             // The slots are merged: freed, and with what the merge left, handed back to the kernel
             // before the waiting samples are placed (the finish allocates on this thread and two
             // others, each from its own arena; peak RSS is the sum of such phases: issue 24).
-            (fringeDays, lastFringeState) = ([:], nil)
             giveBackIfLarge()
             pendingNightAvg.drain { p in nights.addNightAvg(metric: p.metric, p.value, night: clock.night(endingAt: p.end)) }
         } else {

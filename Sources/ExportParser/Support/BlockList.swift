@@ -35,8 +35,11 @@ struct BlockList<Element> {
         }
     }
 
-    /// The element appended `position`-th (from 0).
-    subscript(position: Int) -> Element { blocks[position / blockSize][position % blockSize] }
+    /// The element appended `position`-th (from 0); changed in place.
+    subscript(position: Int) -> Element {
+        get { blocks[position / blockSize][position % blockSize] }
+        _modify { yield &blocks[position / blockSize][position % blockSize] }
+    }
 
     /// Every element, in the order appended.
     func forEach(_ body: (Element) throws -> Void) rethrows {

@@ -9,7 +9,8 @@ import Synchronization
 /// What it keeps is bounded by days and sources, except where a rule needs intervals: sum-rule
 /// pieces (32 bytes) until their days are complete (at most `DayOptions.sumPieceBudget`),
 /// heart-rate samples (8 bytes) for workouts that state no heart rate, spilled to a temporary
-/// file a chunk at a time (`HeartRateSamples`), sleep and running samples, which are few.
+/// file a chunk at a time (`HeartRateSamples`), sleep samples (32 bytes), spilled the same way
+/// until the finish (`SpilledList`), and running samples, which are few.
 ///
 /// Without `--timezone` the book dates samples in the person's zone as the input's `HKTimeZone`
 /// entries show it (`ZoneTimeline`), which is known only at the end of the pass (export.xml lists

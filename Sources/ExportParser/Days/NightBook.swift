@@ -15,7 +15,9 @@ struct NightBook {
         var nightAvg = MetricSlots<(sum: Double, count: Int)>()
     }
     private var nights: [Int: Night] = [:]
-    /// Every sleep sample, in the order added.
+    /// Every sleep sample, in the order added: in a temporary file during the read, in memory
+    /// from `place` on.
+    private var arriving = SpilledList<WaitingSleepSample>()
     private var samples = BlockList<WaitingSleepSample>()
     /// After `place`: each sample's night and position in `samples`, in night order and, within
     /// a night, in the order added (the order `SleepNight.resolve` has always been given).
@@ -35,7 +37,7 @@ struct NightBook {
     }
 
     /// Keeps a sleep sample; its night is the one `place`'s clock gives its end.
-    mutating func addSample(_ sample: WaitingSleepSample) { samples.append(sample) }
+    mutating func addSample(_ sample: WaitingSleepSample) { arriving.append(sample) }
     mutating func addSummary(_ summary: SleepSummary, night day: Int) { night(day).summaries.append(summary) }
     mutating func addNightAvg(metric: Int, _ value: Double, night day: Int) {
         night(day).nightAvg[metric, default: (0, 0)].sum += value
@@ -45,6 +47,7 @@ struct NightBook {
     /// Dates every sleep sample by the night `clock` ends it in (`LocalClock.night(endingAt:)`).
     /// Call once, after the last sample and before `firstSegmentOffset` and `finish`.
     mutating func place(clock: LocalClock) {
+        samples = arriving.restore()
         var index: [Placed] = []
         index.reserveCapacity(samples.count)
         var position: Int32 = 0

@@ -6,7 +6,7 @@ import Foundation
     import Darwin
 #endif
 
-/// An unnamed temporary file of whole chunks of packed samples: created mode 0600 (`mkstemp`) in
+/// An unnamed temporary file of whole chunks of packed samples (plain values, no references): created mode 0600 (`mkstemp`) in
 /// the temporary folder and unlinked at once, so only its descriptor names it and the system
 /// frees it when the descriptor closes (at deinit, or when the process ends however it ends).
 final class SpillFile {
@@ -25,8 +25,8 @@ final class SpillFile {
     deinit { close(fd) }
 
     /// Appends one chunk; false when it could not be written whole (the file keeps what it had).
-    func append(_ chunk: [UInt64]) -> Bool {
-        let bytes = chunk.count * MemoryLayout<UInt64>.stride
+    func append<T: BitwiseCopyable>(_ chunk: [T]) -> Bool {
+        let bytes = chunk.count * MemoryLayout<T>.stride
         do {
             try POSIXFile.writeAll(fd, integers: chunk, at: Int64(length))
         } catch {
@@ -37,15 +37,15 @@ final class SpillFile {
     }
 
     /// Reads back chunk `i` (of `into.count` samples, the size every chunk was written with).
-    func read(chunk i: Int, into buffer: inout [UInt64]) {
-        let bytes = buffer.count * MemoryLayout<UInt64>.stride
+    func read<T: BitwiseCopyable>(chunk i: Int, into buffer: inout [T]) {
+        let bytes = buffer.count * MemoryLayout<T>.stride
         // The file is this process's own, unnamed and written whole a moment ago: failing to
         // read it back is a failing disk, not bad input.
         do {
             let n = try POSIXFile.fill(&buffer, from: fd, at: Int64(i * bytes))
-            guard n == bytes else { fatalError("health-import: its temporary heart-rate file is shorter than written") }
+            guard n == bytes else { fatalError("health-import: its temporary spill file is shorter than written") }
         } catch {
-            fatalError("health-import: cannot read back its temporary heart-rate file (errno \(error.code))")
+            fatalError("health-import: cannot read back its temporary spill file (errno \(error.code))")
         }
     }
 }

@@ -61,7 +61,7 @@ package enum POSIXFile {
     }
 
     /// The bytes of `values` (in memory order) written at `offset`, as `writeAll(_:_:at:)`.
-    static func writeAll<T: FixedWidthInteger>(_ fd: Int32, integers values: [T], at offset: Int64) throws(Failure) {
+    static func writeAll<T: BitwiseCopyable>(_ fd: Int32, integers values: [T], at offset: Int64) throws(Failure) {
         let failure: Failure? = values.withUnsafeBytes { raw in
             do throws(Failure) {
                 try writeAll(fd, raw, at: offset)
@@ -76,7 +76,7 @@ package enum POSIXFile {
     /// Fills the first `byteCount` bytes of `buffer` (all of it when nil) from the descriptor's
     /// position, or from `offset` with `pread`, retrying short reads and interruptions. Returns
     /// the bytes read: fewer than asked only when the file ends first.
-    package static func fill<T: FixedWidthInteger>(
+    package static func fill<T: BitwiseCopyable>(
         _ buffer: inout [T], byteCount: Int? = nil, from fd: Int32, at offset: Int64? = nil
     ) throws(Failure) -> Int {
         var done = 0

@@ -40,7 +40,16 @@ final class NightBookTests: XCTestCase {
         XCTAssertNil(book.firstSegmentOffset(fourth))
         XCTAssertNil(book.firstSegmentOffset(second - 1))
 
-        let nights = book.finish(priority: SourcePriority(), clock: utc, watches: ["Watch"], names: ["Watch"])
+        // The day book finishes the nights from a copy and lets go of its own samples: the copy
+        // still holds them, and the released book still knows each night's first offset.
+        let copy = book
+        book.releaseSamples()
+        XCTAssertEqual(book.firstSegmentOffset(second), 3_600)
+        XCTAssertEqual(book.firstSegmentOffset(third), 7_200)
+        XCTAssertNil(book.firstSegmentOffset(fourth))
+        XCTAssertNil(book.finish(priority: SourcePriority(), clock: utc, watches: ["Watch"], names: ["Watch"])[second]?.sleep)
+
+        let nights = copy.finish(priority: SourcePriority(), clock: utc, watches: ["Watch"], names: ["Watch"])
         XCTAssertEqual(Set(nights.keys), [second, third, fourth])
         // 03-02: core 23:00-03:00 = 4 h, REM 03:00-04:00 = 1 h: 4 + 1 = 5 h asleep (in bed is
         // not sleep), framed by the in-bed sample 22:00 to 04:00; (36.5 + 36.8) / 2 = 36.65.

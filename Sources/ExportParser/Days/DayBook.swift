@@ -64,7 +64,9 @@ final class DayBook: SampleSink {
 
     /// Sum samples that arrived for a day already resolved (a file not grouped by type and
     /// date, larger than the budget): added without source resolution, and reported.
-    var lateSumPieces: Int { sums.latePieces + fringeSums.latePieces }
+    var lateSumPieces: Int { sums.latePieces + fringeSums.latePieces + latePiecesOfFinishedSums }
+    /// The late pieces of the sum books `finish` let go of.
+    private var latePiecesOfFinishedSums = 0
     /// Running-mechanics samples and buckets no running workout took (after `finish`).
     var runningOutsideRuns: Int { running.outsideRuns }
     /// Workouts that repeated one already read but for their creation date or app version (a sync's
@@ -346,8 +348,13 @@ final class DayBook: SampleSink {
         // The sum rule's dates resolve on their own thread from here (the book is not touched again
         // here until their value is taken), with ranks of its own (`SourceRanks` caches).
         let sumBook = Box(sums), context = sources.watchCount
+        // The box's copy is the pieces' last holder from here: the thread frees them once their
+        // totals are made (issue 24: 12 MB of a 6.4 GB export's finish peak held them to the end).
+        latePiecesOfFinishedSums += sums.latePieces
+        sums = SumBook()
         let sumTotals = FinishingWork("day-sums", parallel: parallel) { [sumBook] in
             let ranks = SourceRanks(priority: priority, watches: watches)
+            defer { sumBook.value = nil }
             return sumBook.value?.totals(context: context) { SumResolver.resolve($0, sources: names, ranks: ranks) } ?? []
         }
         // The clock the waiting samples, the nights and the workouts are dated with.
@@ -376,6 +383,8 @@ final class DayBook: SampleSink {
             for t in fringeSums.totals(context: context, { SumResolver.resolve($0, sources: names, ranks: ranks) }) {
                 fringeTotals[FringeKey.day(t.day, clock: slotClock), default: [:]][t.metric, default: 0] += t.value
             }
+            latePiecesOfFinishedSums += fringeSums.latePieces
+            fringeSums = SumBook(lag: FringeKey.lag)
             // The slots are merged: freed, and with what the merge left, handed back to the kernel
             // before the waiting samples are placed (the finish allocates on this thread and two
             // others, each from its own arena; peak RSS is the sum of such phases: issue 24).
@@ -389,8 +398,12 @@ final class DayBook: SampleSink {
         nights.place(clock: clock)
         let nightBook = Box(nights), nightClock = Box(parallel ? clock.twin() : clock)
         let finishedNights = FinishingWork("day-nights", parallel: parallel) { [nightBook, nightClock] in
-            nightClock.value.flatMap { c in nightBook.value?.finish(priority: priority, clock: c, watches: watches, names: names) } ?? [:]
+            // The box's copy holds the sleep samples from here, freed once the nights are made.
+            defer { nightBook.value = nil }
+            return nightClock.value.flatMap { c in nightBook.value?.finish(priority: priority, clock: c, watches: watches, names: names) }
+                ?? [:]
         }
+        nights.releaseSamples()
         let syncDate = exportDate ?? (latestData.seconds == .min ? nil : latestData)
         let syncText = syncDate.map { clock.iso($0) } ?? "1970-01-01T00:00:00+00:00"
         var out: [Int: FinishedDay] = [:]

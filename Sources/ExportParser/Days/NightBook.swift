@@ -22,6 +22,8 @@ struct NightBook {
     /// After `place`: each sample's night and position in `samples`, in night order and, within
     /// a night, in the order added (the order `SleepNight.resolve` has always been given).
     private var placed: [Placed] = []
+    /// After `place`: each night's first sample's recorded start offset, in night order.
+    private var firsts: [(night: Int32, offset: Int32)] = []
 
     private struct Placed: Comparable {
         var night: Int32
@@ -58,18 +60,35 @@ struct NightBook {
         }
         index.sort()
         placed = index
+        // Each night's first sample's offset (the index is in night order and, within a night,
+        // in the order added), so that a date's zone can be looked up once the samples are gone.
+        firsts = []
+        var last: Int32?
+        for p in index where p.night != last {
+            firsts.append((p.night, samples[Int(p.position)].startOffset))
+            last = p.night
+        }
+    }
+
+    /// Lets go of the sleep samples and their index once a copy of this book that finishes the
+    /// nights holds them (`DayBook.finish`): that copy frees them when it is done, while this one
+    /// still answers `firstSegmentOffset`. Issue 24: otherwise the finish's peak held them to the
+    /// end (10 MB of a 6.4 GB export).
+    mutating func releaseSamples() {
+        samples = BlockList()
+        placed = []
     }
 
     /// The recorded offset of the night's first sleep sample (the first added), for a date's
     /// zone fallback. Only after `place`.
     func firstSegmentOffset(_ day: Int) -> Int32? {
-        var (lo, hi) = (0, placed.count)
+        var (lo, hi) = (0, firsts.count)
         while lo < hi {
             let mid = (lo + hi) / 2
-            if Int(placed[mid].night) < day { lo = mid + 1 } else { hi = mid }
+            if Int(firsts[mid].night) < day { lo = mid + 1 } else { hi = mid }
         }
-        guard lo < placed.count, Int(placed[lo].night) == day else { return nil }
-        return samples[Int(placed[lo].position)].startOffset
+        guard lo < firsts.count, Int(firsts[lo].night) == day else { return nil }
+        return firsts[lo].offset
     }
 
     /// Each night's `night-avg` means by metric index and its sleep: from the sleep samples when

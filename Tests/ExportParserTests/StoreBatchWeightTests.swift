@@ -38,4 +38,21 @@ final class StoreBatchWeightTests: XCTestCase {
         w.activities = [WorkoutActivity(statistics: [WorkoutStatistic(type: "HKQuantityTypeIdentifierDistanceWalkingRunning", sum: 5)])]
         XCTAssertEqual(StoreImportSession.weight(of: .workout(w)), 7)
     }
+
+    func testAnActivitySummaryAndMeWeighThemselvesAndTheirAttributes() {
+        // Itself 1 and its 3 attributes (the date is not one): 1 + 3 = 4.
+        let a = ActivitySummary(
+            date: "2024-03-01",
+            attributes: [
+                MetadataEntry(key: "activeEnergyBurned", value: "512.3"), MetadataEntry(key: "appleExerciseTime", value: "34"),
+                MetadataEntry(key: "appleStandHours", value: "11"),
+            ])
+        XCTAssertEqual(StoreImportSession.weight(of: .activitySummary(a)), 4)
+        // Itself 1 and its 2 characteristics: 1 + 2 = 3.
+        let me = Me(attributes: [
+            MetadataEntry(key: "HKCharacteristicTypeIdentifierDateOfBirth", value: "1980-01-01"),
+            MetadataEntry(key: "HKCharacteristicTypeIdentifierBiologicalSex", value: "HKBiologicalSexFemale"),
+        ])
+        XCTAssertEqual(StoreImportSession.weight(of: .me(me)), 3)
+    }
 }

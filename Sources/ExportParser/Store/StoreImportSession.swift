@@ -140,6 +140,13 @@ final class StoreImportSession: SampleSink, @unchecked Sendable {
         case .workout(let w):
             return 1 + w.metadata.count + w.statistics.count + w.events.count + w.routes.count
                 + w.activities.reduce(0) { $0 + 1 + $1.statistics.count + $1.events.count + $1.metadata.count }
+        case .activitySummary(let a):
+            // Its attributes as texts, a dozen or so: a batch of 2,048 held about 2 MB, and the
+            // activity summaries come last, when the writer lags furthest behind: the queue held
+            // all 12,205 of a 6.4 GB export at the read's peak (14 MB; issue 24).
+            return 1 + a.attributes.count
+        case .me(let m):
+            return 1 + m.attributes.count
         default:
             return 1
         }
@@ -148,7 +155,10 @@ final class StoreImportSession: SampleSink, @unchecked Sendable {
     // MARK: SampleSink (parsing thread)
 
     func exportDate(_ date: Timestamp) { enqueue(.exportDate(date)) }
-    func me(_ me: Me) { enqueue(.me(me)) }
+    func me(_ me: Me) {
+        let item = StoreItem.me(me)
+        enqueue(item, weight: Self.weight(of: item))
+    }
     func sample(_ sample: Sample) {
         let s = names.storeSample(sample)
         if !names.newNames.isEmpty { enqueue(.names(names.takeNewNames())) }
@@ -162,7 +172,10 @@ final class StoreImportSession: SampleSink, @unchecked Sendable {
         let item = StoreItem.workout(workout)
         enqueue(item, weight: Self.weight(of: item))
     }
-    func activitySummary(_ summary: ActivitySummary) { enqueue(.activitySummary(summary)) }
+    func activitySummary(_ summary: ActivitySummary) {
+        let item = StoreItem.activitySummary(summary)
+        enqueue(item, weight: Self.weight(of: item))
+    }
     func extra(_ item: ExtraItem) { enqueue(.extra(item)) }
     func sleepSummary(_ night: SleepSummary) { enqueue(.sleepSummary(night)) }
 

@@ -70,7 +70,17 @@ final class CollectingSink: SampleSink {
     func begin(_ input: InputDescription) { inputs.append(input) }
     func exportDate(_ date: Timestamp) { exportDates.append(date) }
     func me(_ me: Me) { mes.append(me) }
-    func sample(_ sample: Sample) { samples.append(sample) }
+    /// The metadata object of each sample, in order: the text a reader wrote
+    /// (`sample(_:metadataObject:)`; nil for none), or nil for a sample that came without one.
+    var metadataObjects: [String?] = []
+    func sample(_ sample: Sample) {
+        samples.append(sample)
+        metadataObjects.append(nil)
+    }
+    func sample(_ sample: Sample, metadataObject: UnsafeRawBufferPointer) {
+        samples.append(sample)
+        metadataObjects.append(metadataObject.isEmpty ? nil : String(decoding: metadataObject, as: UTF8.self))
+    }
     func correlation(_ c: Correlation) { correlations.append(c) }
     func workout(_ w: Workout) { workouts.append(w) }
     func activitySummary(_ a: ActivitySummary) { summaries.append(a) }

@@ -100,12 +100,19 @@ struct StoreSample: Sendable {
             String(decoding: Array(s.utf8), as: UTF8.self)
         }
 
-        /// The sample with its names replaced by ids (new ones recorded in `newNames`).
-        mutating func storeSample(_ s: Sample) -> StoreSample {
+        /// The sample with its names replaced by ids (new ones recorded in `newNames`); its
+        /// metadata from `metadataObject` when the reader wrote the object already
+        /// (`SampleSink.sample(_:metadataObject:)`), else from `s.metadata`.
+        mutating func storeSample(_ s: Sample, metadataObject: UnsafeRawBufferPointer? = nil) -> StoreSample {
             let metricIndex = s.metric.map { Int32($0.index) } ?? -1
             var metadata: Int32 = -1
             var metadataJSON: String?
-            if !s.metadata.isEmpty { (metadata, metadataJSON) = metadataText(s.metadata) }
+            if let metadataObject {
+                if metadataObject.count > 0 { (metadata, metadataJSON) = metadataText(metadataObject) }
+            } else if !s.metadata.isEmpty {
+                JSONText.appendObject(s.metadata, to: json)
+                (metadata, metadataJSON) = metadataText(json.bytes)
+            }
             return StoreSample(
                 type: id(s.type, .type), metricIndex: metricIndex,
                 source: id(s.source, .source), sourceVersion: id(s.sourceVersion, .version),
@@ -117,17 +124,16 @@ struct StoreSample: Sendable {
                 beats: s.beats)
         }
 
-        /// The metadata object of `entries`: its id when `metadataTexts` has it or takes it (a new
-        /// text is sent to the writer in `newNames`), else its text.
-        private mutating func metadataText(_ entries: [MetadataEntry]) -> (id: Int32, text: String?) {
-            JSONText.appendObject(entries, to: json)
-            let probe = metadataTexts.find(json.bytes)
+        /// The metadata object `bytes` (valid UTF-8): its id when `metadataTexts` has it or takes
+        /// it (a new text is sent to the writer in `newNames`), else its text.
+        private mutating func metadataText(_ bytes: UnsafeRawBufferPointer) -> (id: Int32, text: String?) {
+            let probe = metadataTexts.find(bytes)
             if let id = probe.id { return (id, nil) }
-            guard metadataTexts.canAdd(json.count) else { return (-1, json.string) }
+            guard metadataTexts.canAdd(bytes.count) else { return (-1, String(decoding: bytes, as: UTF8.self)) }
             let id = next
             next += 1
-            metadataTexts.add(json.bytes, id: id, at: probe)
-            newNames.append(json.string)
+            metadataTexts.add(bytes, id: id, at: probe)
+            newNames.append(String(decoding: bytes, as: UTF8.self))
             return (id, nil)
         }
     }

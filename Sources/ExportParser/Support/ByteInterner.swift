@@ -41,6 +41,18 @@ struct ByteInterner {
         }
     }
 
+    /// Whether entry `id` is `prefix` followed by the `count` bytes at `p`: a name the caller
+    /// would otherwise first copy together into one buffer to intern (a device's description
+    /// without its address).
+    @inline(__always)
+    func holds(_ id: Int, prefixedBy prefix: StaticString, _ p: UnsafePointer<UInt8>, _ count: Int) -> Bool {
+        let n = prefix.utf8CodeUnitCount
+        return entryBytes[id].withUnsafeBufferPointer { b in
+            b.count == n + count && memcmp(UnsafeRawPointer(b.baseAddress!), UnsafeRawPointer(prefix.utf8Start), n) == 0
+                && (count == 0 || memcmp(UnsafeRawPointer(b.baseAddress! + n), UnsafeRawPointer(p), count) == 0)
+        }
+    }
+
     /// The id of the bytes, adding them on first sight.
     @inline(__always)
     mutating func intern(_ p: UnsafePointer<UInt8>, _ count: Int) -> Int {

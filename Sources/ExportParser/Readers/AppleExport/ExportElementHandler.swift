@@ -49,6 +49,8 @@ final class ExportElementHandler: @unchecked Sendable {
     @exclusivity(unchecked) private var hintType = -1, hintSource = -1, hintUnit = -1
     /// The source before `hintSource`: a type's records alternate between the phone and the watch.
     @exclusivity(unchecked) private var hintOtherSource = -1
+    /// The last two source versions (phone's and watch's), as for sources.
+    @exclusivity(unchecked) private var hintVersion = -1, hintOtherVersion = -1
 
     /// A record's dates, its date and offset remembered from the last one.
     @exclusivity(unchecked) private var dates = RecentDateParser()
@@ -134,9 +136,9 @@ final class ExportElementHandler: @unchecked Sendable {
         switch element {
         case .record:
             if depth == 1 {
-                beginRecord(attrs)
+                beginRecord(attrs, member: false)
             } else if parent == .correlation, details {
-                beginRecord(attrs)
+                beginRecord(attrs, member: true)
             }
         case .metadataEntry:
             metadata(attrs, parent: parent, depth: depth)
@@ -266,6 +268,9 @@ final class ExportElementHandler: @unchecked Sendable {
         var metadataDigest = FNV1a()
         var hasMetadata = false
         var deviceIsWatch = false
+        /// Inside a correlation (`beginRecord`).
+        var member = false
+        /// A member's metadata entries (a top-level record's go to `metadataObject`).
         var metadata: [MetadataEntry] = []
         var beats: [InstantaneousBeat] = []
         /// Line and column of its start tag; an `InputLocation` (whose copies count references)
@@ -275,8 +280,12 @@ final class ExportElementHandler: @unchecked Sendable {
         var problem: String?
     }
 
-    private func beginRecord(_ attrs: AttributeList) {
+    /// A `Record`'s attributes. `member`: inside a correlation, whose members keep every detail as
+    /// values (`Correlation.members`); a top-level record's metadata goes to `metadataObject`.
+    private func beginRecord(_ attrs: AttributeList, member: Bool) {
         rec.active = true
+        rec.member = member
+        metadataObject.clear()
         rec.typeID = -1; rec.sourceID = -1; rec.unitID = -1; rec.versionID = -1
         rec.value = nil; rec.valueText = nil; rec.valueWasText = false
         rec.start = nil; rec.end = nil; rec.created = nil; rec.device = nil; rec.timeZoneName = nil
@@ -296,7 +305,7 @@ final class ExportElementHandler: @unchecked Sendable {
             case .sourceName:
                 rec.sourceID = internSource(v, c)
             case .sourceVersion where details:
-                rec.versionID = interner.intern(v, c)
+                rec.versionID = internVersion(v, c)
             case .endDate:
                 rec.end = dates.parse(v, c)
                 if rec.end == nil, rec.problem == nil { rec.problem = "unparseable endDate" }
@@ -305,7 +314,10 @@ final class ExportElementHandler: @unchecked Sendable {
                 if rec.value == nil {
                     rec.valueWasText = true
                     rec.valueText = internedString(v, c)
-                } else if details {
+                } else if details, member {
+                    // A number's text is kept for a correlation's member (`value_text` of
+                    // `correlation_members`); the store keeps no text for a top-level record's
+                    // number (`StoreSample.valueText`), so none is made for it.
                     rec.valueText = XMLText.string(v, c)
                 }
             case .unit:
@@ -393,7 +405,13 @@ final class ExportElementHandler: @unchecked Sendable {
             if valueIndex >= 0 { rec.metadataDigest.add(attrs.valueStart(valueIndex), attrs.valueCount(valueIndex)) }
             rec.metadataDigest.separate()
             if isTimeZone, valueIndex >= 0 { rec.timeZoneName = internedString(attrs.valueStart(valueIndex), attrs.valueCount(valueIndex)) }
-            if details { rec.metadata.append(entry(attrs, keyIndex, valueIndex)) }
+            if details {
+                if rec.member {
+                    rec.metadata.append(entry(attrs, keyIndex, valueIndex))
+                } else {
+                    appendToMetadataObject(attrs, keyIndex, valueIndex)
+                }
+            }
         case .correlation:
             if details { correlation?.metadata.append(entry(attrs, keyIndex, valueIndex)) }
         case .workout:
@@ -409,6 +427,77 @@ final class ExportElementHandler: @unchecked Sendable {
         }
     }
 
+    /// A top-level record's metadata, written as the JSON object the store keeps
+    /// (`sample_records.metadata_json`: `{"key":"value",…}`, entries in the record's order), from
+    /// the attribute bytes, reused record after record. It is the text `JSONText.appendObject`
+    /// makes of the entries `entry` would make (`MetadataObjectTests`), without their Strings: a
+    /// value String an entry, an array of entries and the object built again from them were 130 M
+    /// of the decoding thread's instructions on a 40 MB export (docs/store.md, store6). Handed to
+    /// the sink with the sample (`SampleSink.sample(_:metadataObject:)`); the `}` is added then.
+    private let metadataObject = ExportBytes(capacity: 1024)
+
+    private func appendToMetadataObject(_ attrs: AttributeList, _ k: Int, _ v: Int) {
+        metadataObject.append(metadataObject.count == 0 ? 0x7B : 0x2C)
+        Self.appendJSONText(attrs.valueStart(k), attrs.valueCount(k), to: metadataObject)
+        metadataObject.append(0x3A)
+        if v >= 0 {
+            Self.appendJSONText(attrs.valueStart(v), attrs.valueCount(v), to: metadataObject)
+        } else {
+            metadataObject.appendJSONString(nil, 0)
+        }
+    }
+
+    /// An attribute value as the JSON string of its text (`XMLText.string`): the bytes copied
+    /// between quotes when none needs escaping or decoding (`isPlainJSONText`: nearly every key
+    /// and value), else escaped (`appendJSONString`) when they are ASCII without `&`, which
+    /// `XMLText.string` keeps unchanged, else through that String (invalid UTF-8 repaired,
+    /// `&#38;` read as `&`).
+    static func appendJSONText(_ p: UnsafePointer<UInt8>, _ count: Int, to out: ExportBytes) {
+        if isPlainJSONText(p, count) {
+            out.reserve(count + 2)
+            out.append(0x22)
+            out.append(p, count)
+            out.append(0x22)
+            return
+        }
+        var ascii = true
+        for i in 0..<count where p[i] >= 0x80 || p[i] == 0x26 {
+            ascii = false
+            break
+        }
+        if ascii { out.appendJSONString(p, count) } else { out.appendJSONString(XMLText.string(p, count)) }
+    }
+
+    /// Whether the `count` bytes at `p` are a JSON string's text as they are: no byte below 0x20,
+    /// `"` or `\` (escaped in JSON), `&` (decoded by `XMLText.string`) or from 0x80 (UTF-8 that
+    /// `XMLText.string` checks). Eight bytes at a time: a byte-at-a-time test of five conditions
+    /// was most of the 67 M instructions the metadata objects cost on a 40 MB export. The word
+    /// tests are the "has a byte less than n" and "has a zero byte" bit tricks, exact in saying
+    /// whether any byte matches; a byte with its high bit set is caught by `x & high` first.
+    @inline(__always)
+    static func isPlainJSONText(_ p: UnsafePointer<UInt8>, _ count: Int) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let high: UInt64 = 0x8080_8080_8080_8080
+        let raw = UnsafeRawPointer(p)
+        var i = 0
+        while i + 8 <= count {
+            let x = raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)
+            let quote = x ^ (ones &* 0x22), backslash = x ^ (ones &* 0x5C), amp = x ^ (ones &* 0x26)
+            var hit = x | ((x &- ones &* 0x20) & ~x)
+            hit |= (quote &- ones) & ~quote
+            hit |= (backslash &- ones) & ~backslash
+            hit |= (amp &- ones) & ~amp
+            if hit & high != 0 { return false }
+            i += 8
+        }
+        while i < count {
+            let c = p[i]
+            if c < 0x20 || c >= 0x80 || c == 0x22 || c == 0x5C || c == 0x26 { return false }
+            i += 1
+        }
+        return true
+    }
+
     /// Keys repeat on every record (`HKMetadataKeyHeartRateMotionContext`): interned. Values are
     /// often unique (sync identifiers), so they are not.
     private func entry(_ attrs: AttributeList, _ k: Int, _ v: Int) -> MetadataEntry {
@@ -417,7 +506,8 @@ final class ExportElementHandler: @unchecked Sendable {
 
     private static let devicePrefix: StaticString = "<<HKDevice: 0x"
     @exclusivity(unchecked) private var deviceScratch: [UInt8] = []
-    @exclusivity(unchecked) private var hintDevice = -1
+    @exclusivity(unchecked) private var hintDevice = -1, hintOtherDevice = -1
+    private static let deviceStem: StaticString = "<<HKDevice"
 
     /// The HKDevice description without its memory address:
     /// `<<HKDevice: 0x282a45810>, name:Apple Watch, …>` → `<<HKDevice>, name:Apple Watch, …>`.
@@ -431,10 +521,21 @@ final class ExportElementHandler: @unchecked Sendable {
             let found = memchr(p + n, Int32(UInt8(ascii: ">")), count - n)
         else { return XMLText.string(p, count) }
         let close = UnsafePointer(found.assumingMemoryBound(to: UInt8.self)) - p
-        deviceScratch.removeAll(keepingCapacity: true)
-        deviceScratch.append(contentsOf: "<<HKDevice".utf8)
-        deviceScratch.append(contentsOf: UnsafeBufferPointer(start: p + close, count: count - close))
-        let id = deviceScratch.withUnsafeBufferPointer { b in interner.intern(b.baseAddress!, b.count, hint: hintDevice) }
+        let tail = p + close, tailCount = count - close
+        // One of the last two devices, nearly always (a type's records interleave the phone's and
+        // the watch's), compared in place before the text is copied together and hashed.
+        let id: Int
+        if hintDevice >= 0, interner.holds(hintDevice, prefixedBy: Self.deviceStem, tail, tailCount) {
+            return interner[hintDevice]
+        } else if hintOtherDevice >= 0, interner.holds(hintOtherDevice, prefixedBy: Self.deviceStem, tail, tailCount) {
+            id = hintOtherDevice
+        } else {
+            deviceScratch.removeAll(keepingCapacity: true)
+            deviceScratch.append(contentsOf: "<<HKDevice".utf8)
+            deviceScratch.append(contentsOf: UnsafeBufferPointer(start: tail, count: tailCount))
+            id = deviceScratch.withUnsafeBufferPointer { b in interner.intern(b.baseAddress!, b.count) }
+        }
+        hintOtherDevice = hintDevice
         hintDevice = id
         return interner[id]
     }
@@ -447,6 +548,16 @@ final class ExportElementHandler: @unchecked Sendable {
         let id = hintOtherSource >= 0 && interner.holds(hintOtherSource, p, count) ? hintOtherSource : interner.intern(p, count)
         hintOtherSource = hintSource
         hintSource = id
+        return id
+    }
+
+    /// A record's source version: like its source, one of the last two nearly always.
+    @inline(__always)
+    private func internVersion(_ p: UnsafePointer<UInt8>, _ count: Int) -> Int {
+        if hintVersion >= 0, interner.holds(hintVersion, p, count) { return hintVersion }
+        let id = hintOtherVersion >= 0 && interner.holds(hintOtherVersion, p, count) ? hintOtherVersion : interner.intern(p, count)
+        hintOtherVersion = hintVersion
+        hintVersion = id
         return id
     }
 
@@ -529,14 +640,19 @@ final class ExportElementHandler: @unchecked Sendable {
         // Made whole in one expression rather than a variable whose last two fields are set
         // afterwards: 11.6 M fewer instructions on the 40 MB export. One copy of the whole value
         // (and its references) a sample is still made here for the call through the protocol.
-        sink.sample(
-            Sample(
-                type: interner[rec.typeID], metric: metric, source: rec.sourceID >= 0 ? interner[rec.sourceID] : "",
-                sourceVersion: rec.versionID >= 0 ? interner[rec.versionID] : nil, device: rec.device,
-                unit: rec.unitID >= 0 ? interner[rec.unitID] : nil, valueText: rec.valueText, value: rec.value,
-                canonicalValue: canonical, start: start, end: end, created: rec.created, timeZoneName: rec.timeZoneName,
-                metadata: details ? rec.metadata : [], beats: details ? rec.beats : [],
-                metadataDigest: rec.hasMetadata ? rec.metadataDigest.value : 0, deviceIsWatch: rec.deviceIsWatch))
+        let sample = Sample(
+            type: interner[rec.typeID], metric: metric, source: rec.sourceID >= 0 ? interner[rec.sourceID] : "",
+            sourceVersion: rec.versionID >= 0 ? interner[rec.versionID] : nil, device: rec.device,
+            unit: rec.unitID >= 0 ? interner[rec.unitID] : nil, valueText: rec.valueText, value: rec.value,
+            canonicalValue: canonical, start: start, end: end, created: rec.created, timeZoneName: rec.timeZoneName,
+            beats: details ? rec.beats : [], metadataDigest: rec.hasMetadata ? rec.metadataDigest.value : 0,
+            deviceIsWatch: rec.deviceIsWatch)
+        if details {
+            if metadataObject.count > 0 { metadataObject.append(0x7D) }
+            sink.sample(sample, metadataObject: metadataObject.bytes)
+        } else {
+            sink.sample(sample)
+        }
     }
 
     private func finishTopLevelRecord() {

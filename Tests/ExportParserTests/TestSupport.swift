@@ -87,6 +87,9 @@ final class CollectingSink: SampleSink {
     func extra(_ item: ExtraItem) { extras.append(item) }
     func sleepSummary(_ night: SleepSummary) { sleepSummaries.append(night) }
     func metricEnded() { metricsEnded += 1 }
+    /// The samples and workouts received by each `recordsEnded`.
+    var recordsEndedAfter: [(samples: Int, workouts: Int)] = []
+    func recordsEnded() { recordsEndedAfter.append((samples.count, workouts.count)) }
     func finish(_ input: InputDescription, report: ReadReport) { finished.append(report) }
 
     func samples(ofType type: String) -> [Sample] { samples.filter { $0.type == type } }

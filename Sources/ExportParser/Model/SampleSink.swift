@@ -64,6 +64,11 @@ protocol SampleSink: AnyObject {
     /// do the work of the samples so far now, on the reading side's thread, instead of at the
     /// end. Another array (a later body or input) may still bring more of the same metric.
     func metricEnded()
+    /// The input's records have given way to what export.xml lists after them (its first
+    /// top-level `Workout` or `ActivitySummary`): every metric's stream has moved on, so a sink
+    /// may free what waits for later records of dates they have left behind (the day book's sum
+    /// pieces, by the same rule as when their budget is reached). Records may still follow.
+    func recordsEnded()
     func finish(_ input: InputDescription, report: ReadReport)
     /// The calling thread feeds the sink from now on: a reader that fed it from another thread
     /// says so after waiting for that thread (the wait orders the two threads' accesses).
@@ -83,6 +88,7 @@ extension SampleSink {
     func extra(_ item: ExtraItem) {}
     func sleepSummary(_ night: SleepSummary) {}
     func metricEnded() {}
+    func recordsEnded() {}
     func finish(_ input: InputDescription, report: ReadReport) {}
     func takeOver() {}
 }
@@ -108,6 +114,7 @@ final class SinkFanout: SampleSink {
     func extra(_ item: ExtraItem) { for s in sinks { s.extra(item) } }
     func sleepSummary(_ n: SleepSummary) { for s in sinks { s.sleepSummary(n) } }
     func metricEnded() { for s in sinks { s.metricEnded() } }
+    func recordsEnded() { for s in sinks { s.recordsEnded() } }
     func finish(_ input: InputDescription, report: ReadReport) { for s in sinks { s.finish(input, report: report) } }
     func takeOver() { for s in sinks { s.takeOver() } }
 }

@@ -59,6 +59,9 @@ final class ExportElementHandler: @unchecked Sendable {
     @exclusivity(unchecked) private var rec = PendingRecord()
     @exclusivity(unchecked) private var correlation: Correlation?
     @exclusivity(unchecked) private var workout: Workout?
+    /// Whether the sink heard `recordsEnded` (once, at the first top-level workout or activity
+    /// summary).
+    private var toldRecordsEnded = false
     private var activity: WorkoutActivity?
     private var event: WorkoutEvent?
     private var route: WorkoutRoute?
@@ -156,6 +159,7 @@ final class ExportElementHandler: @unchecked Sendable {
                 rec.beats.append(InstantaneousBeat(bpm: bpm, time: time))
             }
         case .workout where depth == 1:
+            if !toldRecordsEnded { tellRecordsEnded() }
             beginWorkout(attrs)
         case .workoutStatistics:
             if let s = statistic(attrs) {
@@ -197,6 +201,7 @@ final class ExportElementHandler: @unchecked Sendable {
             c.created = d["creationDate"].flatMap(TimestampParser.parse)
             correlation = c
         case .activitySummary where depth == 1:
+            if !toldRecordsEnded { tellRecordsEnded() }
             let entries = attrs.entries()
             let date = entries.first { $0.key == "dateComponents" }?.value ?? ""
             report.activitySummaries += 1
@@ -505,6 +510,11 @@ final class ExportElementHandler: @unchecked Sendable {
     }
 
     private static let devicePrefix: StaticString = "<<HKDevice: 0x"
+    private func tellRecordsEnded() {
+        toldRecordsEnded = true
+        sink.recordsEnded()
+    }
+
     @exclusivity(unchecked) private var deviceScratch: [UInt8] = []
     @exclusivity(unchecked) private var hintDevice = -1, hintOtherDevice = -1
     private static let deviceStem: StaticString = "<<HKDevice"

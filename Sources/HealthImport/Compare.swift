@@ -4,6 +4,7 @@ import Foundation
 
 struct Compare: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "compare",
         abstract: "Compare native HealthKit data with Health Auto Export data, date by date and field by field.",
         discussion: """
             The migration check: both sides go through the same readers and rules as convert (or are \

@@ -4,6 +4,7 @@ import Foundation
 
 struct Convert: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "convert",
         abstract: "Convert exports into one payload a day, payloads.json, daily.csv and the SQLite store.",
         discussion: """
             Writes under --out: payloads/YYYY-MM-DD.json (one POST /sync/healthkit body a day), \

@@ -4,6 +4,7 @@ import Foundation
 
 struct Erase: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "erase",
         abstract: "Delete every row of one person from a store, unrecoverably, and print a receipt.",
         discussion: """
             One transaction removes the person's rows from every table, imports included (only the \

@@ -4,6 +4,7 @@ import Foundation
 
 struct Explain: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "explain",
         abstract: "Show how one field's value on one date was made: the samples, the rule and what each counted.",
         discussion: """
             Reads the inputs in full as convert does (the value needs the whole day book) and lists \

@@ -5,6 +5,7 @@ import HealthFixtures
 
 struct Fixtures: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "fixtures",
         abstract: "Make a synthetic export, its Health Auto Export twin and the payloads they must give.",
         discussion: """
             Writes under --out: export.xml and export.zip (shaped like the Health app's), hae.json \

@@ -2,6 +2,11 @@ import ArgumentParser
 import ExportParser
 
 /// `health-import`: the command line over the ExportParser library. No logic lives here.
+///
+/// Every command states its `commandName`: without it ArgumentParser derives the name from the
+/// type's name (`String(describing:)`, a demangling and conformance scan), for every command
+/// at every start (`CommandSuggestion` lists them all): 12 M of the 84 M instructions a
+/// `convert` of an empty file ran before its work began (docs/hae.md, "Rendering and start-up").
 struct HealthImport: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "health-import",

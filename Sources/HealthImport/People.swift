@@ -4,6 +4,7 @@ import Foundation
 
 struct People: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "people",
         abstract: "List the persons a store holds: imports, first and last date, rows per kind.",
         discussion: """
             The starting point of gdpr-export and erase: the ids they take are the ones listed here.

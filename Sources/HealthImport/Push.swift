@@ -4,6 +4,7 @@ import Foundation
 
 struct Push: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "push",
         abstract: "Send a person's daily payloads to the backend's sync endpoint, one day a request, as the app does.",
         discussion: """
             POST URL/sync/healthkit with the header x-api-key and the body {"data": [payload]} (one day; \

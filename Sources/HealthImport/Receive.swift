@@ -5,6 +5,7 @@ import Receiver
 
 struct Receive: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "receive",
         abstract: "Receive the app's daily payloads and Health Auto Export's automation bodies into the store, durably.",
         discussion: """
             POST /sync/healthkit takes the app's body ({"data": [payload, …]} or a payload), POST /hae a \

@@ -22,7 +22,7 @@ final class RenderedDayTests: XCTestCase {
         RenderedDay.inOrder(days, parallel: parallel, blockSize: blockSize) { i, r in
             out.append(
                 "\(i) \(days[i].date)\n" + String(decoding: r.file, as: UTF8.self) + String(decoding: r.member, as: UTF8.self)
-                    + r.csvRow)
+                    + String(decoding: r.csvRow, as: UTF8.self))
         }
         return out
     }

@@ -244,7 +244,7 @@ public final class ConvertJob {
             try RenderedDay.inOrder(days) { i, day in
                 try files.write(day.file, to: dir + "/\(days[i].date).json")
                 try batch.append(bytes: day.member)
-                try csv.append(day.csvRow)
+                try csv.append(bytes: day.csvRow)
             }
             try files.finish()
             let dates = days.map(\.date)

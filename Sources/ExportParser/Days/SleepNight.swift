@@ -38,7 +38,10 @@ enum SleepNight {
         guard !segments.isEmpty else { return nil }
         let staged = segments.filter { $0.stage != .inBed }
         let inBed = segments.filter { $0.stage == .inBed }
-        let asleepStages: Set<SleepSegment.Stage> = [.unspecified, .core, .deep, .rem]
+        // Lists of stages, not sets: a night asks about a few stages of a few dozen segments, and
+        // hashing each segment's stage (and making a set a question) was a fifth of a night's
+        // work (docs/hae.md, "Rendering and start-up").
+        let asleepStages: [SleepSegment.Stage] = [.unspecified, .core, .deep, .rem]
 
         var chosen: [SleepSegment] = []
         var sourceName: String?
@@ -55,8 +58,10 @@ enum SleepNight {
             }
         }
 
-        func union(_ stages: Set<SleepSegment.Stage>) -> IntervalSet {
-            IntervalSet(chosen.filter { stages.contains($0.stage) }.map { ($0.start.seconds, $0.end.seconds) })
+        func union(_ stages: [SleepSegment.Stage]) -> IntervalSet {
+            var spans: [(Int64, Int64)] = []
+            for s in chosen where stages.contains(s.stage) { spans.append((s.start.seconds, s.end.seconds)) }
+            return IntervalSet(spans)
         }
         func hours(_ seconds: Int64) -> Double? { seconds > 0 ? Double(seconds) / 3600 : nil }
         func hours(_ stage: SleepSegment.Stage) -> Double? { hours(union([stage]).total) }

@@ -36,7 +36,16 @@ package enum CivilDate {
     /// `YYYY-MM-DD` for a day number.
     package static func isoDate(_ dayNumber: Int) -> String {
         let c = civil(dayNumber)
-        return pad(c.year, 4) + "-" + pad(c.month, 2) + "-" + pad(c.day, 2)
+        guard (0...9999).contains(c.year) else { return pad(c.year, 4) + "-" + pad(c.month, 2) + "-" + pad(c.day, 2) }
+        return String(unsafeUninitializedCapacity: 10) { b in
+            put2(c.year / 100, b, 0)
+            put2(c.year % 100, b, 2)
+            b[4] = 0x2D
+            put2(c.month, b, 5)
+            b[7] = 0x2D
+            put2(c.day, b, 8)
+            return 10
+        }
     }
 
     /// Parses `YYYY-MM-DD` strictly (digits, ranges, real calendar day).
@@ -51,11 +60,46 @@ package enum CivilDate {
 
     /// ISO 8601 with offset and seconds precision, `2026-03-22T22:15:00+11:00`, for an instant
     /// shown at `offset` seconds east of UTC.
+    ///
+    /// Written as its 25 bytes (a year of four digits, an offset under 100 hours), not joined from
+    /// padded pieces, which cost about 10 k instructions a call: the finish formats every
+    /// workout's start and end and every night's in-bed times (docs/hae.md, "Rendering and
+    /// start-up"). Any other year or offset is joined from the pieces as before.
     package static func isoTimestamp(seconds: Int64, offset: Int32) -> String {
         let local = seconds + Int64(offset)
         let day = Int((local >= 0 ? local : local - 86_399) / 86_400)
         let sod = Int(local - Int64(day) * 86_400)
-        return isoDate(day) + "T" + pad(sod / 3600, 2) + ":" + pad(sod / 60 % 60, 2) + ":" + pad(sod % 60, 2) + offsetString(offset)
+        let c = civil(day)
+        let a = Int(offset.magnitude)
+        guard (0...9999).contains(c.year), a < 100 * 3600 else {
+            return isoDate(day) + "T" + pad(sod / 3600, 2) + ":" + pad(sod / 60 % 60, 2) + ":" + pad(sod % 60, 2) + offsetString(offset)
+        }
+        return String(unsafeUninitializedCapacity: 25) { b in
+            put2(c.year / 100, b, 0)
+            put2(c.year % 100, b, 2)
+            b[4] = 0x2D
+            put2(c.month, b, 5)
+            b[7] = 0x2D
+            put2(c.day, b, 8)
+            b[10] = 0x54
+            put2(sod / 3600, b, 11)
+            b[13] = 0x3A
+            put2(sod / 60 % 60, b, 14)
+            b[16] = 0x3A
+            put2(sod % 60, b, 17)
+            b[19] = offset < 0 ? 0x2D : 0x2B
+            put2(a / 3600, b, 20)
+            b[22] = 0x3A
+            put2(a / 60 % 60, b, 23)
+            return 25
+        }
+    }
+
+    /// Two decimal digits of `v` (0–99) at `b[at]` and `b[at + 1]`.
+    @inline(__always)
+    private static func put2(_ v: Int, _ b: UnsafeMutableBufferPointer<UInt8>, _ at: Int) {
+        b[at] = UInt8(truncatingIfNeeded: 0x30 + v / 10)
+        b[at + 1] = UInt8(truncatingIfNeeded: 0x30 + v % 10)
     }
 
     /// `+11:00`, `-05:30`, `+00:00`.

@@ -35,6 +35,13 @@ final class ExportBytes {
 
     func clear() { count = 0 }
 
+    /// Drops the bytes from `n` on (a writer that wrote a part it then leaves out: an empty
+    /// object of the payload). `n` is at most `count`.
+    func truncate(to n: Int) {
+        precondition(n >= 0 && n <= count, "truncate past the end")
+        count = n
+    }
+
     @inline(__always) func reserve(_ n: Int) {
         if count + n > capacity { grow(to: count + n) }
     }
@@ -116,6 +123,20 @@ final class ExportBytes {
             append(value.description)
         }
         return true
+    }
+
+    /// `value` rounded half away from zero to `decimals` places, as the payload and daily.csv
+    /// write it: the text of `JSONValue.format` (`8432`, `6.2`, `null` for NaN and infinities),
+    /// a whole number's digits written here rather than through a `String` (the days' rendering
+    /// writes about a hundred numbers a date, after the reading: docs/hae.md, "Rendering").
+    @inline(__always) func appendRounded(_ value: Double, decimals: Int) {
+        guard value.isFinite else { return append("null") }
+        let r = JSONValue.round(value, decimals: decimals)
+        if r == r.rounded(), abs(r) < 1e15 {
+            appendInt(Int64(r))
+        } else {
+            append(r.description)
+        }
     }
 
     /// A JSON string: quotes, with `"`, `\` and control characters escaped.

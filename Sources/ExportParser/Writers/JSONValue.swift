@@ -25,7 +25,7 @@ package indirect enum JSONValue: Equatable, Sendable {
         return Array(out.bytes)
     }
 
-    private func write(into out: ExportBytes, indent: Int?, level: Int) {
+    func write(into out: ExportBytes, indent: Int?, level: Int) {
         func newline(_ l: Int) {
             guard let indent else { return }
             out.append(0x0A)
@@ -35,7 +35,7 @@ package indirect enum JSONValue: Equatable, Sendable {
         case .null: out.append("null")
         case .bool(let b): out.append(b ? "true" : "false")
         case .string(let s): out.appendJSONString(s)
-        case .number(let v, let d): out.append(Self.format(v, decimals: d))
+        case .number(let v, let d): out.appendRounded(v, decimals: d)
         case .array(let items):
             if items.isEmpty {
                 out.append("[]")

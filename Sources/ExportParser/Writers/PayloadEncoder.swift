@@ -22,6 +22,17 @@ package enum PayloadEncoder {
     struct Member: Sendable {
         let key: String
         let node: Node
+        /// `"key": ` as `write` puts it before the value, made once (the keys are the table's).
+        let quotedKey: [UInt8]
+
+        init(key: String, node: Node) {
+            self.key = key
+            self.node = node
+            let out = ExportBytes(capacity: key.utf8.count + 8)
+            out.appendJSONString(key)
+            out.append(": ")
+            quotedKey = out.array
+        }
     }
 
     /// The payload's shape, built once from the table's payload paths.
@@ -53,6 +64,78 @@ package enum PayloadEncoder {
 
     package static func payload(_ day: FinishedDay) -> JSONValue {
         .object(members(tree, day))
+    }
+
+    /// The text of `payload(day).bytes()` (two spaces an indent), written straight into `out`
+    /// without building the `JSONValue` tree first: `convert` renders every date's payload after
+    /// the reading, on the critical path, and the tree (an array of members an object, a string
+    /// a number) was about half of a date's rendering (docs/hae.md, "Rendering"). The same
+    /// members in the same order; an object that `payload` leaves out (no member and not
+    /// `keepEmpty`) is written and then cut off again. `PayloadWriterTests` holds the two
+    /// renderings equal on every profile's days.
+    static func write(_ day: FinishedDay, into out: ExportBytes) {
+        _ = writeObject(tree, day, into: out, level: 0, keepEmpty: true)
+    }
+
+    /// `{…}` of the members of `list` that have a value, at nesting `level`; false, having
+    /// written nothing, when none has and the object is not `keepEmpty`.
+    private static func writeObject(_ list: [Member], _ day: FinishedDay, into out: ExportBytes, level: Int, keepEmpty: Bool) -> Bool {
+        let start = out.count
+        out.append(0x7B)
+        var written = 0
+        for m in list {
+            let mark = out.count
+            if written > 0 { out.append(0x2C) }
+            newline(out, level + 1)
+            out.append(m.quotedKey)
+            if write(m.node, day, into: out, level: level + 1) {
+                written += 1
+            } else {
+                out.truncate(to: mark)
+            }
+        }
+        guard written > 0 else {
+            out.truncate(to: start)
+            if keepEmpty { out.append("{}") }
+            return keepEmpty
+        }
+        newline(out, level)
+        out.append(0x7D)
+        return true
+    }
+
+    /// One node's value; false, having written nothing, when it has none.
+    private static func write(_ node: Node, _ day: FinishedDay, into out: ExportBytes, level: Int) -> Bool {
+        switch node {
+        case .field(let f):
+            guard let value = f.read(day) else { return false }
+            switch value {
+            case .number(let n): out.appendRounded(n, decimals: f.numberDecimals)
+            case .text(let t): out.appendJSONString(t)
+            case .workouts(let list):
+                guard !list.isEmpty else {
+                    out.append("[]")
+                    return true
+                }
+                out.append(0x5B)
+                for (i, w) in list.enumerated() {
+                    if i > 0 { out.append(0x2C) }
+                    newline(out, level + 1)
+                    workout(w).write(into: out, indent: 2, level: level + 1)
+                }
+                newline(out, level)
+                out.append(0x5D)
+            }
+            return true
+        case .object(let list, let keepEmpty):
+            return writeObject(list, day, into: out, level: level, keepEmpty: keepEmpty)
+        }
+    }
+
+    /// A line break and `level` indents of two spaces, as `JSONValue` writes them.
+    @inline(__always) private static func newline(_ out: ExportBytes, _ level: Int) {
+        out.append(0x0A)
+        for _ in 0..<(2 * level) { out.append(0x20) }
     }
 
     private static func members(_ list: [Member], _ day: FinishedDay) -> [(String, JSONValue)] {

@@ -14,13 +14,20 @@ struct RenderedDay {
     /// The payload as a member of `payloads.json` (with its `,` or, for the last, the closing).
     let member: [UInt8]
     /// The `daily.csv` line, CRLF-terminated.
-    let csvRow: String
+    let csvRow: [UInt8]
 
+    /// Written straight into bytes (`PayloadEncoder.write`, `CSVWriter.row(_:into:)`): the
+    /// same text as `PayloadEncoder.payload(day).bytes()` and `CSVWriter.row(day)`, without a
+    /// `JSONValue` tree or a string a cell (docs/hae.md, "Rendering").
     init(_ day: FinishedDay, last: Bool) {
-        let text = PayloadEncoder.payload(day).bytes()
+        let out = ExportBytes(capacity: 8192)
+        PayloadEncoder.write(day, into: out)
+        let text = out.array
         file = PayloadsFile.dayFile(text)
         member = PayloadsFile.member(text, last: last)
-        csvRow = CSVWriter.row(day)
+        out.clear()
+        CSVWriter.row(day, into: out)
+        csvRow = out.array
     }
 
     /// Days rendered at a time: memory holds at most this many rendered days (≈ 10 KB each).

@@ -1,15 +1,15 @@
 /// The `workout-avg` rule (running mechanics): a date's value is the mean of the samples taken
 /// during that date's runs. Samples are kept until the workouts are known (12 bytes each: start in
-/// seconds since 2001 and the value, in two lists of fixed blocks), then sorted once for binary
-/// searches. A bucket (HAE's day or hour statistic) has no time inside a run, so it counts for
+/// seconds since 2001 and the value, in two lists whose full blocks wait in a temporary file),
+/// then sorted once for binary searches. A bucket (HAE's day or hour statistic) has no time inside a run, so it counts for
 /// its day when that day has a run. What no run takes is counted, never dropped silently.
 ///
 /// Memory (issue 24): the samples wait until the end of the input (workouts are the file's last
 /// elements). In arrays that doubled they were 7.9 MB of a 6 GB export's read peak (390 k
-/// samples); in blocks, 4.7 MB.
+/// samples); in blocks, 4.7 MB; spilled (`SpilledList`), one block a list until the finish.
 struct RunningMechanics {
-    private var times: [Int: BlockList<Int32>] = [:]
-    private var values: [Int: BlockList<Double>] = [:]
+    private var times: [Int: SpilledList<Int32>] = [:]
+    private var values: [Int: SpilledList<Double>] = [:]
     private var buckets: [Int: [Int: (sum: Double, count: Int)]] = [:]
     /// Samples and buckets outside every running workout: in no payload (after `finish`).
     private(set) var outsideRuns = 0
@@ -21,16 +21,18 @@ struct RunningMechanics {
             buckets[metric]![day]!.count += 1
             return
         }
-        times[metric, default: BlockList()].append(Int32(clamping: s.start.seconds - WorkoutBook.epoch))
-        values[metric, default: BlockList()].append(value)
+        times[metric, default: SpilledList()].append(Int32(clamping: s.start.seconds - WorkoutBook.epoch))
+        values[metric, default: SpilledList()].append(value)
     }
 
     /// Means by day and metric index over `runs` (intervals in seconds since 1970, by the day
     /// they start on).
     mutating func finish(runs: [Int: [(Int64, Int64)]]) -> [Int: [Int: Double]] {
         var sorted: [Int: ([Int32], [Double])] = [:]
-        for (metric, t) in times {
-            let v = values[metric]!
+        var held = 0
+        for metric in Array(times.keys) {
+            let t = times[metric]!.restore(), v = values[metric]!.restore()
+            held += t.count
             // By time, and samples of the same second in the order they came.
             var order: [(time: Int32, position: Int32)] = []
             order.reserveCapacity(t.count)
@@ -63,7 +65,6 @@ struct RunningMechanics {
                 if count > 0 { out[n, default: [:]][metric.index] = sum / Double(count) }
             }
         }
-        let held = times.values.reduce(0) { $0 + $1.count }
         let leftBuckets = buckets.values.reduce(0) { $0 + $1.values.reduce(0) { $0 + $1.count } }
         outsideRuns = max(0, held - taken) + leftBuckets
         times = [:]

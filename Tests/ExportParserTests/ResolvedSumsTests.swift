@@ -26,4 +26,21 @@ final class ResolvedSumsTests: XCTestCase {
         sums.add(sorted: [])
         XCTAssertEqual(sums.entries.count, 4)
     }
+
+    func testPackedKeysKeepTheirOrderBeforeNineteenSeventyAndForFringeSlots() {
+        // Days before 1970 are negative; a fringe key is quarter-hours × 256 (2024-03-01 00:00 UTC
+        // is 1,709,251,200 s: 1,899,168 quarter-hours, × 256 = 486,187,008, + 128 for offset 0).
+        // Metrics 0 and 255 are the packed field's ends. In (key, metric) order: -2/255, -1/0,
+        // 0/7, 486,187,136/0, 486,187,136/255.
+        var sums = ResolvedSums()
+        let keys = [key(-2, 255), key(-1, 0), key(0, 7), key(486_187_136, 0), key(486_187_136, 255)]
+        sums.add(sorted: [.init(key: keys[1], value: 1), .init(key: keys[3], value: 3)])
+        sums.add(sorted: [.init(key: keys[0], value: 0.5), .init(key: keys[2], value: 2), .init(key: keys[4], value: 4)])
+        XCTAssertEqual(sums.entries.map(\.key), keys)
+        XCTAssertEqual(sums.entries.map(\.value), [0.5, 1, 2, 3, 4])
+        for k in keys { XCTAssertTrue(sums.contains(k), "\(k)") }
+        XCTAssertFalse(sums.contains(key(-1, 255)))
+        XCTAssertFalse(sums.contains(key(486_187_136, 1)))
+        XCTAssertEqual(MemoryLayout<ResolvedSums.Entry>.stride, 16)
+    }
 }

@@ -14,41 +14,16 @@ struct HeartRateSamples {
     /// Samples a chunk holds: 64 Ki × 8 bytes = 512 kB in memory, and per write.
     static let chunkCount = 1 << 16
 
-    private var chunk: [UInt64] = []
-    /// Full chunks that could not be written to the spill file.
-    private var held: [[UInt64]] = []
-    private var spill: SpillFile?
-    private var spillFailed = false
-    /// Full chunks written to the spill file (each `chunkCount` samples).
-    private var spilledChunks = 0
+    private var samples = SpilledList<UInt64>(blockSize: chunkCount)
 
     /// Samples appended so far.
-    private(set) var count = 0
+    var count: Int { samples.count }
     /// Samples in memory now (the current chunk and chunks that could not be spilled): what stays
     /// bounded however many samples the input holds.
-    var inMemory: Int { chunk.count + held.reduce(0) { $0 + $1.count } }
+    var inMemory: Int { samples.inMemory }
 
     @inline(__always)
-    mutating func append(_ packed: UInt64) {
-        if chunk.isEmpty { chunk.reserveCapacity(Self.chunkCount) }
-        chunk.append(packed)
-        count += 1
-        if chunk.count == Self.chunkCount { spillChunk() }
-    }
-
-    private mutating func spillChunk() {
-        if !spillFailed {
-            if spill == nil { spill = SpillFile() }
-            if let file = spill, file.append(chunk) {
-                spilledChunks += 1
-                chunk.removeAll(keepingCapacity: true)
-                return
-            }
-            spillFailed = true
-        }
-        held.append(chunk)
-        chunk = []
-    }
+    mutating func append(_ packed: UInt64) { samples.append(packed) }
 
     /// The samples whose time lies inside one of `intervals` (start and end seconds since 1970,
     /// both inclusive, as `WorkoutFigures.summary` reads them), sorted; frees everything kept.
@@ -61,25 +36,13 @@ struct HeartRateSamples {
         // Two passes over the chunks: the first counts, so that the kept samples are one array of
         // exactly their size (issue 24: 500 k samples of a 15-year export, 4 MB, had doubled their
         // way there, old and new storage alive together at each step, at the finish's peak).
-        var buffer: [UInt64] = []
-        func forEachPart(_ body: ([UInt64]) -> Void) {
-            if let spill, spilledChunks > 0 {
-                if buffer.isEmpty { buffer = [UInt64](repeating: 0, count: Self.chunkCount) }
-                for i in 0..<spilledChunks {
-                    spill.read(chunk: i, into: &buffer)
-                    body(buffer)
-                }
-            }
-            for part in held { body(part) }
-            body(chunk)
-        }
         var matching = 0
-        forEachPart { part in
+        samples.forEachBlock { part in
             for packed in part where Self.contains(spans, WorkoutBook.unpack(packed).0) { matching += 1 }
         }
         var kept: [UInt64] = []
         kept.reserveCapacity(matching)
-        forEachPart { part in
+        samples.forEachBlock { part in
             for packed in part where Self.contains(spans, WorkoutBook.unpack(packed).0) { kept.append(packed) }
         }
         kept.sort()

@@ -1,6 +1,8 @@
 /// An append-only list of plain values kept for the end of the input, whose full blocks wait in
 /// an unnamed temporary file (`SpillFile`) instead of memory until `restore` brings them back:
-/// what the day book holds during the read only for its finish (the sleep samples).
+/// what the day book holds during the read only for its finish (the sleep samples, the
+/// running-mechanics samples, the heart rate kept for workouts: `HeartRateSamples` reads its
+/// blocks back one at a time with `forEachBlock` instead of restoring them).
 ///
 /// Why: export.xml lists every record before its workouts and activity summaries, so the read's
 /// last stretch, where memory peaks, holds all of them; the finish starts after the parser's
@@ -46,11 +48,9 @@ struct SpilledList<Element: BitwiseCopyable> {
         block = []
     }
 
-    /// Every value, in the order appended, in memory again; this list is empty afterwards (and
-    /// its file closed).
-    mutating func restore() -> BlockList<Element> {
-        defer { self = SpilledList(blockSize: blockSize) }
-        var out = BlockList<Element>(blockSize: blockSize)
+    /// Hands `body` every block, in the order appended (a block read back from the file goes
+    /// through one buffer, reused), then the values not yet in a full block. The list is unchanged.
+    func forEachBlock(_ body: ([Element]) throws -> Void) rethrows {
         if let spill, spilledBlocks > 0 {
             // Zero bytes, each overwritten by the read before it is looked at (`read` fills the
             // whole buffer or stops the process).
@@ -60,11 +60,19 @@ struct SpilledList<Element: BitwiseCopyable> {
             }
             for i in 0..<spilledBlocks {
                 spill.read(chunk: i, into: &buffer)
-                for e in buffer { out.append(e) }
+                try body(buffer)
             }
         }
-        for part in held { for e in part { out.append(e) } }
-        for e in block { out.append(e) }
+        for part in held { try body(part) }
+        try body(block)
+    }
+
+    /// Every value, in the order appended, in memory again; this list is empty afterwards (and
+    /// its file closed).
+    mutating func restore() -> BlockList<Element> {
+        defer { self = SpilledList(blockSize: blockSize) }
+        var out = BlockList<Element>(blockSize: blockSize)
+        forEachBlock { part in for e in part { out.append(e) } }
         return out
     }
 }

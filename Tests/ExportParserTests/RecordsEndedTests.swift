@@ -55,4 +55,25 @@ final class RecordsEndedTests: XCTestCase {
             XCTAssertEqual(book.lateSumPieces, 0)
         }
     }
+
+    func testACopyBeforeTheWorkoutsCountsOnceAndOneAfterThemIsLate() throws {
+        // A re-synced copy of 03-01's record (same source, times, value, no metadata) counts once
+        // when it comes with the records: 100, not 200, although 03-01 is resolved early, at the
+        // workout. The same copy after the workout comes for a date already freed: it is added
+        // without resolution (100 + 100 = 200) and counted as late (docs/rules.md, "Memory").
+        let copy = record("HKQuantityTypeIdentifierStepCount", "100", unit: "count", start: "2024-03-01 12:00:00 +0100")
+        let before = DayBook(options: try DayOptions(timeZoneName: "Europe/Paris"))
+        _ = try AppleExportReader.read(data: Data(xml(after: copy + workout).utf8), name: "e.xml", into: before)
+        let daysBefore = before.finish()
+        XCTAssertEqual(daysBefore.first?.value("step_count"), 100)
+        XCTAssertEqual(before.lateSumPieces, 0)
+
+        let after = DayBook(options: try DayOptions(timeZoneName: "Europe/Paris"))
+        _ = try AppleExportReader.read(data: Data(xml(after: workout + copy).utf8), name: "e.xml", into: after)
+        let daysAfter = after.finish()
+        XCTAssertEqual(daysAfter.first?.value("step_count"), 200)
+        XCTAssertEqual(after.lateSumPieces, 1)
+        // The other dates are untouched: 100 each.
+        XCTAssertEqual(daysAfter.dropFirst().map { $0.value("step_count") }, [100, 100, 100, 100])
+    }
 }

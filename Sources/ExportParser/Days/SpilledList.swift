@@ -1,3 +1,5 @@
+import Foundation
+
 /// An append-only list of plain values kept for the end of the input, whose full blocks wait in
 /// an unnamed temporary file (`SpillFile`) instead of memory until `restore` brings them back:
 /// what the day book holds during the read only for its finish (the sleep samples, the
@@ -10,6 +12,9 @@
 /// 6.4 GB, 33-year export were 8.3 MB of its read's 82 MB heap peak. Memory holds one block
 /// (`blockSize` values) during the read. When no temporary file can be written (a read-only or
 /// full disk), the full blocks stay in memory, as before.
+///
+/// A copy shares the file: only one copy may go on appending (the day book copies a list only
+/// after `restore` has emptied it, or hands it over whole).
 struct SpilledList<Element: BitwiseCopyable> {
     private let blockSize: Int
     private var block: [Element] = []
@@ -54,8 +59,9 @@ struct SpilledList<Element: BitwiseCopyable> {
         if let spill, spilledBlocks > 0 {
             // Zero bytes, each overwritten by the read before it is looked at (`read` fills the
             // whole buffer or stops the process).
+            // (`memset`, not a typed initialisation: the memory stays bound to `Element`.)
             var buffer = [Element](unsafeUninitializedCapacity: blockSize) { raw, initialized in
-                UnsafeMutableRawBufferPointer(raw).initializeMemory(as: UInt8.self, repeating: 0)
+                if let base = raw.baseAddress { memset(base, 0, raw.count * MemoryLayout<Element>.stride) }
                 initialized = raw.count
             }
             for i in 0..<spilledBlocks {

@@ -77,14 +77,15 @@ final class FringeSlotsTests: XCTestCase {
     }
 
     func testChainsStayApartAcrossBlocks() {
-        // 5,000 slots (past the first 4,096-row block), each with its key's value in hrv and,
-        // every other slot, heart rate: slot k averages k (one value) and, for even k, has
-        // heart rate 2k. Merged each into a date of its own.
+        // 5,000 slots, each with hrv k and heart rate 2k, and the odd ones vo2max 3k: 7,500 plain
+        // rows and 5,000 minmaxavg rows, both past their first 4,096-row block. Merged each into
+        // a date of its own.
         var slots = FringeSlots()
         for k in 0..<5_000 {
             let s = slots.slot(k, zone: nil, offset: 0, order: k)
             slots.addAverage(s, metric: hrv, Double(k))
-            if k % 2 == 0 { slots.addMinMax(s, metric: heart, Double(2 * k), bucketMinimum: nil, bucketMaximum: nil, isBucket: false) }
+            slots.addMinMax(s, metric: heart, Double(2 * k), bucketMinimum: nil, bucketMaximum: nil, isBucket: false)
+            if k % 2 == 1 { slots.addLatest(s, metric: vo2, Double(3 * k), end: Int64(k)) }
         }
         var dates: [Int: DayAccumulators] = [:]
         slots.mergeAll(
@@ -97,13 +98,9 @@ final class FringeSlotsTests: XCTestCase {
         for k in [0, 1, 4_095, 4_096, 4_097, 4_999] {
             let day = finished(dates[k]!)
             XCTAssertEqual(day.values[hrv] ?? -1, Double(k), "slot \(k)")
-            if k % 2 == 0 {
-                XCTAssertEqual(
-                    day.summaries[heart], MinMaxAvgSummary(average: Double(2 * k), minimum: Double(2 * k), maximum: Double(2 * k), count: 1)
-                )
-            } else {
-                XCTAssertNil(day.summaries[heart], "slot \(k)")
-            }
+            XCTAssertEqual(
+                day.summaries[heart], MinMaxAvgSummary(average: Double(2 * k), minimum: Double(2 * k), maximum: Double(2 * k), count: 1))
+            XCTAssertEqual(day.values[vo2] ?? nil, k % 2 == 1 ? Double(3 * k) : nil, "slot \(k)")
         }
     }
 }

@@ -38,12 +38,7 @@ package enum CivilDate {
         let c = civil(dayNumber)
         guard (0...9999).contains(c.year) else { return pad(c.year, 4) + "-" + pad(c.month, 2) + "-" + pad(c.day, 2) }
         return String(unsafeUninitializedCapacity: 10) { b in
-            put2(c.year / 100, b, 0)
-            put2(c.year % 100, b, 2)
-            b[4] = 0x2D
-            put2(c.month, b, 5)
-            b[7] = 0x2D
-            put2(c.day, b, 8)
+            putDate(c, b)
             return 10
         }
     }
@@ -75,12 +70,7 @@ package enum CivilDate {
             return isoDate(day) + "T" + pad(sod / 3600, 2) + ":" + pad(sod / 60 % 60, 2) + ":" + pad(sod % 60, 2) + offsetString(offset)
         }
         return String(unsafeUninitializedCapacity: 25) { b in
-            put2(c.year / 100, b, 0)
-            put2(c.year % 100, b, 2)
-            b[4] = 0x2D
-            put2(c.month, b, 5)
-            b[7] = 0x2D
-            put2(c.day, b, 8)
+            putDate(c, b)
             b[10] = 0x54
             put2(sod / 3600, b, 11)
             b[13] = 0x3A
@@ -93,6 +83,17 @@ package enum CivilDate {
             put2(a / 60 % 60, b, 23)
             return 25
         }
+    }
+
+    /// `YYYY-MM-DD` into the first 10 bytes of `b` (a year of 0–9999).
+    @inline(__always)
+    private static func putDate(_ c: (year: Int, month: Int, day: Int), _ b: UnsafeMutableBufferPointer<UInt8>) {
+        put2(c.year / 100, b, 0)
+        put2(c.year % 100, b, 2)
+        b[4] = 0x2D
+        put2(c.month, b, 5)
+        b[7] = 0x2D
+        put2(c.day, b, 8)
     }
 
     /// Two decimal digits of `v` (0–99) at `b[at]` and `b[at + 1]`.

@@ -46,11 +46,11 @@ final class ExportElementHandler: @unchecked Sendable {
         var conversion: (Double, Double)?
     }
     @exclusivity(unchecked) private var types: [TypeInfo] = []
-    @exclusivity(unchecked) private var hintType = -1, hintSource = -1, hintUnit = -1
-    /// The source before `hintSource`: a type's records alternate between the phone and the watch.
-    @exclusivity(unchecked) private var hintOtherSource = -1
-    /// The last two source versions (phone's and watch's), as for sources.
-    @exclusivity(unchecked) private var hintVersion = -1, hintOtherVersion = -1
+    @exclusivity(unchecked) private var hintType = -1, hintUnit = -1
+    /// The last two sources, source versions and devices (the phone's and the watch's).
+    @exclusivity(unchecked) private var recentSources = RecentIDs()
+    @exclusivity(unchecked) private var recentVersions = RecentIDs()
+    @exclusivity(unchecked) private var recentDevices = RecentIDs()
 
     /// A record's dates, its date and offset remembered from the last one.
     @exclusivity(unchecked) private var dates = RecentDateParser()
@@ -503,6 +503,11 @@ final class ExportElementHandler: @unchecked Sendable {
         return true
     }
 
+    private func tellRecordsEnded() {
+        toldRecordsEnded = true
+        sink.recordsEnded()
+    }
+
     /// Keys repeat on every record (`HKMetadataKeyHeartRateMotionContext`): interned. Values are
     /// often unique (sync identifiers), so they are not.
     private func entry(_ attrs: AttributeList, _ k: Int, _ v: Int) -> MetadataEntry {
@@ -510,13 +515,7 @@ final class ExportElementHandler: @unchecked Sendable {
     }
 
     private static let devicePrefix: StaticString = "<<HKDevice: 0x"
-    private func tellRecordsEnded() {
-        toldRecordsEnded = true
-        sink.recordsEnded()
-    }
-
     @exclusivity(unchecked) private var deviceScratch: [UInt8] = []
-    @exclusivity(unchecked) private var hintDevice = -1, hintOtherDevice = -1
     private static let deviceStem: StaticString = "<<HKDevice"
 
     /// The HKDevice description without its memory address:
@@ -532,21 +531,14 @@ final class ExportElementHandler: @unchecked Sendable {
         else { return XMLText.string(p, count) }
         let close = UnsafePointer(found.assumingMemoryBound(to: UInt8.self)) - p
         let tail = p + close, tailCount = count - close
-        // One of the last two devices, nearly always (a type's records interleave the phone's and
-        // the watch's), compared in place before the text is copied together and hashed.
-        let id: Int
-        if hintDevice >= 0, interner.holds(hintDevice, prefixedBy: Self.deviceStem, tail, tailCount) {
-            return interner[hintDevice]
-        } else if hintOtherDevice >= 0, interner.holds(hintOtherDevice, prefixedBy: Self.deviceStem, tail, tailCount) {
-            id = hintOtherDevice
-        } else {
+        // One of the last two devices, nearly always, compared in place before the text is copied
+        // together and hashed.
+        let id = recentDevices.id(matching: { interner.holds($0, prefixedBy: Self.deviceStem, tail, tailCount) }) {
             deviceScratch.removeAll(keepingCapacity: true)
             deviceScratch.append(contentsOf: "<<HKDevice".utf8)
             deviceScratch.append(contentsOf: UnsafeBufferPointer(start: tail, count: tailCount))
-            id = deviceScratch.withUnsafeBufferPointer { b in interner.intern(b.baseAddress!, b.count) }
+            return deviceScratch.withUnsafeBufferPointer { b in interner.intern(b.baseAddress!, b.count) }
         }
-        hintOtherDevice = hintDevice
-        hintDevice = id
         return interner[id]
     }
 
@@ -554,21 +546,13 @@ final class ExportElementHandler: @unchecked Sendable {
     /// phone's and the watch's), compared before the bytes are hashed.
     @inline(__always)
     private func internSource(_ p: UnsafePointer<UInt8>, _ count: Int) -> Int {
-        if hintSource >= 0, interner.holds(hintSource, p, count) { return hintSource }
-        let id = hintOtherSource >= 0 && interner.holds(hintOtherSource, p, count) ? hintOtherSource : interner.intern(p, count)
-        hintOtherSource = hintSource
-        hintSource = id
-        return id
+        recentSources.id(matching: { interner.holds($0, p, count) }, else: { interner.intern(p, count) })
     }
 
     /// A record's source version: like its source, one of the last two nearly always.
     @inline(__always)
     private func internVersion(_ p: UnsafePointer<UInt8>, _ count: Int) -> Int {
-        if hintVersion >= 0, interner.holds(hintVersion, p, count) { return hintVersion }
-        let id = hintOtherVersion >= 0 && interner.holds(hintOtherVersion, p, count) ? hintOtherVersion : interner.intern(p, count)
-        hintOtherVersion = hintVersion
-        hintVersion = id
-        return id
+        recentVersions.id(matching: { interner.holds($0, p, count) }, else: { interner.intern(p, count) })
     }
 
     /// Interns and returns the shared String (two steps: the subscript must see the updated table).

@@ -47,6 +47,8 @@ final class ElementRecorder: @unchecked Sendable {
     private(set) var rootCloses = 0
     /// Added to the parser's line numbers in error locations.
     let lineOffset: Int
+    /// The bytes fed were rewritten by `EntityShortcuts.apply`: values are recorded decoded.
+    var shortcuts = false
 
     private var tape: ElementTape
     private let spares: TapeSpares<ElementTape>
@@ -167,7 +169,8 @@ final class ElementRecorder: @unchecked Sendable {
         depth += 1
         tape.recordStart(
             name: name, line: Int32(truncatingIfNeeded: xmlSAX2GetLineNumber(ctxt)),
-            column: Int32(truncatingIfNeeded: xmlSAX2GetColumnNumber(ctxt)), count: count, attributes: attributes)
+            column: Int32(truncatingIfNeeded: xmlSAX2GetColumnNumber(ctxt)), count: count, attributes: attributes,
+            shortcuts: shortcuts)
         if tape.isFull { handOver() }
     }
 

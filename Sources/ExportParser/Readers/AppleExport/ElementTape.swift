@@ -98,10 +98,12 @@ final class ElementTape: RecordedTape, @unchecked Sendable {
     }
 
     /// Records a start tag from libxml2's attribute array (five pointers an attribute).
+    /// `shortcuts`: the parsed bytes were rewritten by `EntityShortcuts.apply`, so each value is
+    /// copied with its shortcuts turned back into characters (never longer than the value).
     @inline(__always)
     func recordStart(
         name: UnsafePointer<UInt8>, line: Int32, column: Int32, count attributeCount: Int,
-        attributes: UnsafeMutablePointer<UnsafePointer<UInt8>?>?
+        attributes: UnsafeMutablePointer<UnsafePointer<UInt8>?>?, shortcuts: Bool = false
     ) {
         let first = attributeTotal
         let n = attributes == nil ? 0 : attributeCount
@@ -115,9 +117,15 @@ final class ElementTape: RecordedTape, @unchecked Sendable {
             if byteCount + length > byteCapacity { growBytes(toHold: byteCount + length) }
             attributeNames[first + i] = attributes[5 * i]!
             valueStarts[first + i] = Int32(byteCount)
-            valueLengths[first + i] = Int32(length)
-            (bytes + byteCount).update(from: start, count: length)
-            byteCount += length
+            let copied: Int
+            if shortcuts {
+                copied = EntityShortcuts.copyDecoding(start, count: length, to: bytes + byteCount)
+            } else {
+                (bytes + byteCount).update(from: start, count: length)
+                copied = length
+            }
+            valueLengths[first + i] = Int32(copied)
+            byteCount += copied
         }
         attributeTotal = first + n
     }

@@ -219,6 +219,8 @@ final class ParallelSAXDriver: ExportParse, @unchecked Sendable {
                 defer { chunk.parsed.signal() }
                 if state.workersStopped { continue }
                 let recorder = ElementRecorder(file: file, syntheticRoot: !chunk.first, spares: spares) { chunk.tapes.append($0) }
+                chunk.shortcuts = EntityShortcuts.apply(&chunk.bytes)
+                recorder.shortcuts = chunk.shortcuts
                 do {
                     try chunk.bytes.withUnsafeBytes { try recorder.feed($0) }
                     if chunk.last { try recorder.finish() } else { try recorder.finishChunk() }
@@ -264,7 +266,11 @@ final class ParallelSAXDriver: ExportParse, @unchecked Sendable {
                     state.markRoot()
                     continue
                 }
-                // From here on, one parser reads the rest of the input in order.
+                // From here on, one parser reads the rest of the input in order, as the file has it.
+                if chunk.shortcuts {
+                    EntityShortcuts.restore(&chunk.bytes)
+                    chunk.shortcuts = false
+                }
                 for t in chunk.tapes { spares.recycle(t) }
                 chunk.tapes = []
                 chunk.recorder = nil

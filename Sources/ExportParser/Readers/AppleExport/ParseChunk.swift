@@ -24,6 +24,9 @@ final class ParseChunk: @unchecked Sendable {
     /// Parsed without an error and, unless last, closed the root exactly once (the synthetic end
     /// tag): the cut after it was between two top-level elements.
     var valid = false
+    /// The worker rewrote the bytes' entity references as shortcuts (`EntityShortcuts`); whoever
+    /// reads them again from the start restores them first.
+    var shortcuts = false
     var newlines = 0
     let parsed = DispatchSemaphore(value: 0)
 

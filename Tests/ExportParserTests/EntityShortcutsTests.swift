@@ -1,0 +1,149 @@
+import Foundation
+import XCTest
+
+@testable import ExportParser
+
+/// `EntityShortcuts`: the parallel read hands libxml2 `&lt;`, `&gt;`, `&quot;` and `&apos;` as
+/// DEL-marked plain characters and turns them back as values are recorded. Every expected value
+/// here is written out by hand from the input beside it.
+final class EntityShortcutsTests: XCTestCase {
+    private func bytes(_ s: String) -> [UInt8] { Array(s.utf8) }
+
+    func testTheFourReferencesBecomeShortcutsOfTheSameLength() {
+        var b = bytes(#"<R d="&lt;&lt;HKDevice&gt;, &quot;x&apos; &amp; y"/>"#)
+        let before = b.count
+        XCTAssertTrue(EntityShortcuts.apply(&b))
+        // Each `&` of lt, lt, gt, quot, apos becomes DEL; `&amp;` stays: libxml2 hands it over as
+        // `&#38;`, which a plain `&` would not be.
+        XCTAssertEqual(b, bytes("<R d=\"\u{7F}lt;\u{7F}lt;HKDevice\u{7F}gt;, \u{7F}quot;x\u{7F}apos; &amp; y\"/>"))
+        XCTAssertEqual(b.count, before, "lines and columns stay where they were")
+        EntityShortcuts.restore(&b)
+        XCTAssertEqual(b, bytes(#"<R d="&lt;&lt;HKDevice&gt;, &quot;x&apos; &amp; y"/>"#))
+    }
+
+    func testAReferenceCutByTheChunksEndIsLeftToLibxml2() {
+        // "&lt" without its ";" (3 bytes left), "&quo" (4 of 6): neither is rewritten.
+        var a = bytes("x&lt")
+        XCTAssertFalse(EntityShortcuts.apply(&a))
+        XCTAssertEqual(a, bytes("x&lt"))
+        var q = bytes("&gt;&quo")
+        XCTAssertTrue(EntityShortcuts.apply(&q))
+        XCTAssertEqual(q, bytes("\u{7F}gt;&quo"))
+        // Not one of the four: left alone.
+        var other = bytes("&ltx; &g; &quote &apos")
+        XCTAssertFalse(EntityShortcuts.apply(&other))
+        XCTAssertEqual(other, bytes("&ltx; &g; &quote &apos"))
+    }
+
+    func testAChunkWithADeleteByteOrACharacterReferenceIsNotRewritten() {
+        // A DEL of the file's own: a value could hold DEL followed by "lt;".
+        var del = bytes("&lt; a\u{7F}lt;b")
+        XCTAssertFalse(EntityShortcuts.apply(&del))
+        XCTAssertEqual(del, bytes("&lt; a\u{7F}lt;b"))
+        // A character reference (&#127; is a DEL once libxml2 has read it). The two references
+        // before it were rewritten first and are put back.
+        var ref = bytes("&lt;&gt; &#127;lt;")
+        XCTAssertFalse(EntityShortcuts.apply(&ref))
+        XCTAssertEqual(ref, bytes("&lt;&gt; &#127;lt;"))
+    }
+
+    private func decoded(_ s: String) -> String {
+        let source = bytes(s)
+        var target = [UInt8](repeating: 0, count: source.count)
+        let n = source.withUnsafeBufferPointer { src in
+            target.withUnsafeMutableBufferPointer { EntityShortcuts.copyDecoding(src.baseAddress!, count: src.count, to: $0.baseAddress!) }
+        }
+        XCTAssertLessThanOrEqual(n, source.count)
+        return String(decoding: target[..<n], as: UTF8.self)
+    }
+
+    func testValuesAreCopiedWithTheirShortcutsTurnedBack() {
+        XCTAssertEqual(
+            decoded("\u{7F}lt;\u{7F}lt;HKDevice: 0x1\u{7F}gt;, name:Apple Watch\u{7F}gt;"), "<<HKDevice: 0x1>, name:Apple Watch>")
+        XCTAssertEqual(decoded("\u{7F}quot;a\u{7F}apos;"), "\"a'")
+        XCTAssertEqual(decoded("no shortcut"), "no shortcut")
+        XCTAssertEqual(decoded(""), "")
+        // A DEL not followed by a whole shortcut (never left by `apply`) is copied as it is.
+        XCTAssertEqual(decoded("a\u{7F}lt"), "a\u{7F}lt")
+        XCTAssertEqual(decoded("\u{7F}x\u{7F}gt;"), "\u{7F}x>")
+    }
+
+    // MARK: - Through the parallel read
+
+    /// Two records a chunk (64-byte chunks: a cut after nearly every line), read with 1 and 2
+    /// threads: the device, source and metadata values the sink gets.
+    private func read(_ xml: String, threads: Int) throws -> CollectingSink {
+        let sink = CollectingSink()
+        try AppleExportReader.read(data: Data(xml.utf8), name: "t.xml", into: sink, threads: threads, chunkBytes: 64)
+        return sink
+    }
+
+    private static func export(_ body: String) -> String {
+        """
+        <?xml version="1.0" encoding="UTF-8"?>
+        <HealthData locale="en_US">
+         <ExportDate value="2024-03-02 10:00:00 +0100"/>
+        \(body)
+        </HealthData>
+        """
+    }
+
+    private static let step =
+        #"type="HKQuantityTypeIdentifierStepCount" unit="count" startDate="2024-03-01 08:00:00 +0100" endDate="2024-03-01 08:10:00 +0100""#
+
+    func testDevicesAndSourcesReadAsTheFileMeansThem() throws {
+        let xml = Self.export(
+            """
+             <Record \(Self.step) sourceName="Anna&apos;s &quot;Watch&quot;" device="&lt;&lt;HKDevice: 0x2&gt;, name:Apple Watch&gt;" value="10"/>
+             <Record \(Self.step) sourceName="Tom &amp; Jerry" device="&lt;&lt;HKDevice: 0x3&gt;, name:iPhone&gt;" value="20"/>
+             <Record \(Self.step) sourceName="Plain" value="30">
+              <MetadataEntry key="note" value="a &lt; b &gt; c"/>
+             </Record>
+            """)
+        for threads in [1, 2] {
+            let sink = try read(xml, threads: threads)
+            XCTAssertEqual(sink.samples.map(\.value), [10, 20, 30], "threads \(threads)")
+            // The reader keeps a device without its memory address (": 0x2"), which it finds only
+            // once `&lt;` is `<` again.
+            XCTAssertEqual(
+                sink.samples.map(\.device), ["<<HKDevice>, name:Apple Watch>", "<<HKDevice>, name:iPhone>", nil], "threads \(threads)")
+            XCTAssertEqual(sink.samples.map(\.source), [#"Anna's "Watch""#, "Tom & Jerry", "Plain"], "threads \(threads)")
+            XCTAssertEqual(sink.metadataObjects, [nil, nil, #"{"note":"a < b > c"}"#], "threads \(threads)")
+        }
+    }
+
+    func testAChunkWithItsOwnDeleteByteKeepsIt() throws {
+        // The second record's chunk holds a DEL of the file's own, followed by "lt;": it is not
+        // rewritten, so the DEL and "lt;" reach the sink as they are, and `&gt;` is still `>`.
+        let xml = Self.export(
+            """
+             <Record \(Self.step) sourceName="A" device="&lt;x&gt;" value="10"/>
+             <Record \(Self.step) sourceName="B\u{7F}lt;" device="&lt;y&gt;" value="20"/>
+             <Record \(Self.step) sourceName="C&#60;" device="&lt;z&gt;" value="30"/>
+            """)
+        for threads in [1, 2] {
+            let sink = try read(xml, threads: threads)
+            XCTAssertEqual(sink.samples.map(\.source), ["A", "B\u{7F}lt;", "C<"], "threads \(threads)")
+            XCTAssertEqual(sink.samples.map(\.device), ["<x>", "<y>", "<z>"], "threads \(threads)")
+        }
+    }
+
+    func testAChunkReadAgainSequentiallyIsReadFromTheFilesBytes() throws {
+        // A comment holds a line that looks like a top-level element (`\n <Record`), so the
+        // parallel read cuts there; the chunk before that false cut (the second record and the
+        // comment's start) fails to parse and is read again, with everything after it, by the
+        // sequential parser, which sees the file's own bytes: both devices are `<x>` and `<y>`.
+        let xml = Self.export(
+            """
+             <Record \(Self.step) sourceName="A" device="&lt;w&gt;" value="10"/>
+             <Record \(Self.step) sourceName="B" device="&lt;x&gt;" value="20"/> <!-- a comment
+             <Record \(Self.step) sourceName="not a record" value="99"/> -->
+             <Record \(Self.step) sourceName="C" device="&lt;y&gt;" value="30"/>
+            """)
+        for threads in [1, 2] {
+            let sink = try read(xml, threads: threads)
+            XCTAssertEqual(sink.samples.map(\.value), [10, 20, 30], "threads \(threads)")
+            XCTAssertEqual(sink.samples.map(\.device), ["<w>", "<x>", "<y>"], "threads \(threads)")
+        }
+    }
+}

@@ -2,7 +2,7 @@
 # health-import benchmark — the documented command:   bash bench/run.sh
 #
 # Installs nothing. .ci/run installs the build dependencies (libxml2-dev, libyajl-dev,
-# libsqlite3-dev, zlib1g-dev); sqlite3 (the CLI) is optional and only used for row counts.
+# libsqlite3-dev, zlib1g-dev, libisal-dev); sqlite3 (the CLI) is optional and only used for row counts.
 #
 # Environment:
 #   BENCH_SIZE_MB  size of the generated export.xml in MB (10^6 bytes), default 1000

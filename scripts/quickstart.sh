@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The README's first quick-start command: on a bare Debian or Ubuntu machine with Swift, installs
-# the four system libraries the package links (asking first when that needs sudo), then
+# the five system libraries the package links (asking first when that needs sudo), then
 # converts the checked-in sample:
 #
 #   bash scripts/quickstart.sh              # then: out/payloads/*.json, payloads.json, daily.csv, health.sqlite
@@ -12,7 +12,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-packages=(libxml2-dev libsqlite3-dev libyajl-dev zlib1g-dev)
+packages=(libxml2-dev libsqlite3-dev libyajl-dev zlib1g-dev libisal-dev)
 if command -v dpkg >/dev/null 2>&1; then
     need=()
     for pkg in "${packages[@]}"; do

@@ -84,6 +84,35 @@ final class HostileZipTests: XCTestCase {
         try bench.assertToolRefuses(zip, mentioning: ["apple_health_export/export.xml", "ends before its deflate stream does"])
     }
 
+    /// The CRC-32 both headers record differs from the inflated bytes' (0x12345678 written over
+    /// it): refused as corrupt once the entry has been read, whichever library inflated it.
+    func testEntryWithAWrongCRCIsRefusedAsCorrupt() throws {
+        let bench = try HostileBench()
+        try bench.prepareGoodOutput()
+        let zip = bench.path("wrong-crc.zip")
+        try makeZip(zip, [("apple_health_export/export.xml", goodExport)])
+        // CRC-32: local header +14, central record +16
+        try patch(zip, entry: "apple_health_export/export.xml", local: [(14, 0x1234_5678)], central: [(16, 0x1234_5678)])
+        try bench.assertToolRefuses(zip, mentioning: ["apple_health_export/export.xml", "is corrupt (CRC mismatch)"])
+    }
+
+    /// The deflate stream's first block header says block type 3, which deflate reserves (first
+    /// byte 0x07: BFINAL 1, BTYPE 11): refused in zlib's words, with the byte offset.
+    func testDamagedDeflateDataIsRefused() throws {
+        let bench = try HostileBench()
+        try bench.prepareGoodOutput()
+        let zip = bench.path("bad-block.zip")
+        try makeZip(zip, [("apple_health_export/export.xml", goodExport)])
+        var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: zip)))
+        // The only entry's local header is at 0; its data starts after the 30-byte header, the
+        // name (length at +26) and the extra field (length at +28).
+        let dataStart = 30 + Int(bytes[26]) + Int(bytes[27]) << 8 + Int(bytes[28]) + Int(bytes[29]) << 8
+        bytes[dataStart] = 0x07
+        try Data(bytes).write(to: URL(fileURLWithPath: zip))
+        try bench.assertToolRefuses(
+            zip, mentioning: ["apple_health_export/export.xml", "cannot be inflated (invalid block type): damaged archive", "byte "])
+    }
+
     /// A zip with no XML inside: refused, listing what it holds.
     func testZipWithoutXMLIsRefused() throws {
         let bench = try HostileBench()

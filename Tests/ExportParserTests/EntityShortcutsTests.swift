@@ -146,4 +146,63 @@ final class EntityShortcutsTests: XCTestCase {
             XCTAssertEqual(sink.samples.map(\.device), ["<w>", "<x>", "<y>"], "threads \(threads)")
         }
     }
+
+    // MARK: - Through the sequential read, in pieces
+
+    /// `xml` fed to the sequential read (`SAXDriver`) `slice` bytes at a time, as a file is read.
+    private func readSequentially(_ xml: String, slice: Int) throws -> CollectingSink {
+        let sink = CollectingSink()
+        let bytes = Array(xml.utf8)
+        var session = ParseSession(
+            file: "t.xml", sink: sink, input: InputDescription(path: "t.xml", format: .appleXML, byteCount: Int64(bytes.count)), threads: 1)
+        var at = 0
+        while at < bytes.count {
+            let end = min(at + slice, bytes.count)
+            try session.feed(bytes[at..<end])
+            at = end
+        }
+        _ = try session.finish()
+        return sink
+    }
+
+    func testTheSequentialReadDecodesEachTagByThePieceItLiesIn() throws {
+        // Pieces end just before a `<`: with 100-byte slices most records span two or three
+        // slices and each piece holds the end of one record and the start of the next. The
+        // second record's piece holds a DEL of the file's own and is not rewritten (its DEL and
+        // "lt;" reach the sink as they are); the pieces around it are, and decode.
+        let xml = Self.export(
+            """
+             <Record \(Self.step) sourceName="A" device="&lt;w&gt;" value="10"/>
+             <Record \(Self.step) sourceName="B\u{7F}lt;" device="&lt;x&gt;" value="20"/>
+             <Record \(Self.step) sourceName="C&quot;" device="&lt;y&gt;" value="30"/>
+             <Record \(Self.step) sourceName="D" device="&lt;z&gt;" value="40"/>
+            """)
+        for slice in [1, 7, 100, 4096] {
+            let sink = try readSequentially(xml, slice: slice)
+            XCTAssertEqual(sink.samples.map(\.value), [10, 20, 30, 40], "slices of \(slice)")
+            XCTAssertEqual(sink.samples.map(\.source), ["A", "B\u{7F}lt;", "C\"", "D"], "slices of \(slice)")
+            XCTAssertEqual(sink.samples.map(\.device), ["<w>", "<x>", "<y>", "<z>"], "slices of \(slice)")
+        }
+    }
+
+    func testAnErrorAtAReferenceIsWordedAsInTheFile() throws {
+        // A reference where none may stand (an attribute's name, then the epilog): libxml2 stops
+        // at the same byte with the same sentence whether it sees `&` or the DEL of a shortcut.
+        let cases = [
+            (#" <Record \#(Self.step) d&lt;="1" value="20"/>"#, "line 5"),
+            (" <Record \(Self.step) value=\"20\"/>\n</HealthData>&gt;", "line 6, column 14: malformed XML: Extra content"),
+        ]
+        for (bad, place) in cases {
+            let xml = Self.export(" <Record \(Self.step) device=\"&lt;w&gt;\" value=\"10\"/>\n" + bad)
+            var messages: Set<String> = []
+            for slice in [5, 4096] {
+                XCTAssertThrowsError(try readSequentially(xml, slice: slice)) { messages.insert("\($0)") }
+            }
+            // The file as libxml2 reads it without shortcuts: the parallel read's chunk fails and
+            // is read again from its original bytes.
+            XCTAssertThrowsError(try read(xml, threads: 2)) { messages.insert("\($0)") }
+            XCTAssertEqual(messages.count, 1, "\(messages)")
+            XCTAssertTrue(messages.first?.contains(place) ?? false, "\(messages)")
+        }
+    }
 }

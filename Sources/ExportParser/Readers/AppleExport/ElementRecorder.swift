@@ -49,6 +49,33 @@ final class ElementRecorder: @unchecked Sendable {
     let lineOffset: Int
     /// The bytes fed were rewritten by `EntityShortcuts.apply`: values are recorded decoded.
     var shortcuts = false
+    /// For a read in pieces (`SAXDriver`): each piece not yet behind the parser, as its end (bytes
+    /// fed up to and including it) and whether it was rewritten, from `pieceHead` on.
+    private var pieceEnds: [Int64] = []
+    private var pieceRewritten: [Bool] = []
+    private var pieceHead = 0
+
+    /// The next bytes fed are a piece that ends at `end` (bytes fed so far, this piece included);
+    /// `rewritten`: by `EntityShortcuts.apply`. A tag lies whole in one piece (`SAXDriver` cuts
+    /// just before a `<`), so its values are decoded when that piece was rewritten.
+    func beginPiece(end: Int64, rewritten: Bool) {
+        if pieceHead > 64 {
+            pieceEnds.removeFirst(pieceHead)
+            pieceRewritten.removeFirst(pieceHead)
+            pieceHead = 0
+        }
+        pieceEnds.append(end)
+        pieceRewritten.append(rewritten)
+    }
+
+    /// Whether the tag whose start callback is running lies in a rewritten piece: libxml2's place
+    /// in the input (`xmlByteConsumed`, inside the tag or just past it) names the piece.
+    private func tagIsRewritten() -> Bool {
+        if pieceEnds.count == pieceHead { return shortcuts }
+        let at = Int64(xmlByteConsumed(ctxt))
+        while pieceHead < pieceEnds.count - 1, pieceEnds[pieceHead] < at { pieceHead += 1 }
+        return pieceRewritten[pieceHead]
+    }
 
     private var tape: ElementTape
     private let spares: TapeSpares<ElementTape>
@@ -170,7 +197,7 @@ final class ElementRecorder: @unchecked Sendable {
         tape.recordStart(
             name: name, line: Int32(truncatingIfNeeded: xmlSAX2GetLineNumber(ctxt)),
             column: Int32(truncatingIfNeeded: xmlSAX2GetColumnNumber(ctxt)), count: count, attributes: attributes,
-            shortcuts: shortcuts)
+            shortcuts: tagIsRewritten())
         if tape.isFull { handOver() }
     }
 

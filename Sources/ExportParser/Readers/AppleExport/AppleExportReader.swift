@@ -91,10 +91,13 @@ struct AppleExportReader {
             file: "\(path) (\(entryName))", sink: sink,
             input: InputDescription(path: path, format: .appleZip, entry: found.entry.name, byteCount: total), threads: threads,
             chunkBytes: parallelChunkBytes)
-        // Inflate on a second thread; parse here.
-        let pipe = BoundedBatchQueue<Data>(capacity: 8)
         var stream = ZipEntryStream(fd: found.fd, entry: found.entry, fileSize: found.fileSize)
         stream.chunkSize = chunkSize
+        if threads > 1 {
+            return try readZipInline(stream, session: &session, total: total)
+        }
+        // Inflate on a second thread; parse here.
+        let pipe = BoundedBatchQueue<Data>(capacity: 8)
         let file = path
         NamedThread.start("zip inflater", stackSize: 1 << 20) { [stream] in
             do {
@@ -125,6 +128,35 @@ struct AppleExportReader {
         } catch {
             pipe.discardAndClose()
             try session.settle()  // an XML error before the zip's own comes first
+            throw error
+        }
+        progress?(done, total)
+        return try session.finish()
+    }
+}
+
+extension AppleExportReader {
+    /// The zip of a parallel read, inflated on the reading thread itself: its parsing workers and
+    /// player keep both cores busy, so an inflating thread would add its hand-over (a copy of
+    /// every byte into a new buffer, a queue) and no overlap (docs/export-xml.md, "Inflating the
+    /// zip").
+    fileprivate func readZipInline(_ stream: ZipEntryStream, session: inout ParseSession, total: Int64) throws -> ReadReport {
+        var done: Int64 = 0
+        var lastReport: Int64 = 0
+        do {
+            try stream.read { chunk in
+                try session.feed(chunk)
+                done += Int64(chunk.count)
+                if let progress, done - lastReport >= 16 << 20 {
+                    progress(done, total)
+                    lastReport = done
+                }
+            }
+        } catch let f as ZipDirectory.Failure {
+            try session.settle()  // an XML error before the zip's own comes first
+            throw InputError(file: path, location: f.offset.map { InputLocation(byteOffset: Int64($0)) }, message: f.message)
+        } catch {
+            try session.settle()
             throw error
         }
         progress?(done, total)

@@ -42,6 +42,8 @@ final class HAEDatumMapper {
     /// only during its `sample` call (one that keeps a sample copies it). The fields a quantity
     /// datum sets are all set for every datum; the rest keep their initial values.
     private let scratch: UnsafeMutablePointer<Sample>
+    /// The walker's id of the source name `scratch` holds (`HAEDatumFields.sourceID`; −1: "").
+    private var scratchSourceID = -1
 
     init(shape: HAEMetricShape, wantsDetails: Bool) {
         self.shape = shape
@@ -168,7 +170,14 @@ final class HAEDatumMapper {
             emitWristTemperature(s, sink)
             return
         }
-        scratch.pointee.source = d.source ?? ""
+        // Moved out of `scratch` for the call and back (`scratch.pointee` as the argument was
+        // copied, ten reference counts, and destroyed); the source name is set only when it
+        // changes (a file repeats one datum after datum).
+        let sourceID = d.sourceID
+        if sourceID != scratchSourceID {
+            scratch.pointee.source = d.source ?? ""
+            scratchSourceID = sourceID
+        }
         scratch.pointee.value = value
         scratch.pointee.canonicalValue = canonical
         scratch.pointee.start = start
@@ -178,7 +187,9 @@ final class HAEDatumMapper {
         scratch.pointee.bucketMinimum = minimum
         scratch.pointee.bucketMaximum = maximum
         scratch.pointee.occurrence = Self.occurrence(d)
-        sink.sample(scratch.pointee)
+        let s = scratch.move()
+        sink.sample(s)
+        scratch.initialize(to: consume s)
     }
 
     /// A datum's number within its body (`Sample.occurrence`): its byte offset, unique in a file

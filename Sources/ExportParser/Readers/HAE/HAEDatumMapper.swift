@@ -152,7 +152,12 @@ final class HAEDatumMapper {
         var canonical = shape.canonical(value)
         if let metric = shape.metric, let c = canonical {
             // The same check as export.xml's, on the value and on a bucket's extremes.
-            if let why = metric.implausibility(c) ?? minimum.flatMap(metric.implausibility) ?? maximum.flatMap(metric.implausibility) {
+            // Asked one by one (a partial application of `metric.implausibility` passed to
+            // `flatMap` retained and released the metric each time).
+            var why = metric.implausibility(c)
+            if why == nil, let m = minimum { why = metric.implausibility(m) }
+            if why == nil, let m = maximum { why = metric.implausibility(m) }
+            if let why {
                 report.skip(why, at: location(d))
                 canonical = nil
             }

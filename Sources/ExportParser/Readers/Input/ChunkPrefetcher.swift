@@ -56,7 +56,10 @@ final class ChunkPrefetcher: @unchecked Sendable {
             slots = (0..<slotCount).map { _ in .allocate(capacity: chunkSize) }
             results = .allocate(capacity: slotCount)
             results.initialize(repeating: nil, count: slotCount)
-            free = DispatchSemaphore(value: slotCount)
+            // Made at 0 and then raised: libdispatch stops the process when a semaphore is freed
+            // below the value it was made with, as this one is when a parse stops early.
+            free = DispatchSemaphore(value: 0)
+            for _ in 0..<slotCount { free.signal() }
         }
 
         deinit {

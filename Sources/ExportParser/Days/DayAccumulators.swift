@@ -5,7 +5,12 @@ final class DayAccumulators {
     /// every date and every fringe slot until the end of the input).
     private var average = MetricSlots<(sum: Double, count: Int)>()
     private var latest = MetricSlots<(end: Int64, value: Double)>()
-    var minMaxAvg = MetricSlots<MinMaxAvgAccumulator>()
+    /// `@exclusivity(unchecked)`: the day book updates it for every heart-rate sample, and the
+    /// dynamic exclusivity check of a class's property others can reach (a thread-local access
+    /// set's insert and removal) cost ≈ 115 instructions a sample (docs/hae.md, "Leaner
+    /// datums"). Safe: one day book, and so its days, is used by one thread at a time, and no
+    /// access to it overlaps another (the update calls nothing that reaches the day).
+    @exclusivity(unchecked) var minMaxAvg = MetricSlots<MinMaxAvgAccumulator>()
     private(set) var zoneName: String?
     private(set) var offset: Int32?
     /// When the offset was seen (the book's sample count), so that a fringe slot merged in later

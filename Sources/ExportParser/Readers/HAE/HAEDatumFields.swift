@@ -21,7 +21,19 @@ struct HAEDatumFields {
     var min: Double?
     var avg: Double?
     var max: Double?
-    var source: String?
+    /// The datum's `source`, nil when it has none. Kept as the interned name and its id
+    /// (`sourceID`, −1 for none) with a flag: a datum reset for the next one (`reset`) keeps the
+    /// name's storage, so a file that repeats one source datum after datum costs no reference
+    /// counting for it here (the decoder thread's largest single cost was retain/release:
+    /// docs/hae.md, "Leaner datums").
+    var source: String? { hasSource ? sourceName : nil }
+    private var sourceName = ""
+    /// The walker's interned id of `sourceName` (kept across `reset`), −1 before any.
+    private var sourceNameID = -1
+    private var hasSource = false
+    /// The walker's interned id of `source` (a walker's ids name one string each); −1 when the
+    /// datum has none.
+    var sourceID: Int { hasSource ? sourceNameID : -1 }
     /// The sleep segment `value` (Core, Deep, …), as a stage; `.unknown` when present but unknown.
     var stage: HAESleepStage?
     var stageText: String?
@@ -34,6 +46,38 @@ struct HAEDatumFields {
     var extras: [MetadataEntry] = []
 
     init(index: Int, byteOffset: Int64) {
+        self.index = index
+        self.byteOffset = byteOffset
+    }
+
+    /// Sets `source` to the interned name `id`; `name` is asked for only when the id changed.
+    @inline(__always)
+    mutating func setSource(id: Int, _ name: () -> String) {
+        if id != sourceNameID {
+            sourceName = name()
+            sourceNameID = id
+        }
+        hasSource = true
+    }
+
+    /// Makes this the empty datum at `index` and `byteOffset`, as `init` would, field by field:
+    /// assigning a new value destroyed the whole old one and built the new one (≈ 150
+    /// instructions a datum); the source name's storage is kept (see `source`).
+    @inline(__always)
+    mutating func reset(index: Int, byteOffset: Int64) {
+        date = nil
+        startDate = nil
+        endDate = nil
+        hasStartDate = false
+        qty = nil
+        min = nil
+        avg = nil
+        max = nil
+        hasSource = false
+        stage = nil
+        if stageText != nil { stageText = nil }
+        if sleep != nil { sleep = nil }
+        if !extras.isEmpty { extras = [] }
         self.index = index
         self.byteOffset = byteOffset
     }

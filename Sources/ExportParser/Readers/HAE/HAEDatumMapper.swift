@@ -42,6 +42,8 @@ final class HAEDatumMapper {
     /// only during its `sample` call (one that keeps a sample copies it). The fields a quantity
     /// datum sets are all set for every datum; the rest keep their initial values.
     private let scratch: UnsafeMutablePointer<Sample>
+    /// The walker's id of the source name `scratch` holds (`HAEDatumFields.sourceID`; −1: "").
+    private var scratchSourceID = -1
 
     init(shape: HAEMetricShape, wantsDetails: Bool) {
         self.shape = shape
@@ -150,7 +152,12 @@ final class HAEDatumMapper {
         var canonical = shape.canonical(value)
         if let metric = shape.metric, let c = canonical {
             // The same check as export.xml's, on the value and on a bucket's extremes.
-            if let why = metric.implausibility(c) ?? minimum.flatMap(metric.implausibility) ?? maximum.flatMap(metric.implausibility) {
+            // Asked one by one (a partial application of `metric.implausibility` passed to
+            // `flatMap` retained and released the metric each time).
+            var why = metric.implausibility(c)
+            if why == nil, let m = minimum { why = metric.implausibility(m) }
+            if why == nil, let m = maximum { why = metric.implausibility(m) }
+            if let why {
                 report.skip(why, at: location(d))
                 canonical = nil
             }
@@ -168,7 +175,14 @@ final class HAEDatumMapper {
             emitWristTemperature(s, sink)
             return
         }
-        scratch.pointee.source = d.source ?? ""
+        // Moved out of `scratch` for the call and back (`scratch.pointee` as the argument was
+        // copied, ten reference counts, and destroyed); the source name is set only when it
+        // changes (a file repeats one datum after datum).
+        let sourceID = d.sourceID
+        if sourceID != scratchSourceID {
+            scratch.pointee.source = d.source ?? ""
+            scratchSourceID = sourceID
+        }
         scratch.pointee.value = value
         scratch.pointee.canonicalValue = canonical
         scratch.pointee.start = start
@@ -178,7 +192,9 @@ final class HAEDatumMapper {
         scratch.pointee.bucketMinimum = minimum
         scratch.pointee.bucketMaximum = maximum
         scratch.pointee.occurrence = Self.occurrence(d)
-        sink.sample(scratch.pointee)
+        let s = scratch.move()
+        sink.sample(s)
+        scratch.initialize(to: consume s)
     }
 
     /// A datum's number within its body (`Sample.occurrence`): its byte offset, unique in a file

@@ -37,7 +37,15 @@ final class HAEDocumentWalker: @unchecked Sendable {
     /// The open containers: `top` is the innermost (read and written on every event, so it is a
     /// plain stored property), `frames` its ancestors, `depth` how many are open.
     @exclusivity(unchecked) private var frames: [HAEFrame] = []
-    @exclusivity(unchecked) private var top = HAEFrame(role: .skip, isArray: false, indexInParent: nil, keyInParent: [])
+    /// Unsafe code (docs/architecture.md): `top` lives in memory the walker owns (allocated and
+    /// initialised in `init`, freed in `deinit`) so that `push` and `pop` move frames between it
+    /// and `frames` instead of copying them (a copy retained the frame's arrays and the value it
+    /// replaced released them); uninitialised only inside `push` and `pop`.
+    private let topStorage: UnsafeMutablePointer<HAEFrame>
+    private var top: HAEFrame {
+        unsafeAddress { UnsafePointer(topStorage) }
+        unsafeMutableAddress { topStorage }
+    }
     @exclusivity(unchecked) private var depth = 0
     /// Bytes of the last object key, for JSON paths, metadata keys and extra-array names. Inside
     /// datums a known key is not copied (it is the hot path): `lastKeyCopied` is then false and
@@ -81,7 +89,16 @@ final class HAEDocumentWalker: @unchecked Sendable {
     private var metricStart: Int64 = 0
     private var metricOverflow = false
     private var metricDroppedDatums = 0
-    @exclusivity(unchecked) private var datum = HAEDatumFields(index: 0, byteOffset: 0)
+    /// The datum being read, reset in place for each (`HAEDatumFields.reset`) and moved out to
+    /// the mapper and back when it ends, so neither a new value nor a copy is made a datum.
+    /// Unsafe code (docs/architecture.md): allocated and initialised in `init`, deinitialised and
+    /// freed in `deinit`; uninitialised only during `endMap`'s hand-over to the mapper, which
+    /// never calls back into the walker.
+    private let datumStorage: UnsafeMutablePointer<HAEDatumFields>
+    private var datum: HAEDatumFields {
+        unsafeAddress { UnsafePointer(datumStorage) }
+        unsafeMutableAddress { datumStorage }
+    }
 
     // The workout being read.
     private var workout = HAEWorkoutFields(byteOffset: 0)
@@ -101,6 +118,17 @@ final class HAEDocumentWalker: @unchecked Sendable {
         self.wantsDetails = sink.wantsDetails
         frames.reserveCapacity(16)
         lastKey.reserveCapacity(64)
+        topStorage = .allocate(capacity: 1)
+        topStorage.initialize(to: HAEFrame(role: .skip, isArray: false, indexInParent: nil, keyInParent: []))
+        datumStorage = .allocate(capacity: 1)
+        datumStorage.initialize(to: HAEDatumFields(index: 0, byteOffset: 0))
+    }
+
+    deinit {
+        topStorage.deinitialize(count: 1)
+        topStorage.deallocate()
+        datumStorage.deinitialize(count: 1)
+        datumStorage.deallocate()
     }
 
     // MARK: - Positions
@@ -164,8 +192,16 @@ final class HAEDocumentWalker: @unchecked Sendable {
     private func push(_ role: HAEFrame.Role, isArray: Bool, index: Int?) {
         var key: [UInt8] = []
         if index == nil, depth > 0 { key = lastKeyCopied ? lastKey : Array(lastKnownKey.spelling.utf8) }
-        if depth > 0 { frames.append(top) }
-        top = HAEFrame(role: role, isArray: isArray, indexInParent: index, keyInParent: key)
+        // Moved, not copied: a copy of the parent frame retained its arrays, and replacing `top`
+        // released them (the decoder's reference counting: docs/hae.md, "Leaner datums").
+        let frame = HAEFrame(role: role, isArray: isArray, indexInParent: index, keyInParent: key)
+        if depth > 0 {
+            let parent = topStorage.move()
+            frames.append(consume parent)
+            topStorage.initialize(to: consume frame)
+        } else {
+            top = frame
+        }
         depth += 1
         forgetKey()
     }
@@ -173,10 +209,12 @@ final class HAEDocumentWalker: @unchecked Sendable {
     /// Closes the innermost container and returns it.
     @inline(__always)
     private func pop() -> HAEFrame {
-        let closed = top
         depth -= 1
-        if depth > 0 { top = frames.removeLast() }
         forgetKey()
+        // Moved: the parent comes back from `frames` into `top` and the closed frame out of it.
+        guard depth > 0 else { return top }
+        let closed = topStorage.move()
+        topStorage.initialize(to: frames.removeLast())
         return closed
     }
 
@@ -259,7 +297,7 @@ final class HAEDocumentWalker: @unchecked Sendable {
             metricOverflow = false
             metricDroppedDatums = 0
         case .datum:
-            datum = HAEDatumFields(index: index ?? 0, byteOffset: currentOffset - 1)
+            datum.reset(index: index ?? 0, byteOffset: currentOffset - 1)
         case .workout:
             workout = HAEWorkoutFields(byteOffset: currentOffset - 1)
             workoutPath = currentPath(includingKey: false)
@@ -326,11 +364,11 @@ final class HAEDocumentWalker: @unchecked Sendable {
         let closed = pop()
         switch closed.role {
         case .datum:
-            // Moved out, not copied (passing the stored property copied it, strings and all): the
-            // next datum's `startMap` sets a new one.
-            var d = HAEDatumFields(index: 0, byteOffset: 0)
-            swap(&d, &datum)
+            // Moved out and back, not copied (passing the stored property copied it, strings and
+            // all); the next datum's `startMap` resets it.
+            let d = datumStorage.move()
             if let mapper { mapper.emit(d, into: sink, report: &report) } else { wait(d) }
+            datumStorage.initialize(to: consume d)
         case .metric:
             return finishMetric()
         case .workout:
@@ -602,7 +640,14 @@ final class HAEDocumentWalker: @unchecked Sendable {
         case .date: datum.date = TimestampParser.parse(p, n)
         case .startDate: datum.hasStartDate = true; datum.startDate = TimestampParser.parse(p, n)
         case .endDate: datum.endDate = TimestampParser.parse(p, n)
-        case .source: datum.source = intern(p, n)
+        case .source:
+            if n == 0 {
+                datum.setSource(id: -2) { "" }
+            } else {
+                let id = interner.intern(p, n, hint: lastInterned)
+                lastInterned = id
+                datum.setSource(id: id) { interner.strings[id] }
+            }
         case .value:
             let stage = HAESleepStage.parse(p, n)
             datum.stage = stage

@@ -121,24 +121,48 @@ struct HAEReader {
                     throw InputError(file: path, location: InputLocation(byteOffset: f.offset, path: f.path), message: f.message)
                 }
             }
+            // The main pass reads ahead on a thread of its own (the same reads, in the same order:
+            // `ChunkPrefetcher`), so `pread`'s copy is not this thread's work: it is the critical
+            // path of the pass (docs/hae.md, "Leaner datums"). A replay reads for itself.
+            let ahead = player == nil ? nil : ChunkPrefetcher(fd: fd, from: from, to: to, chunkSize: Self.chunkSize, splits: splits)
+            defer { ahead?.stop() }
             var offset = from
             var nextProgress = from + Self.progressInterval
             while to.map({ offset < $0 }) ?? true {
-                var want = to.map { Int(Swift.min(Int64(Self.chunkSize), $0 - offset)) } ?? Self.chunkSize
-                if let split = splits.first(where: { $0 > offset }) { want = Int(Swift.min(Int64(want), split - offset)) }
-                let n = pread(fd, buffer, want, off_t(offset))
-                if n < 0 {
-                    let err = errno
-                    if err == EINTR { continue }
-                    try drain()
-                    throw InputError(
-                        file: path, location: InputLocation(byteOffset: offset), message: "read failed: \(String(cString: strerror(err)))")
+                var chunk: ChunkPrefetcher.Chunk?
+                let read: UnsafeMutablePointer<UInt8>
+                let n: Int
+                if let ahead {
+                    let c = ahead.next()
+                    if let err = c.error {
+                        try drain()
+                        throw InputError(
+                            file: path, location: InputLocation(byteOffset: offset),
+                            message: "read failed: \(String(cString: strerror(err)))")
+                    }
+                    chunk = c
+                    read = c.bytes
+                    n = c.count
+                } else {
+                    var want = to.map { Int(Swift.min(Int64(Self.chunkSize), $0 - offset)) } ?? Self.chunkSize
+                    if let split = splits.first(where: { $0 > offset }) { want = Int(Swift.min(Int64(want), split - offset)) }
+                    let got = pread(fd, buffer, want, off_t(offset))
+                    if got < 0 {
+                        let err = errno
+                        if err == EINTR { continue }
+                        try drain()
+                        throw InputError(
+                            file: path, location: InputLocation(byteOffset: offset),
+                            message: "read failed: \(String(cString: strerror(err)))")
+                    }
+                    read = buffer
+                    n = got
                 }
                 if n == 0 { break }
-                var start = buffer
+                var start = read
                 var count = n
                 // A UTF-8 byte-order mark is not JSON; some editors add one.
-                if offset == 0, n >= 3, buffer[0] == 0xEF, buffer[1] == 0xBB, buffer[2] == 0xBF {
+                if offset == 0, n >= 3, read[0] == 0xEF, read[1] == 0xBB, read[2] == 0xBF {
                     start += 3
                     count -= 3
                     offset += 3
@@ -149,6 +173,9 @@ struct HAEReader {
                     try drain()
                     throw error(handle, walker, status, chunkBase: offset, chunk: start, count: count)
                 }
+                // yajl keeps no pointer into the chunk once `yajl_parse` returns (a token cut by the
+                // chunk's end is copied into its own buffer): the buffer can be read into again.
+                if let chunk { ahead?.done(with: chunk) }
                 offset += Int64(count)
                 // No event for longer than any token may be: yajl is holding one huge token.
                 // (The main pass only: a replay re-reads bytes the main pass already accepted.)

@@ -49,6 +49,9 @@ struct SumPieceLog {
 
     var isEmpty: Bool { count == 0 }
 
+    /// Runs held: at least the number of groups (each key and metric has one run or more).
+    var runCount: Int { runs.count }
+
     /// Adds a piece under `key` and `metric`. Returns whether it began a run (its key and metric
     /// differ from the piece before it).
     @inline(__always)

@@ -463,6 +463,14 @@ final class DayBook: SampleSink {
 
         // Each date's accumulators are freed as its day is made (memory peaks here at the end of a
         // long export); every later lookup of such a date finds its day in `out`.
+        // The nights are awaited before the days are made, not after: the `day-nights` thread
+        // holds every sleep sample (8.3 MB and an 8-byte index each in 33 years) until it is
+        // done, and the days made hold a slot for each metric (about 10 MB at 12,205 dates); made
+        // side by side they were the peak of a 6.4 GB export with the store (issue 24: 104 →
+        // 98 MB). What it costs is the overlap: the nights' time (about 0.1 s there) is no
+        // longer spent beside the days' loop. Their results are merged where they were.
+        let nightsByDate = finishedNights?.value() ?? [:]
+        finishedNights = nil
         lastState = nil
         while let (n, st) = days.popFirst() {
             var d = day(n, state: st)
@@ -495,15 +503,11 @@ final class DayBook: SampleSink {
             put(n, d)
         }
         fringeTotals = [:]
-        do {
-            let nightsByDate = finishedNights?.value() ?? [:]
-            finishedNights = nil
-            for (n, night) in nightsByDate {
-                var d = day(n)
-                for (i, v) in night.means { d.values[i] = v }
-                if let sleep = night.sleep { d.sleep = sleep }
-                put(n, d)
-            }
+        for (n, night) in nightsByDate {
+            var d = day(n)
+            for (i, v) in night.means { d.values[i] = v }
+            if let sleep = night.sleep { d.sleep = sleep }
+            put(n, d)
         }
         for (n, w) in summaries {
             var d = day(n)

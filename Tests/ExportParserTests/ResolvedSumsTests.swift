@@ -2,7 +2,7 @@ import XCTest
 
 @testable import ExportParser
 
-/// `ResolvedSums`: the sum book's early-resolved sums in one sorted array, merged a batch at a
+/// `ResolvedSums`: the sum book's early-resolved sums in sorted fixed blocks, merged a batch at a
 /// time with the dictionary's old arithmetic (`old + new`, or `0 + new` for a new key).
 final class ResolvedSumsTests: XCTestCase {
     private func key(_ day: Int, _ metric: Int32) -> SumPieceLog.Key { SumPieceLog.Key(key: day, metric: metric) }
@@ -17,14 +17,45 @@ final class ResolvedSumsTests: XCTestCase {
         sums.add(sorted: [.init(key: key(1, 1), value: 2), .init(key: key(1, 2), value: 0.5), .init(key: key(4, 1), value: -0.0)])
         XCTAssertEqual(sums.entries.map(\.key), [key(1, 1), key(1, 2), key(3, 1), key(4, 1)])
         XCTAssertEqual(sums.entries.map(\.value), [2, 5.5, 7, 0])
-        XCTAssertEqual(sums.entries[3].value.sign, .plus)
+        XCTAssertEqual(Array(sums.entries)[3].value.sign, .plus)
         XCTAssertTrue(sums.contains(key(3, 1)))
         XCTAssertTrue(sums.contains(key(4, 1)))
         XCTAssertFalse(sums.contains(key(3, 2)))
         XCTAssertFalse(sums.contains(key(2, 1)))
         XCTAssertFalse(sums.contains(key(5, 1)))
         sums.add(sorted: [])
-        XCTAssertEqual(sums.entries.count, 4)
+        XCTAssertEqual(sums.count, 4)
+    }
+
+    func testMergeAcrossBlocksRefillsThemInOrderAndLooksUpEachBlock() {
+        // Blocks of two sums. The first batch: days 1, 3, 5 (metric 0) → blocks [1, 3] [5].
+        var sums = ResolvedSums(blockSize: 2)
+        sums.add(sorted: [.init(key: key(1, 0), value: 1), .init(key: key(3, 0), value: 3), .init(key: key(5, 0), value: 5)])
+        XCTAssertEqual(sums.blockCounts, [2, 1])
+        XCTAssertEqual(sums.count, 3)
+        // The second batch: day 0 new (0 + 10 = 10), day 3 again (3 + 0.25 = 3.25), day 4 new
+        // (0 + 4 = 4), day 6 new with −0 (0 + −0 = +0); days 1 and 5 stay 1 and 5. Six sums in
+        // key order, two a block: [0, 1] [3, 4] [5, 6].
+        sums.add(sorted: [
+            .init(key: key(0, 0), value: 10), .init(key: key(3, 0), value: 0.25), .init(key: key(4, 0), value: 4),
+            .init(key: key(6, 0), value: -0.0),
+        ])
+        XCTAssertEqual(sums.blockCounts, [2, 2, 2])
+        XCTAssertEqual(sums.count, 6)
+        XCTAssertEqual(sums.entries.map(\.key.key), [0, 1, 3, 4, 5, 6])
+        XCTAssertEqual(sums.entries.map(\.value), [10, 1, 3.25, 4, 5, 0])
+        XCTAssertEqual(Array(sums.entries)[5].value.sign, .plus)
+        // Each block's first and last sum is found; the gaps between and around them are not:
+        // day 2 lies between block 0's last (1) and block 1's first (3), day 7 after every block.
+        for day in [0, 1, 3, 4, 5, 6] { XCTAssertTrue(sums.contains(key(day, 0)), "day \(day)") }
+        for day in [-1, 2, 7] { XCTAssertFalse(sums.contains(key(day, 0)), "day \(day)") }
+        XCTAssertFalse(sums.contains(key(4, 1)))
+        // A third batch of one sum at the very end: day 6 was +0, 0 + 1.5 = 1.5; day 7 new (0 + 2 = 2)
+        // opens a fourth block.
+        sums.add(sorted: [.init(key: key(6, 0), value: 1.5), .init(key: key(7, 0), value: 2)])
+        XCTAssertEqual(sums.blockCounts, [2, 2, 2, 1])
+        XCTAssertEqual(sums.entries.map(\.value), [10, 1, 3.25, 4, 5, 1.5, 2])
+        XCTAssertTrue(sums.contains(key(7, 0)))
     }
 
     func testPackedKeysKeepTheirOrderBeforeNineteenSeventyAndForFringeSlots() {

@@ -76,7 +76,7 @@ public final class ConvertJob {
                 if let commit { storing = (outcome.inputs.count - 1, commit) }
             }
             days = DayMerge.merge(zip(perInput, outcome.inputs).map { ($0, $1.format == .hae) })
-            days = days.filter(isInWindow)
+            days = inWindow(days)
             // The outputs are put in place only once the store has committed: a run that fails
             // leaves --out as it was.
             try write(days, checks: outcome.inputs) { dates, payload in
@@ -120,6 +120,13 @@ public final class ConvertJob {
         let job = try ConvertJob(inputs)
         job.progress = progress
         return try job.run()
+    }
+
+    /// The days inside `--from`/`--to`: the list itself when the run has no window. A filtered
+    /// copy of a 33-year export's 12,205 days was made beside them at the end of its finish
+    /// (issue 24).
+    private func inWindow(_ days: [FinishedDay]) -> [FinishedDay] {
+        fromDay == nil && toDay == nil ? days : days.filter(isInWindow)
     }
 
     /// Whether a day is inside `--from`/`--to`.
@@ -197,7 +204,7 @@ public final class ConvertJob {
         input.datedBy = book.datedBy
         input.readAgain = readAgain
         (input.sources, input.watchSources) = (book.sourceNames, book.watchSources)
-        input.appleTotals = book.appleTotalsCheck(days.filter(isInWindow))
+        input.appleTotals = book.appleTotalsCheck(inWindow(days))
         return (input, days, commit)
     }
 

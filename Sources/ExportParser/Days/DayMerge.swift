@@ -11,6 +11,13 @@
 /// inputs cover, the CSV columns whose value came from HAE.
 enum DayMerge {
     static func merge(_ perInput: [(days: [FinishedDay], isHAE: Bool)]) -> [FinishedDay] {
+        // One input: its days as they are (a day book's come sorted, each date once). Layering
+        // them made a dictionary and a sorted list of every date beside the input's own list
+        // (about 6 MB at 12,205 dates, issue 24), for the same days in the same order.
+        if perInput.count == 1 {
+            assert(zip(perInput[0].days, perInput[0].days.dropFirst()).allSatisfy { $0.dayNumber < $1.dayNumber }, "days out of order")
+            return perInput[0].days
+        }
         let native = layer(perInput.filter { !$0.isHAE }.map(\.days))
         let hae = layer(perInput.filter { $0.isHAE }.map(\.days))
         var byDay = native

@@ -1,12 +1,20 @@
 /// The sums a `SumBook` resolved early (their pieces freed when the waiting pieces ran over
 /// budget), in key and metric order: 16 bytes a sum (the key and metric packed in one integer),
-/// in one array of its exact size.
+/// in fixed blocks of `blockSize` sums.
 ///
 /// Why not the dictionary of `MetricSlots` by day it was (issue 24): these sums live until the
 /// end of the input, about fifteen a date, and a dictionary's table, a slots array a day and
 /// their growth held 10.3 MB of a 6 GB export's read peak (12,205 dates); at 24 bytes an entry
-/// this was 5.5 MB (a merge holds the old array and the new), at 16 bytes two thirds of that.
-/// A lookup (`contains`, once a change of key in the sum book) is a binary search.
+/// in one array this was 5.5 MB, at 16 bytes two thirds of that.
+///
+/// Why blocks, not one array of its exact size: a batch is merged in when the records end
+/// (`recordsEnded`), which is the heap's peak of a large export, and a merge into a new array
+/// held the old array and the new one together there (2 × 2.9 MB at 12,205 dates). The merge
+/// here writes new blocks while it frees each old block it has read to the end, so it holds
+/// the old sums, the batch and two blocks (`add(sorted:)`).
+///
+/// A lookup (`contains`, once a change of key in the sum book) is a binary search for the block
+/// (by its last sum), then within it.
 struct ResolvedSums {
     struct Entry {
         /// `key.key × 256 + key.metric`: ordered as (key, metric) is, metric indices being below
@@ -24,18 +32,44 @@ struct ResolvedSums {
 
         fileprivate static func pack(_ key: SumPieceLog.Key) -> Int64 { Int64(key.key) << 8 | Int64(key.metric) }
     }
-    private(set) var entries: [Entry] = []
 
-    var isEmpty: Bool { entries.isEmpty }
+    /// Sums a block (16 bytes each: 64 KiB, served from the heap rather than its own mapping).
+    let blockSize: Int
+    /// Every block full but the last, each reserved for `blockSize` sums.
+    private var blocks: [[Entry]] = []
+    /// Sums held.
+    private(set) var count = 0
+
+    init(blockSize: Int = 4096) {
+        precondition(blockSize > 0, "a block holds at least one sum")
+        self.blockSize = blockSize
+    }
+
+    var isEmpty: Bool { count == 0 }
+
+    /// How many sums each block holds (tests).
+    var blockCounts: [Int] { blocks.map(\.count) }
+
+    /// Every sum, in key and metric order.
+    var entries: FlattenSequence<[[Entry]]> { blocks.joined() }
 
     func contains(_ key: SumPieceLog.Key) -> Bool {
         let packed = Entry.pack(key)
-        var (lo, hi) = (0, entries.count)
+        // The first block whose last sum is not below the key: the only one that can hold it.
+        var (lo, hi) = (0, blocks.count)
         while lo < hi {
             let mid = (lo + hi) / 2
-            if entries[mid].packed < packed { lo = mid + 1 } else { hi = mid }
+            if blocks[mid][blocks[mid].count - 1].packed < packed { lo = mid + 1 } else { hi = mid }
         }
-        return lo < entries.count && entries[lo].packed == packed
+        guard lo < blocks.count else { return false }
+        return blocks[lo].withUnsafeBufferPointer { b in
+            var (lo, hi) = (0, b.count)
+            while lo < hi {
+                let mid = (lo + hi) / 2
+                if b[mid].packed < packed { lo = mid + 1 } else { hi = mid }
+            }
+            return lo < b.count && b[lo].packed == packed
+        }
     }
 
     /// Adds sums resolved together, given in key order with each key once: a key already here
@@ -43,23 +77,42 @@ struct ResolvedSums {
     /// `+=` from its default 0 did (the same bits, −0 included).
     mutating func add(sorted batch: [Entry]) {
         guard !batch.isEmpty else { return }
-        var merged: [Entry] = []
-        merged.reserveCapacity(entries.count + batch.count)
-        var (i, j) = (0, 0)
-        while i < entries.count || j < batch.count {
-            if j == batch.count || (i < entries.count && entries[i].packed < batch[j].packed) {
-                merged.append(entries[i])
+        // Moved out, so that each old block is freed as soon as it has been read to its end.
+        var old = blocks
+        blocks = []
+        count = 0
+        var out: [Entry] = []
+        out.reserveCapacity(blockSize)
+        func emit(_ e: Entry) {
+            if out.count == blockSize {
+                blocks.append(out)
+                out = []
+                out.reserveCapacity(blockSize)
+            }
+            out.append(e)
+            count += 1
+        }
+        var (b, i, j) = (0, 0, 0)
+        while b < old.count || j < batch.count {
+            if b < old.count, i == old[b].count {
+                old[b] = []  // read to its end: freed
+                b += 1
+                i = 0
+                continue
+            }
+            if j == batch.count || (b < old.count && old[b][i].packed < batch[j].packed) {
+                emit(old[b][i])
                 i += 1
-            } else if i < entries.count, entries[i].packed == batch[j].packed {
-                merged.append(Entry(packed: batch[j].packed, value: entries[i].value + batch[j].value))
+            } else if b < old.count, old[b][i].packed == batch[j].packed {
+                emit(Entry(packed: batch[j].packed, value: old[b][i].value + batch[j].value))
                 i += 1
                 j += 1
             } else {
-                merged.append(Entry(packed: batch[j].packed, value: 0 + batch[j].value))
+                emit(Entry(packed: batch[j].packed, value: 0 + batch[j].value))
                 j += 1
             }
         }
-        entries = merged
+        if !out.isEmpty { blocks.append(out) }
     }
 }
 

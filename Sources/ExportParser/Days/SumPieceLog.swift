@@ -49,6 +49,9 @@ struct SumPieceLog {
 
     var isEmpty: Bool { count == 0 }
 
+    /// Runs held: at least the number of groups (each key and metric has one run or more).
+    var runCount: Int { runs.count }
+
     /// Adds a piece under `key` and `metric`. Returns whether it began a run (its key and metric
     /// differ from the piece before it).
     @inline(__always)
@@ -144,21 +147,26 @@ struct SumPieceLog {
         let taking = runs.map { take($0.key) }
         guard taking.contains(true) else { return }
         groups(of: runs.indices.filter { taking[$0] }, body)
-        var kept: [Run] = []
+        // The kept runs move down in place (`runsKept <= i`), as their pieces do: a second array
+        // of runs would be held beside the first at the heap's peak (`recordsEnded`).
+        var runsKept = 0
         var write = 0, read = 0
         var handedOutKept = 0
-        for (i, (run, taken)) in zip(runs, taking).enumerated() {
+        for i in runs.indices {
+            let run = runs[i]
             defer { read += Int(run.count) }
-            if taken { continue }
+            if taking[i] { continue }
             if i < handedOut { handedOutKept += 1 }
             // `write <= read`: every place below a kept piece is either kept already or freed.
             for p in read..<read + Int(run.count) {
                 blocks[write / Self.blockSize][write % Self.blockSize] = blocks[p / Self.blockSize][p % Self.blockSize]
                 write += 1
             }
-            kept.append(run)
+            runs[runsKept] = run
+            runsKept += 1
         }
-        runs = kept
+        // A few runs left of many (the records' end): their own small array, not the old capacity.
+        if runsKept * 4 < runs.count { runs = Array(runs[..<runsKept]) } else { runs.removeLast(runs.count - runsKept) }
         handedOut = handedOutKept
         count = write
         let blocksNeeded = (write + Self.blockSize - 1) / Self.blockSize

@@ -17,6 +17,8 @@ struct WorkoutBook {
     /// in the high half and the rate's Float bits in the low half, so they sort by time in place,
     /// with no copies. Spilled to a temporary file a chunk at a time (`HeartRateSamples`).
     private var heartRates = HeartRateSamples()
+    /// Samples read back a group at a time at the finish (`HeartRateSamples.forEachGroup`).
+    var heartRateGroupBudget = HeartRateSamples.groupBudget
     /// Samples the book holds in memory now (bounded by a chunk, however long the input).
     var heartRatesInMemory: Int { heartRates.inMemory }
 
@@ -40,14 +42,25 @@ struct WorkoutBook {
     /// on, and the running workouts' intervals by day (for the running mechanics).
     mutating func finish(clock: LocalClock) -> (summaries: [(day: Int, summary: WorkoutSummary)], runs: [Int: [(Int64, Int64)]]) {
         guard !workouts.isEmpty else { return ([], [:]) }
+        let sorted = workouts.sorted(by: { $0.start.seconds < $1.start.seconds })
         // Heart-rate samples are needed only for workouts that state no heart rate of their own:
-        // those inside their intervals are kept (sorted), and the rest freed.
-        let hr = heartRates.take(within: workouts.filter(\.needsHeartRateSamples).map { ($0.start.seconds, $0.end.seconds) })
+        // those inside their intervals are read back a group of intervals at a time (sorted), and
+        // each such workout's figures made from its group, which holds every sample inside it in
+        // the order the whole sorted array would (`HeartRateSamples.forEachGroup`). A workout that
+        // ends before it starts has none either way.
+        let needing = sorted.indices.filter { sorted[$0].needsHeartRateSamples && sorted[$0].start.seconds <= sorted[$0].end.seconds }
+        var made = [WorkoutSummary?](repeating: nil, count: sorted.count)
+        let intervals = needing.map { (sorted[$0].start.seconds, sorted[$0].end.seconds) }
+        heartRates.forEachGroup(within: intervals, budget: heartRateGroupBudget) { range, hr in
+            for i in needing where range.contains(sorted[i].start.seconds) {
+                made[i] = WorkoutFigures.summary(of: sorted[i], clock: clock, heartRate: hr)
+            }
+        }
         var summaries: [(day: Int, summary: WorkoutSummary)] = []
         var runs: [Int: [(Int64, Int64)]] = [:]
-        for w in workouts.sorted(by: { $0.start.seconds < $1.start.seconds }) {
+        for (i, w) in sorted.enumerated() {
             let n = clock.day(w.start)
-            summaries.append((n, WorkoutFigures.summary(of: w, clock: clock, heartRate: hr)))
+            summaries.append((n, made[i] ?? WorkoutFigures.summary(of: w, clock: clock, heartRate: [])))
             if w.isRunning { runs[n, default: []].append((w.start.seconds, w.end.seconds)) }
         }
         return (summaries, runs)

@@ -205,4 +205,27 @@ final class EntityShortcutsTests: XCTestCase {
             XCTAssertTrue(messages.first?.contains(place) ?? false, "\(messages)")
         }
     }
+
+    func testANamespaceDeclarationIsNeverRewritten() throws {
+        // libxml2 checks a namespace's value as a URI itself: `'` may stand in one, DEL may not,
+        // so a shortcut there would turn a valid file into an error. Bytes holding `xmlns` are
+        // read as they are.
+        var b = bytes(#"<HealthData xmlns:x="urn:a&apos;b" d="&lt;w&gt;">"#)
+        XCTAssertFalse(EntityShortcuts.apply(&b))
+        XCTAssertEqual(b, bytes(#"<HealthData xmlns:x="urn:a&apos;b" d="&lt;w&gt;">"#))
+        let xml = """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <HealthData locale="en_US" xmlns:x="urn:a&apos;b">
+             <ExportDate value="2024-03-02 10:00:00 +0100"/>
+             <Record \(Self.step) sourceName="A" device="&lt;w&gt;" value="10"/>
+            </HealthData>
+            """
+        for threads in [1, 2] {
+            let sink = try read(xml, threads: threads)
+            XCTAssertEqual(sink.samples.map(\.device), ["<w>"], "threads \(threads)")
+        }
+        for slice in [7, 4096] {
+            XCTAssertEqual(try readSequentially(xml, slice: slice).samples.map(\.device), ["<w>"], "slices of \(slice)")
+        }
+    }
 }

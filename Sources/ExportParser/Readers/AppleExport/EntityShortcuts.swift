@@ -19,7 +19,8 @@ import Foundation
 ///
 /// - A chunk is rewritten only when it holds no DEL byte and no character reference (`&#`, which
 ///   could produce a DEL): every DEL libxml2 hands over from it is one of ours, followed by the
-///   reference's name and `;`, all inside one value.
+///   reference's name and `;`, all inside one value. Nor when it holds `xmlns`: libxml2 checks a
+///   namespace's value as a URI, where DEL may not stand.
 /// - Where XML allows a reference (attribute values, content), the plain characters are allowed
 ///   too and mean the same to the recorder; where it reads no references (comments, CDATA,
 ///   processing instructions) both are plain text, which the reader ignores; anywhere else (a
@@ -44,7 +45,7 @@ enum EntityShortcuts {
         bytes.withUnsafeMutableBufferPointer { b in
             guard let base = b.baseAddress, !b.isEmpty else { return false }
             let end = base + b.count
-            if memchr(base, Int32(mark), b.count) != nil { return false }
+            if memchr(base, Int32(mark), b.count) != nil || declaresNamespace(base, b.count) { return false }
             var at = base
             var rewrote = false
             while at < end, let found = memchr(at, 0x26, end - at) {
@@ -62,6 +63,21 @@ enum EntityShortcuts {
             }
             return rewrote
         }
+    }
+
+    /// Whether the bytes hold `xmlns`: libxml2 checks a namespace declaration's value as a URI
+    /// itself, where `'` may stand but DEL may not, so a shortcut there would refuse a valid file
+    /// (the review found it). Exports declare no namespace; such bytes are read as they are.
+    private static func declaresNamespace(_ base: UnsafeMutablePointer<UInt8>, _ count: Int) -> Bool {
+        var at = base
+        let end = base + count
+        // `x` is rare in an export (a device's address), so this is a few `memchr` calls a record.
+        while end - at >= 5, let found = memchr(at, 0x78, end - at - 4) {
+            let p = found.assumingMemoryBound(to: UInt8.self)
+            if p[1] == UInt8(ascii: "m"), p[2] == UInt8(ascii: "l"), p[3] == UInt8(ascii: "n"), p[4] == UInt8(ascii: "s") { return true }
+            at = p + 1
+        }
+        return false
     }
 
     /// Undoes `apply` on a chunk it returned true for: every DEL in it is a shortcut's.

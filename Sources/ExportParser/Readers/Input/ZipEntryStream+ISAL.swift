@@ -44,11 +44,13 @@
             return state.pointee.crc
         }
 
-        /// ISA-L's failures in zlib's words for the same damage.
+        /// ISA-L's failures, in its own terms: one code covers several kinds of damage that zlib
+        /// names apart (a reserved block type, stored-block lengths that disagree, a bad Huffman
+        /// header are all an invalid block), so zlib's sentences would claim more than is known.
         private static func problem(_ rc: Int32) -> String {
             switch rc {
-            case ISAL_INVALID_BLOCK: return "invalid block type"
-            case ISAL_INVALID_SYMBOL: return "invalid code"
+            case ISAL_INVALID_BLOCK: return "invalid deflate block"
+            case ISAL_INVALID_SYMBOL: return "invalid deflate code"
             case ISAL_INVALID_LOOKBACK: return "invalid distance too far back"
             default: return "ISA-L error \(rc)"
             }

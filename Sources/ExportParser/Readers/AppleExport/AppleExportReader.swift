@@ -51,10 +51,8 @@ struct AppleExportReader {
         let size: Int64? = fstat(fd, &st) == 0 ? Int64(st.st_size) : nil
         var session = ParseSession(
             file: path, sink: sink, input: InputDescription(path: path, format: .appleXML, byteCount: size), threads: threads,
-            chunkBytes: parallelChunkBytes)
+            chunkBytes: parallelChunkBytes, progress: progress)
         var buffer = [UInt8](repeating: 0, count: chunkSize)
-        var done: Int64 = 0
-        var lastReport: Int64 = 0
         while true {
             let n: Int
             do {
@@ -62,17 +60,12 @@ struct AppleExportReader {
             } catch {
                 try session.settle()
                 throw InputError(
-                    file: path, location: InputLocation(byteOffset: done + Int64(error.done)), message: "read failed: \(error.reason)")
+                    file: path, location: InputLocation(byteOffset: session.bytesFed + Int64(error.done)),
+                    message: "read failed: \(error.reason)")
             }
             if n == 0 { break }
             try session.feed(buffer[..<n])
-            done += Int64(n)
-            if let progress, done - lastReport >= 16 << 20 {
-                progress(done, size)
-                lastReport = done
-            }
         }
-        progress?(done, size)
         return try session.finish()
     }
 
@@ -90,11 +83,11 @@ struct AppleExportReader {
         var session = ParseSession(
             file: "\(path) (\(entryName))", sink: sink,
             input: InputDescription(path: path, format: .appleZip, entry: found.entry.name, byteCount: total), threads: threads,
-            chunkBytes: parallelChunkBytes)
+            chunkBytes: parallelChunkBytes, progress: progress)
         var stream = ZipEntryStream(fd: found.fd, entry: found.entry, fileSize: found.fileSize)
         stream.chunkSize = chunkSize
         if threads > 1 {
-            return try readZipInline(stream, session: &session, total: total)
+            return try readZipInline(stream, session: &session)
         }
         // Inflate on a second thread; parse here.
         let pipe = BoundedBatchQueue<Data>(capacity: 8)
@@ -106,31 +99,22 @@ struct AppleExportReader {
                 }
                 pipe.close()
             } catch let f as ZipDirectory.Failure {
-                pipe.close(
-                    error: InputError(file: file, location: f.offset.map { InputLocation(byteOffset: Int64($0)) }, message: f.message))
+                pipe.close(error: f.inputError(file: file))
             } catch {
                 pipe.close(error: error)
             }
             inflated.signal()
         }
         started = true
-        var done: Int64 = 0
-        var lastReport: Int64 = 0
         do {
             while let batch = try pipe.popOrThrow(), let data = batch.first {
                 try session.feed(data)
-                done += Int64(data.count)
-                if let progress, done - lastReport >= 16 << 20 {
-                    progress(done, total)
-                    lastReport = done
-                }
             }
         } catch {
             pipe.discardAndClose()
             try session.settle()  // an XML error before the zip's own comes first
             throw error
         }
-        progress?(done, total)
         return try session.finish()
     }
 }
@@ -140,26 +124,16 @@ extension AppleExportReader {
     /// player keep both cores busy, so an inflating thread would add its hand-over (a copy of
     /// every byte into a new buffer, a queue) and no overlap (docs/export-xml.md, "Inflating the
     /// zip").
-    fileprivate func readZipInline(_ stream: ZipEntryStream, session: inout ParseSession, total: Int64) throws -> ReadReport {
-        var done: Int64 = 0
-        var lastReport: Int64 = 0
+    fileprivate func readZipInline(_ stream: ZipEntryStream, session: inout ParseSession) throws -> ReadReport {
         do {
-            try stream.read { chunk in
-                try session.feed(chunk)
-                done += Int64(chunk.count)
-                if let progress, done - lastReport >= 16 << 20 {
-                    progress(done, total)
-                    lastReport = done
-                }
-            }
+            try stream.read { try session.feed($0) }
         } catch let f as ZipDirectory.Failure {
             try session.settle()  // an XML error before the zip's own comes first
-            throw InputError(file: path, location: f.offset.map { InputLocation(byteOffset: Int64($0)) }, message: f.message)
+            throw f.inputError(file: path)
         } catch {
             try session.settle()
             throw error
         }
-        progress?(done, total)
         return try session.finish()
     }
 }
@@ -172,12 +146,20 @@ struct ParseSession {
     private var filter = PrologFilter()
     private let handler: ExportElementHandler
     private let driver: ExportParse
-    private var bytes: Int64 = 0
+    /// Bytes of the input fed so far.
+    private(set) var bytesFed: Int64 = 0
+    /// Told (bytes fed, the input's size) every 16 MiB and once at the end.
+    private let progress: ((Int64, Int64?) -> Void)?
+    private var lastReport: Int64 = 0
 
-    init(file: String, sink: SampleSink, input: InputDescription, threads: Int = 1, chunkBytes: Int = ParseThreads.defaultChunkBytes) {
+    init(
+        file: String, sink: SampleSink, input: InputDescription, threads: Int = 1, chunkBytes: Int = ParseThreads.defaultChunkBytes,
+        progress: ((Int64, Int64?) -> Void)? = nil
+    ) {
         self.file = file
         self.sink = sink
         self.input = input
+        self.progress = progress
         handler = ExportElementHandler(sink: sink)
         if threads > 1 {
             driver = ParallelSAXDriver(file: file, handler: handler, workers: threads, chunkBytes: chunkBytes)
@@ -191,7 +173,7 @@ struct ParseSession {
     func settle() throws { try driver.settle() }
 
     mutating func feed(_ chunk: some ContiguousBytes & Collection) throws {
-        bytes += Int64(chunk.count)
+        bytesFed += Int64(chunk.count)
         let d = driver
         do {
             try filter.filter(chunk) { try d.feed($0) }
@@ -199,9 +181,14 @@ struct ParseSession {
             try d.settle()
             throw prologError(f)
         }
+        if let progress, bytesFed - lastReport >= 16 << 20 {
+            progress(bytesFed, input.byteCount)
+            lastReport = bytesFed
+        }
     }
 
     mutating func finish() throws -> ReadReport {
+        progress?(bytesFed, input.byteCount)
         let d = driver
         do {
             try filter.finish { try d.feed($0) }
@@ -209,10 +196,10 @@ struct ParseSession {
             try d.settle()
             throw prologError(f)
         }
-        if bytes == 0 { throw InputError(file: file, message: "the file is empty") }
+        if bytesFed == 0 { throw InputError(file: file, message: "the file is empty") }
         try driver.finish()
         var report = handler.finalizeReport()
-        report.bytesRead = bytes
+        report.bytesRead = bytesFed
         report.controlCharactersDropped = filter.controlCharactersDropped
         if filter.controlCharactersDropped > 0 {
             report.skips["control characters removed (not allowed in XML)"] = filter.controlCharactersDropped

@@ -47,6 +47,11 @@ struct ZipDirectory {
     struct Failure: Error {
         let offset: UInt64?
         let message: String
+
+        /// The failure as the reader reports it for `file`: at its byte offset, when it has one.
+        func inputError(file: String) -> InputError {
+            InputError(file: file, location: offset.map { InputLocation(byteOffset: Int64($0)) }, message: message)
+        }
     }
 
     /// Reads the directory of the archive open as `fd`.

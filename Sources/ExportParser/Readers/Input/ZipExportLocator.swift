@@ -32,7 +32,7 @@ enum ZipExportLocator {
         do {
             directory = try ZipDirectory(fd: fd, path: path)
         } catch let f as ZipDirectory.Failure {
-            throw InputError(file: path, location: f.offset.map { InputLocation(byteOffset: Int64($0)) }, message: f.message)
+            throw f.inputError(file: path)
         }
         var candidates: [ZipDirectory.Entry] = []
         var names: [String] = []

@@ -49,10 +49,9 @@ final class ElementRecorder: @unchecked Sendable {
     let lineOffset: Int
     /// The bytes fed were rewritten by `EntityShortcuts.apply`: values are recorded decoded.
     var shortcuts = false
-    /// For a read in pieces (`SAXDriver`): each piece not yet behind the parser, as its end (bytes
-    /// fed up to and including it) and whether it was rewritten, from `pieceHead` on.
-    private var pieceEnds: [Int64] = []
-    private var pieceRewritten: [Bool] = []
+    /// For a read in pieces (`SAXDriver`): each piece not yet behind the parser, from `pieceHead`
+    /// on, as its end (bytes fed up to and including it) and whether it was rewritten.
+    private var pieces: [(end: Int64, rewritten: Bool)] = []
     private var pieceHead = 0
 
     /// The next bytes fed are a piece that ends at `end` (bytes fed so far, this piece included);
@@ -60,21 +59,19 @@ final class ElementRecorder: @unchecked Sendable {
     /// just before a `<`), so its values are decoded when that piece was rewritten.
     func beginPiece(end: Int64, rewritten: Bool) {
         if pieceHead > 64 {
-            pieceEnds.removeFirst(pieceHead)
-            pieceRewritten.removeFirst(pieceHead)
+            pieces.removeFirst(pieceHead)
             pieceHead = 0
         }
-        pieceEnds.append(end)
-        pieceRewritten.append(rewritten)
+        pieces.append((end, rewritten))
     }
 
     /// Whether the tag whose start callback is running lies in a rewritten piece: libxml2's place
     /// in the input (`xmlByteConsumed`, inside the tag or just past it) names the piece.
     private func tagIsRewritten() -> Bool {
-        if pieceEnds.count == pieceHead { return shortcuts }
+        if pieces.count == pieceHead { return shortcuts }
         let at = Int64(xmlByteConsumed(ctxt))
-        while pieceHead < pieceEnds.count - 1, pieceEnds[pieceHead] < at { pieceHead += 1 }
-        return pieceRewritten[pieceHead]
+        while pieceHead < pieces.count - 1, pieces[pieceHead].end < at { pieceHead += 1 }
+        return pieces[pieceHead].rewritten
     }
 
     private var tape: ElementTape

@@ -75,7 +75,7 @@ final class SAXDriver: ExportParse, @unchecked Sendable {
                 swap(&piece, &held)
                 held.removeAll(keepingCapacity: true)
                 startsAtTag = false
-                try feedPiece(rewrite: false)
+                try feedPiece()
             }
         }
     }
@@ -92,11 +92,11 @@ final class SAXDriver: ExportParse, @unchecked Sendable {
         return nil
     }
 
-    /// Feeds `piece`, rewritten when it may be, and empties it.
-    private func feedPiece(rewrite: Bool? = nil) throws {
+    /// Feeds `piece`, rewritten when it starts at a tag, and empties it.
+    private func feedPiece() throws {
         defer { piece.removeAll(keepingCapacity: true) }
         if piece.isEmpty { return }
-        let rewritten = (rewrite ?? startsAtTag) && EntityShortcuts.apply(&piece)
+        let rewritten = startsAtTag && EntityShortcuts.apply(&piece)
         fed += Int64(piece.count)
         recorder.beginPiece(end: fed, rewritten: rewritten)
         do { try piece.withUnsafeBytes { try recorder.feed($0) } } catch let e as InputError { throw abort(e) }

@@ -144,8 +144,7 @@ struct HAEReader {
                     read = c.bytes
                     n = c.count
                 } else {
-                    var want = to.map { Int(Swift.min(Int64(Self.chunkSize), $0 - offset)) } ?? Self.chunkSize
-                    if let split = splits.first(where: { $0 > offset }) { want = Int(Swift.min(Int64(want), split - offset)) }
+                    let want = ChunkPrefetcher.readSize(at: offset, to: to, chunkSize: Self.chunkSize, splits: splits)
                     let got = pread(fd, buffer, want, off_t(offset))
                     if got < 0 {
                         let err = errno

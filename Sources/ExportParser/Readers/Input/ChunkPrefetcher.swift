@@ -103,8 +103,7 @@ final class ChunkPrefetcher: @unchecked Sendable {
                 if let to, offset >= to {
                     chunk = Chunk(offset: offset, bytes: buffer, count: 0, error: nil)
                 } else {
-                    var want = to.map { Int(Swift.min(Int64(chunkSize), $0 - offset)) } ?? chunkSize
-                    if let split = splits.first(where: { $0 > offset }) { want = Int(Swift.min(Int64(want), split - offset)) }
+                    let want = Self.readSize(at: offset, to: to, chunkSize: chunkSize, splits: splits)
                     var n = pread(fd, buffer, want, off_t(offset))
                     while n < 0, errno == EINTR { n = pread(fd, buffer, want, off_t(offset)) }
                     chunk = Chunk(offset: offset, bytes: buffer, count: Swift.max(n, 0), error: n < 0 ? errno : nil)
@@ -120,6 +119,15 @@ final class ChunkPrefetcher: @unchecked Sendable {
     }
 
     deinit { stop() }
+
+    /// How many bytes one read at `offset` asks for: at most `chunkSize`, and never past `to` or
+    /// the next of `splits`. The one rule for the prefetcher's reads and for a parse that reads
+    /// for itself, so both see the same chunks.
+    static func readSize(at offset: Int64, to: Int64?, chunkSize: Int, splits: [Int64]) -> Int {
+        var want = to.map { Int(Swift.min(Int64(chunkSize), $0 - offset)) } ?? chunkSize
+        if let split = splits.first(where: { $0 > offset }) { want = Int(Swift.min(Int64(want), split - offset)) }
+        return want
+    }
 
     /// The next chunk, waiting for it if it is not read yet. After a chunk with `count` 0 (the
     /// end, or a failed read) there is none: do not call again.

@@ -32,7 +32,7 @@ final class ChunkPrefetcherTests: XCTestCase {
             XCTAssertNil(c.error)
             out.append((c.offset, String(decoding: UnsafeBufferPointer(start: c.bytes, count: c.count), as: UTF8.self)))
             p.done(with: c)
-            if c.count == 0 { break }
+            if c.fileCount == 0 { break }
         }
         p.stop()
         return out
@@ -62,6 +62,33 @@ final class ChunkPrefetcherTests: XCTestCase {
         let fd = try file("0123456789")
         let got = chunks(ChunkPrefetcher(fd: fd, from: 0, to: nil, chunkSize: 4, splits: [6], slotCount: 1))
         XCTAssertEqual(got.map(\.1), ["0123", "45", "6789", ""])
+    }
+
+    func testStrippingKeepsTheReadsAndTellsWhatWasTakenOut() throws {
+        // `[⏎··1,⏎··2]` (11 bytes) in reads of 4, the same reads as without stripping:
+        // 0..<4 `[⏎··` keeps `[⏎` (a run of 2 at 2); 4..<8 `1,⏎·` keeps `1,⏎` (its last space is
+        // indentation: a run of 1 at 3); 8..<11 `·2]` keeps `2]` (the indentation's second space:
+        // a run of 1 at 0); at 11 the end.
+        let fd = try file("[\n  1,\n  2]")
+        let p = ChunkPrefetcher(fd: fd, from: 0, to: nil, chunkSize: 4, stripIndentation: true)
+        var got: [(Int64, String, Int, [Int32], [Int32])] = []
+        while true {
+            let c = p.next()
+            let runs = try XCTUnwrap(c.runs)
+            got.append(
+                (
+                    c.offset, String(decoding: UnsafeBufferPointer(start: c.bytes, count: c.count), as: UTF8.self), c.fileCount,
+                    (0..<runs.count).map { runs.positions[$0] }, (0..<runs.count).map { runs.removedThrough[$0] }
+                ))
+            p.done(with: c)
+            if c.fileCount == 0 { break }
+        }
+        p.stop()
+        XCTAssertEqual(got.map(\.0), [0, 4, 8, 11])
+        XCTAssertEqual(got.map(\.1), ["[\n", "1,\n", "2]", ""])
+        XCTAssertEqual(got.map(\.2), [4, 4, 3, 0])
+        XCTAssertEqual(got.map(\.3), [[2], [3], [0], []])
+        XCTAssertEqual(got.map(\.4), [[2], [1], [1], []])
     }
 
     func testAFailedReadComesAsItsErrno() throws {

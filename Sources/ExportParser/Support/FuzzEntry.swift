@@ -62,18 +62,21 @@ public enum FuzzEntry {
     }
 
     /// Health Auto Export JSON in `bytes`, read by `HAEReader` with its chunks cut at `splitAt`,
-    /// then in one piece: both reads must agree.
+    /// then in one piece: both reads must agree. And read with its chunks cut at `splitAt`
+    /// without taking out the indentation (`JSONIndentStripper`): that read must agree to the
+    /// error's offset and words.
     public static func readHAE(_ bytes: UnsafeRawBufferPointer, splitAt: [Int]) {
         guard let path = try? scratchFile("json", bytes) else { return }
-        func read(_ cuts: [Int]) -> Outcome {
+        func read(_ cuts: [Int], strip: Bool = true) -> Outcome {
             let counter = CountingSink()
             let book = DayBook()
             var reader = HAEReader(path: path, pendingLimit: 4)  // small: the re-read path runs too
             reader.splits = cuts.map(Int64.init)
+            reader.stripIndentation = strip
             do {
                 _ = try reader.read(into: SinkFanout([book, counter]))
-            } catch is InputError {
-                return Outcome(failed: true)
+            } catch let e as InputError {
+                return Outcome(failed: true, error: e.description)
             } catch {
                 preconditionFailure("the HAE reader threw something else than an InputError: \(error)")
             }
@@ -82,9 +85,13 @@ public enum FuzzEntry {
         // A byte-order mark is recognised in the first read only (a regular file never gives a
         // short read), so no cut falls inside one.
         let cuts = splitAt.filter { $0 >= 3 }
-        let split = read(cuts), whole = read([])
+        let split = read(cuts), whole = read([]), unstripped = read(cuts, strip: false)
         precondition(
-            split == whole,
+            split == unstripped,
+            "the HAE reader's result depends on taking out indentation: \(split) stripped, \(unstripped) not, chunks cut at \(cuts)")
+        // Where yajl reports an error, and the excerpt, depend on the chunks: only whether.
+        precondition(
+            split.droppingError == whole.droppingError,
             "the HAE reader's result depends on where its input is cut: \(split) in chunks cut at \(cuts), \(whole) in one piece")
     }
 
@@ -137,11 +144,18 @@ public enum FuzzEntry {
     /// What a read produced, compared between two ways of feeding the same bytes.
     struct Outcome: Equatable, CustomStringConvertible {
         var failed = false
+        /// The error's location and message, when the reader says them.
+        var error: String?
         var samples = 0, correlations = 0, workouts = 0, summaries = 0, extras = 0, nights = 0, days = 0
         var skipped = 0
+        var droppingError: Outcome {
+            var o = self
+            o.error = nil
+            return o
+        }
         var description: String {
             failed
-                ? "an InputError"
+                ? error ?? "an InputError"
                 : "\(samples) samples, \(workouts) workouts, \(nights) nights, \(extras) extras, \(skipped) skipped, \(days) days"
         }
     }

@@ -35,6 +35,9 @@ struct HAEReader {
     /// Byte offsets, ascending, at which a chunk handed to yajl must end besides every
     /// `chunkSize`: the fuzz targets (`FuzzEntry`) and tests cut a document anywhere.
     var splits: [Int64] = []
+    /// Whether the main pass takes the indentation out before yajl reads it
+    /// (`JSONIndentStripper`). Internal so tests can read a file both ways and compare.
+    var stripIndentation = true
     static let progressInterval: Int64 = 16 << 20
     /// The longest string or number read: yajl holds a token whole in memory until it ends, so a
     /// hostile file with a 1 GB string would take gigabytes. Health Auto Export's longest
@@ -111,8 +114,8 @@ struct HAEReader {
             guard let handle = yajl_alloc(cb, nil, context) else { throw InputError(file: path, message: "yajl_alloc failed") }
             defer { yajl_free(handle) }
             if let player { player.handle = handle } else { walker.handle = handle }
-            func setChunkBase(_ offset: Int64) {
-                if let player { player.chunkBase = offset } else { walker.chunkBase = offset }
+            func beginChunk(_ offset: Int64, runs: StrippedRuns?) {
+                if let player { player.beginChunk(base: offset, runs: runs) } else { walker.chunkBase = offset }
             }
             // Waits for the decoder thread to play everything recorded; throws why the walker
             // stopped, if it did (that came before anything yajl found later).
@@ -123,15 +126,22 @@ struct HAEReader {
             }
             // The main pass reads ahead on a thread of its own (the same reads, in the same order:
             // `ChunkPrefetcher`), so `pread`'s copy is not this thread's work: it is the critical
-            // path of the pass (docs/hae.md, "Leaner datums"). A replay reads for itself.
-            let ahead = player == nil ? nil : ChunkPrefetcher(fd: fd, from: from, to: to, chunkSize: Self.chunkSize, splits: splits)
+            // path of the pass (docs/hae.md, "Leaner datums"). There it also takes out the
+            // indentation yajl would otherwise lex byte by byte (docs/hae.md, "Indentation taken
+            // out before yajl"). A replay reads for itself, every byte.
+            let ahead =
+                player == nil
+                ? nil
+                : ChunkPrefetcher(
+                    fd: fd, from: from, to: to, chunkSize: Self.chunkSize, splits: splits, stripIndentation: stripIndentation)
             defer { ahead?.stop() }
             var offset = from
             var nextProgress = from + Self.progressInterval
             while to.map({ offset < $0 }) ?? true {
                 var chunk: ChunkPrefetcher.Chunk?
                 let read: UnsafeMutablePointer<UInt8>
-                let n: Int
+                let n: Int  // bytes to parse
+                let fileCount: Int  // bytes of the file they stand for
                 if let ahead {
                     let c = ahead.next()
                     if let err = c.error {
@@ -143,6 +153,7 @@ struct HAEReader {
                     chunk = c
                     read = c.bytes
                     n = c.count
+                    fileCount = c.fileCount
                 } else {
                     let want = ChunkPrefetcher.readSize(at: offset, to: to, chunkSize: Self.chunkSize, splits: splits)
                     let got = pread(fd, buffer, want, off_t(offset))
@@ -156,26 +167,40 @@ struct HAEReader {
                     }
                     read = buffer
                     n = got
+                    fileCount = got
                 }
-                if n == 0 { break }
+                if fileCount == 0 { break }
                 var start = read
                 var count = n
-                // A UTF-8 byte-order mark is not JSON; some editors add one.
+                let fileEnd = offset + Int64(fileCount)
+                // A UTF-8 byte-order mark is not JSON; some editors add one. (Stripping leaves it
+                // first: it holds no line feed.)
                 if offset == 0, n >= 3, read[0] == 0xEF, read[1] == 0xBB, read[2] == 0xBF {
                     start += 3
                     count -= 3
                     offset += 3
+                    chunk?.runs?.shift(by: 3)
                 }
-                setChunkBase(offset)
+                beginChunk(offset, runs: chunk?.runs)
                 let status = yajl_parse(handle, start, count)
                 if status != yajl_status_ok {
                     try drain()
-                    throw error(handle, walker, status, chunkBase: offset, chunk: start, count: count)
+                    // yajl found the JSON broken in bytes it read stripped: where it says depends
+                    // on the bytes around (an offset it moves back to a token's start lands on a
+                    // taken-out run's edge), so the file's own bytes are read again to find it.
+                    if status == yajl_status_error, chunk?.runs != nil,
+                        let e = firstError(fd: fd, from: from, to: fileEnd, walker: walker, buffer: buffer)
+                    {
+                        throw e
+                    }
+                    let consumed = Int(yajl_get_bytes_consumed(handle))
+                    let at = player?.fileOffset(consumed: consumed) ?? offset + Int64(consumed)
+                    throw error(handle, walker, status, fd: fd, at: at, excerptFrom: consumed > 0 ? offset..<fileEnd : nil)
                 }
                 // yajl keeps no pointer into the chunk once `yajl_parse` returns (a token cut by the
                 // chunk's end is copied into its own buffer): the buffer can be read into again.
                 if let chunk { ahead?.done(with: chunk) }
-                offset += Int64(count)
+                offset = fileEnd
                 // No event for longer than any token may be: yajl is holding one huge token.
                 // (The main pass only: a replay re-reads bytes the main pass already accepted.)
                 if let player, offset - player.lastEventOffset > Self.tokenLimit {
@@ -191,7 +216,7 @@ struct HAEReader {
                     nextProgress = offset + Self.progressInterval
                 }
             }
-            setChunkBase(offset)
+            beginChunk(offset, runs: nil)
             let status = yajl_complete_parse(handle)
             try drain()
             if status != yajl_status_ok {
@@ -199,20 +224,58 @@ struct HAEReader {
                     throw InputError(
                         file: path, location: InputLocation(byteOffset: 0), message: "empty file: no JSON document (only whitespace)")
                 }
-                throw error(handle, walker, status, chunkBase: offset, chunk: nil, count: 0)
+                throw error(handle, walker, status, fd: fd, at: offset, excerptFrom: nil)
             }
         }
     }
 
-    /// An `InputError` for a failed `yajl_parse`/`yajl_complete_parse`: where (byte offset of
-    /// the offending byte, JSON path of the last good position) and what (yajl's message, plus
-    /// the text just before the error).
+    /// yajl's first error in the file's bytes `from..<to`, read as they are, in the chunks a
+    /// read without stripping reads (`ChunkPrefetcher.readSize`, the byte-order mark skipped),
+    /// by a handle with no callbacks: the error, offset and excerpt that read would report,
+    /// with the JSON path the walker reached (the events before an error are the same stripped
+    /// or not). Nil if the bytes hold none (they always do when a stripped read failed there).
+    /// Costs a second parse up to the error, once, on a file that cannot be read anyway.
+    private func firstError(fd: Int32, from: Int64, to: Int64, walker: HAEDocumentWalker, buffer: UnsafeMutablePointer<UInt8>)
+        -> InputError?
+    {
+        var callbacks = yajl_callbacks()
+        return withUnsafePointer(to: &callbacks) { cb -> InputError? in
+            guard let handle = yajl_alloc(cb, nil, nil) else { return nil }
+            defer { yajl_free(handle) }
+            var offset = from
+            while offset < to {
+                let want = ChunkPrefetcher.readSize(at: offset, to: to, chunkSize: Self.chunkSize, splits: splits)
+                let got = pread(fd, buffer, want, off_t(offset))
+                if got < 0, errno == EINTR { continue }
+                if got <= 0 { return nil }
+                var start = buffer, count = got, base = offset
+                if base == 0, got >= 3, buffer[0] == 0xEF, buffer[1] == 0xBB, buffer[2] == 0xBF {
+                    start += 3
+                    count -= 3
+                    base += 3
+                }
+                let status = yajl_parse(handle, start, count)
+                if status != yajl_status_ok {
+                    let consumed = Int(yajl_get_bytes_consumed(handle))
+                    return error(
+                        handle, walker, status, fd: fd, at: base + Int64(consumed),
+                        excerptFrom: consumed > 0 ? base..<(offset + Int64(got)) : nil)
+                }
+                offset += Int64(got)
+            }
+            return nil
+        }
+    }
+
+    /// An `InputError` for a failed `yajl_parse`/`yajl_complete_parse`: where (`at`, the file
+    /// offset yajl reached, and the JSON path of the last good position) and what (yajl's
+    /// message, plus the file's text just before `at`, within `excerptFrom`: the chunk's bytes as
+    /// the file holds them, read again since yajl may have read them stripped).
     private func error(
-        _ handle: yajl_handle, _ walker: HAEDocumentWalker, _ status: yajl_status, chunkBase: Int64,
-        chunk: UnsafeMutablePointer<UInt8>?, count: Int
+        _ handle: yajl_handle, _ walker: HAEDocumentWalker, _ status: yajl_status, fd: Int32, at: Int64,
+        excerptFrom chunk: Range<Int64>?
     ) -> InputError {
-        let consumed = chunk == nil ? 0 : Int(yajl_get_bytes_consumed(handle))
-        let location = InputLocation(byteOffset: chunkBase + Int64(consumed), path: walker.currentPath())
+        let location = InputLocation(byteOffset: at, path: walker.currentPath())
         if status == yajl_status_client_canceled {
             return InputError(file: path, location: location, message: walker.fatalMessage ?? "reading stopped")
         }
@@ -222,11 +285,14 @@ struct HAEReader {
             yajl_free_error(handle, text)
         }
         if message.contains("premature EOF") { message += " (the file is truncated)" }
-        if let chunk, consumed > 0 {
-            let from = Swift.max(0, consumed - 40), to = Swift.min(count, consumed + 1)
-            let excerpt = String(decoding: UnsafeBufferPointer(start: chunk + from, count: to - from), as: UTF8.self)
-                .map { $0.isNewline || $0 == "\t" ? " " : $0 }
-            message += " near: …" + String(excerpt)
+        if let chunk {
+            let from = Swift.max(chunk.lowerBound, at - 40), to = Swift.min(chunk.upperBound, at + 1)
+            var bytes = [UInt8](repeating: 0, count: Int(Swift.max(0, to - from)))
+            let got = bytes.withUnsafeMutableBytes { pread(fd, $0.baseAddress, $0.count, off_t(from)) }
+            if got > 0 {
+                let excerpt = String(decoding: bytes.prefix(got), as: UTF8.self).map { $0.isNewline || $0 == "\t" ? " " : $0 }
+                message += " near: …" + String(excerpt)
+            }
         }
         return InputError(file: path, location: location, message: message)
     }

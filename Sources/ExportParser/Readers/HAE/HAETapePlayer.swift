@@ -16,9 +16,21 @@ import Foundation
 // @unchecked Sendable: its walker is used only by the player thread until `finish` has waited for it.
 final class HAETapePlayer: @unchecked Sendable {
     let walker: HAEDocumentWalker
-    /// Set by the reader: the byte offset of the chunk yajl is parsing, and the handle.
-    var chunkBase: Int64 = 0
+    /// Set by the reader (`beginChunk`): the file offset of the chunk yajl is parsing, and the
+    /// handle.
+    private(set) var chunkBase: Int64 = 0
     var handle: yajl_handle?
+    /// Where the chunk's indentation was taken out (`StrippedRuns`): `runPositions` ends with the
+    /// sentinel `Int32.max`; `runCursor` is the first run not yet before yajl's offset, and
+    /// `removedSoFar` the bytes taken out before it. yajl's offsets only grow within a chunk, so
+    /// each event moves the cursor forward past the runs it passed (about one a line).
+    private var runs: StrippedRuns
+    private var runPositions: UnsafePointer<Int32>
+    private var runRemoved: UnsafePointer<Int32>
+    private var runCursor = 0
+    private var removedSoFar = 0
+    /// The runs of a chunk read as it is: none (the sentinel alone).
+    private let noRuns = StrippedRuns(chunkSize: 2)
     /// Whether any event was recorded (an all-whitespace file has none).
     var recordedAny: Bool { eventCount > 0 || handedOverOffset != nil }
     /// The byte offset yajl had reached at the last event: the reader stops a file in which no
@@ -53,6 +65,9 @@ final class HAETapePlayer: @unchecked Sendable {
 
     init(walker: HAEDocumentWalker) {
         self.walker = walker
+        runs = noRuns
+        runPositions = UnsafePointer(noRuns.positions)
+        runRemoved = UnsafePointer(noRuns.removedThrough)
         events = tape.events
         bytes = tape.bytes
         byteCapacity = tape.byteCapacity
@@ -73,14 +88,45 @@ final class HAETapePlayer: @unchecked Sendable {
 
     deinit { _ = finish() }
 
+    /// yajl is about to parse a chunk read at file offset `base`, stripped as `runs` says (nil:
+    /// as read). The runs must stay as they are until the next chunk begins.
+    func beginChunk(base: Int64, runs: StrippedRuns?) {
+        chunkBase = base
+        self.runs = runs ?? noRuns
+        runPositions = UnsafePointer(self.runs.positions)
+        runRemoved = UnsafePointer(self.runs.removedThrough)
+        runCursor = 0
+        removedSoFar = 0
+    }
+
+    /// The file offset of yajl's offset `consumed` in the current chunk, for an error (any
+    /// offset, not only the next event's).
+    func fileOffset(consumed: Int) -> Int64 {
+        chunkBase + Int64(consumed + runs.removed(before: consumed))
+    }
+
+    /// The file offset yajl has reached at this event: its offset in the chunk, plus the bytes
+    /// taken out before it (the runs strictly before it: `StrippedRuns.removed(before:)`).
+    @inline(__always)
+    private func eventOffset() -> Int64 {
+        let consumed = Int(truncatingIfNeeded: yajl_get_bytes_consumed(handle))
+        var i = runCursor
+        // Stops at the sentinel (`Int32.max`) at the latest.
+        while Int(runPositions[i]) < consumed {
+            removedSoFar = Int(runRemoved[i])
+            i &+= 1
+        }
+        runCursor = i
+        return chunkBase &+ Int64(truncatingIfNeeded: consumed &+ removedSoFar)
+    }
+
     /// Records one event; false when the player has stopped (the callback then stops yajl).
     /// Wrapping arithmetic: the counts stay under the tape's limits (checked after each event)
     /// and offsets under the file's size, so no overflow check is needed per event.
     @inline(__always)
     func record(_ kind: HAEEventTape.Kind) -> Bool {
         let n = eventCount
-        events[n] = HAEEventTape.Event(
-            kind: kind, length: 0, start: 0, offset: chunkBase &+ Int64(truncatingIfNeeded: yajl_get_bytes_consumed(handle)))
+        events[n] = HAEEventTape.Event(kind: kind, length: 0, start: 0, offset: eventOffset())
         eventCount = n &+ 1
         return n &+ 1 >= HAEEventTape.eventLimit ? handOver() : true
     }
@@ -99,8 +145,7 @@ final class HAETapePlayer: @unchecked Sendable {
         let e = eventCount
         // `n` fits in Int32: the reader stops any token longer than `HAEReader.tokenLimit`.
         events[e] = HAEEventTape.Event(
-            kind: kind, length: Int32(truncatingIfNeeded: n), start: Int32(truncatingIfNeeded: at),
-            offset: chunkBase &+ Int64(truncatingIfNeeded: yajl_get_bytes_consumed(handle)))
+            kind: kind, length: Int32(truncatingIfNeeded: n), start: Int32(truncatingIfNeeded: at), offset: eventOffset())
         eventCount = e &+ 1
         byteCount = at &+ n
         return e &+ 1 >= HAEEventTape.eventLimit || at &+ n >= HAEEventTape.byteLimit ? handOver() : true

@@ -29,12 +29,15 @@ import Foundation
 /// the two never touch one slot at once and the semaphores order the writes before the reads.
 // @unchecked Sendable: each slot belongs to one side at a time (see above); `stopping` is behind a lock.
 final class ChunkPrefetcher: @unchecked Sendable {
-    /// One read: its offset, its bytes (`count` of them, 0 at the end of the range) or the
-    /// `errno` of a failed read.
+    /// One read: its offset, its bytes (`count` of them) or the `errno` of a failed read.
+    /// `fileCount` is how many bytes were read (0 at the end of the range); `count` is less when
+    /// the indentation was stripped, and `runs` then says where it was.
     struct Chunk {
         let offset: Int64
         let bytes: UnsafeMutablePointer<UInt8>
         let count: Int
+        let fileCount: Int
+        let runs: StrippedRuns?
         let error: Int32?
     }
 
@@ -45,6 +48,8 @@ final class ChunkPrefetcher: @unchecked Sendable {
     // @unchecked Sendable: as the prefetcher (slots handed over by the semaphores, the flag locked).
     private final class Shared: @unchecked Sendable {
         let slots: [UnsafeMutablePointer<UInt8>]
+        /// Each slot's runs of stripped indentation (empty when not stripping).
+        let runs: [StrippedRuns]
         let results: UnsafeMutablePointer<Chunk?>
         let free: DispatchSemaphore
         let filled = DispatchSemaphore(value: 0)
@@ -52,8 +57,9 @@ final class ChunkPrefetcher: @unchecked Sendable {
         private let lock = NSLock()
         private var stopping = false
 
-        init(slotCount: Int, chunkSize: Int) {
+        init(slotCount: Int, chunkSize: Int, stripping: Bool) {
             slots = (0..<slotCount).map { _ in .allocate(capacity: chunkSize) }
+            runs = stripping ? (0..<slotCount).map { _ in StrippedRuns(chunkSize: chunkSize) } : []
             results = .allocate(capacity: slotCount)
             results.initialize(repeating: nil, count: slotCount)
             // Made at 0 and then raised: libdispatch stops the process when a semaphore is freed
@@ -86,33 +92,43 @@ final class ChunkPrefetcher: @unchecked Sendable {
     private var stopped = false
 
     /// Starts reading. At most `slotCount` chunks are read and not yet given back (2: one being
-    /// parsed, one being read).
-    init(fd: Int32, from: Int64, to: Int64?, chunkSize: Int, splits: [Int64] = [], slotCount: Int = 2) {
+    /// parsed, one being read). With `stripIndentation`, each chunk's JSON indentation is taken
+    /// out on this thread (`JSONIndentStripper`), which has time to spare while yajl's is the
+    /// critical path (docs/hae.md, "Indentation taken out before yajl").
+    init(
+        fd: Int32, from: Int64, to: Int64?, chunkSize: Int, splits: [Int64] = [], slotCount: Int = 2,
+        stripIndentation: Bool = false
+    ) {
         precondition(slotCount >= 1 && chunkSize > 0)
-        let shared = Shared(slotCount: slotCount, chunkSize: chunkSize)
+        let shared = Shared(slotCount: slotCount, chunkSize: chunkSize, stripping: stripIndentation)
         self.shared = shared
         NamedThread.start(Self.threadName) {
             defer { shared.ended.signal() }
             var offset = from
             var slot = 0
+            var stripper = JSONIndentStripper()
             while true {
                 shared.free.wait()
                 if shared.isStopping { return }
                 let buffer = shared.slots[slot]
                 let chunk: Chunk
+                let runs = stripIndentation ? shared.runs[slot] : nil
                 if let to, offset >= to {
-                    chunk = Chunk(offset: offset, bytes: buffer, count: 0, error: nil)
+                    chunk = Chunk(offset: offset, bytes: buffer, count: 0, fileCount: 0, runs: nil, error: nil)
                 } else {
                     let want = Self.readSize(at: offset, to: to, chunkSize: chunkSize, splits: splits)
                     var n = pread(fd, buffer, want, off_t(offset))
                     while n < 0, errno == EINTR { n = pread(fd, buffer, want, off_t(offset)) }
-                    chunk = Chunk(offset: offset, bytes: buffer, count: Swift.max(n, 0), error: n < 0 ? errno : nil)
+                    let read = Swift.max(n, 0)
+                    let count = runs.map { stripper.strip(buffer, count: read, runs: $0) } ?? read
+                    chunk = Chunk(
+                        offset: offset, bytes: buffer, count: count, fileCount: read, runs: runs, error: n < 0 ? errno : nil)
                     if n > 0 { offset += Int64(n) }
                 }
                 // The slot is the parsing thread's from here until `done(with:)`.
                 shared.results[slot] = chunk
                 shared.filled.signal()
-                if chunk.count == 0 { return }
+                if chunk.fileCount == 0 { return }
                 slot = (slot + 1) % slotCount
             }
         }
@@ -129,8 +145,8 @@ final class ChunkPrefetcher: @unchecked Sendable {
         return want
     }
 
-    /// The next chunk, waiting for it if it is not read yet. After a chunk with `count` 0 (the
-    /// end, or a failed read) there is none: do not call again.
+    /// The next chunk, waiting for it if it is not read yet. After a chunk with `fileCount` 0
+    /// (the end, or a failed read) there is none: do not call again.
     func next() -> Chunk {
         shared.filled.wait()
         let chunk = shared.results[nextSlot]!

@@ -95,25 +95,28 @@ final class JSONIndentStripperTests: XCTestCase {
         XCTAssertEqual(chunks[2].runs.map { $0.1 }, [2])
     }
 
-    func testALineFeedAtEveryPlaceOfAnEightByteWord() {
+    func testALineFeedAtEveryPlaceOfTheWordsCopied() {
         // Once 8 bytes or more are out, lines are copied eight bytes at a time: a line feed at
-        // each of the word's 8 places must end the line there. 16 spaces of indentation first
-        // (the run that makes the word copy safe), then lines of 1 to 20 letters, each indented
-        // by 3 spaces: every line keeps its letters and line feed, loses its 3 spaces.
-        var text = "{\n" + String(repeating: " ", count: 16)
-        var expected = "{\n"
-        for length in 1...20 {
-            let letters = String(repeating: "x", count: length)
-            text += letters + "\n   "
-            expected += letters + "\n"
+        // each place of a word must end the line there. `indentation` spaces first (the run that
+        // makes the word copy safe), then lines of 1 to 20 letters, each indented by `step`
+        // spaces: each line keeps its letters and line feed. 16 and 3: more and more bytes out;
+        // 10 and 0: no line adds to the 10 bytes out.
+        for (indentation, step) in [(16, 3), (10, 0)] {
+            var text = "{\n" + String(repeating: " ", count: indentation)
+            var expected = "{\n"
+            for length in 1...20 {
+                let letters = String(repeating: "x", count: length)
+                text += letters + "\n" + String(repeating: " ", count: step)
+                expected += letters + "\n"
+            }
+            text += "}"
+            expected += "}"
+            let chunks = strip(bytes(text))
+            XCTAssertEqual(String(decoding: chunks[0].bytes, as: UTF8.self), expected, "\(indentation), \(step)")
+            // 16 + 20 × 3 = 76 bytes out in 21 runs; 10 in one run.
+            XCTAssertEqual(chunks[0].runs.count, step == 0 ? 1 : 21)
+            XCTAssertEqual(chunks[0].runs.last?.1, indentation + 20 * step)
         }
-        text += "}"
-        expected += "}"
-        let chunks = strip(bytes(text))
-        XCTAssertEqual(String(decoding: chunks[0].bytes, as: UTF8.self), expected)
-        // 16 + 20 × 3 = 76 bytes out, in 21 runs.
-        XCTAssertEqual(chunks[0].runs.count, 21)
-        XCTAssertEqual(chunks[0].runs.last?.1, 76)
     }
 
     /// Random texts of spaces, tabs, line feeds, carriage returns, quotes and letters, cut at

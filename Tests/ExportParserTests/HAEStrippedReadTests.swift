@@ -208,15 +208,72 @@ final class HAEStrippedReadTests: XCTestCase {
     }
 
     func testAByteOrderMarkBeforeIndentedJSON() throws {
-        // EF BB BF, then `{⏎··"data":·x}`: the mark (3 bytes) is skipped, the run of 2 spaces at
-        // file 5-6 taken out; yajl stops just past `x` at file 3 + 12 = 15 (`{`3 ⏎4 ··5-6
-        // `"data"`7-12 `:`13 ·14 `x`15): offset 16.
-        let path = try file("{\n  \"data\": x}", bytes: [0xEF, 0xBB, 0xBF])
-        XCTAssertEqual(outcome(path, strip: true), outcome(path, strip: false))
-        var reader = HAEReader(path: path)
+        // The mark (3 bytes) is skipped before yajl reads the first chunk, so the chunk's runs
+        // move 3 bytes towards its start: every offset stays the file's, 3 more than without it.
+        let path = try file(Self.document, bytes: [0xEF, 0xBB, 0xBF])
+        for limit in [50_000, 1] {
+            XCTAssertEqual(outcome(path, strip: true, pendingLimit: limit), outcome(path, strip: false, pendingLimit: limit))
+            for at in [5, 64, 400] {
+                XCTAssertEqual(
+                    outcome(path, strip: true, splits: [Int64(at)], pendingLimit: limit),
+                    outcome(path, strip: false, splits: [Int64(at)], pendingLimit: limit), "cut at \(at)")
+            }
+        }
+        var reader = HAEReader(path: path, pendingLimit: 1)
         reader.stripIndentation = true
-        XCTAssertThrowsError(try reader.read(into: CollectingSink(details: false))) { error in
+        let report = try reader.read(into: CollectingSink(details: false))
+        let text = Array(Self.document.utf8), m = Array("\"qty\": 7".utf8)
+        let qty = (0...(text.count - m.count)).first { Array(text[$0..<($0 + m.count)]) == m }!
+        // As in the document without the mark (its `{` 14 bytes before `"qty": 7`), plus 3.
+        XCTAssertEqual(report.skipExamples["HAE datum without a parseable date"]?.first?.byteOffset, Int64(3 + qty - 14))
+
+        // A broken one: EF BB BF, then `{⏎··"data":·x}`; yajl stops just past `x` at file
+        // 3 + 12 = 15 (`{`3 ⏎4 ··5-6 `"data"`7-12 `:`13 ·14 `x`15): offset 16, found again in
+        // the file's own bytes.
+        let broken = try file("{\n  \"data\": x}", bytes: [0xEF, 0xBB, 0xBF])
+        XCTAssertEqual(outcome(broken, strip: true), outcome(broken, strip: false))
+        var brokenReader = HAEReader(path: broken)
+        brokenReader.stripIndentation = true
+        XCTAssertThrowsError(try brokenReader.read(into: CollectingSink(details: false))) { error in
             XCTAssertEqual((error as? InputError)?.location?.byteOffset, 16)
+        }
+    }
+
+    /// When a stripped read's error cannot be found again in the file (the file changed under
+    /// the reader), the error's offset in the stripped bytes is mapped back instead. yajl may
+    /// move an error's offset back to the offending token's start, which is a run's edge: the
+    /// run counts then. Each stripped offset below is worked out from yajl's rule (it moves back
+    /// by the token's length, or a string's content length); the file's offset is what a read
+    /// that strips nothing reports, and worked out by hand too.
+    func testAnErrorOffsetAtARunsEdgeCountsTheRun() throws {
+        let cases: [(text: String, stripped: Int, file: Int64)] = [
+            // `{"a":·5⏎······6}`: `{`0 `"a"`1-3 `:`4 ·5 `5`6 ⏎7 ······8-13 `6`14. The number 6
+            // stands where a comma must: yajl moves back to the `6`, 14. Stripped, `{"a":·5⏎6}`,
+            // the `6` is at 8, on the edge of the run of 6 there: 8 + 6 = 14.
+            ("{\"a\": 5\n      6}", 8, 14),
+            // `{"a":·1⏎····"b":·2}`: `"b"` at 12-14, ending at 15; yajl moves back by its content
+            // (1): 14. Stripped, `"b"` at 8-10, ending at 11, back to 10; the run of 4 at 8
+            // lies before: 10 + 4 = 14.
+            ("{\"a\": 1\n    \"b\": 2}", 10, 14),
+            // `{"a":·"x⏎··y"}`: the line feed at 8 refused at the line feed, 8, in both; the run
+            // of 2 after it, at 9, does not count.
+            ("{\"a\": \"x\n  y\"}", 8, 8),
+        ]
+        for c in cases {
+            let path = try file(c.text)
+            var plain = HAEReader(path: path)
+            plain.stripIndentation = false
+            XCTAssertThrowsError(try plain.read(into: CollectingSink(details: false)), c.text) { error in
+                XCTAssertEqual((error as? InputError)?.location?.byteOffset, c.file, c.text)
+            }
+            var bytes = Array(c.text.utf8)
+            let runs = StrippedRuns(chunkSize: bytes.count)
+            var stripper = JSONIndentStripper()
+            _ = bytes.withUnsafeMutableBufferPointer { stripper.strip($0.baseAddress!, count: $0.count, runs: runs) }
+            let player = HAETapePlayer(walker: HAEDocumentWalker(sink: CollectingSink(details: false)))
+            player.beginChunk(base: 0, runs: runs)
+            XCTAssertEqual(player.fileOffset(errorAt: c.stripped), c.file, c.text)
+            _ = player.finish()
         }
     }
 

@@ -57,7 +57,7 @@ public enum FuzzEntry {
         }
         let split = read(splitAt), whole = read([])
         precondition(
-            split == whole,
+            split.counts == whole.counts,
             "the export reader's result depends on where its input is cut: \(split) in chunks cut at \(splitAt), \(whole) in one piece")
     }
 
@@ -89,9 +89,9 @@ public enum FuzzEntry {
         precondition(
             split == unstripped,
             "the HAE reader's result depends on taking out indentation: \(split) stripped, \(unstripped) not, chunks cut at \(cuts)")
-        // Where yajl reports an error, and the excerpt, depend on the chunks: only whether.
+        // Where yajl reports an error, and the excerpt, depend on the chunks: the counts only.
         precondition(
-            split.droppingError == whole.droppingError,
+            split.counts == whole.counts,
             "the HAE reader's result depends on where its input is cut: \(split) in chunks cut at \(cuts), \(whole) in one piece")
     }
 
@@ -148,9 +148,14 @@ public enum FuzzEntry {
         var error: String?
         var samples = 0, correlations = 0, workouts = 0, summaries = 0, extras = 0, nights = 0, days = 0
         var skipped = 0
-        var droppingError: Outcome {
+        /// The first locations of each skip reason (offsets, lines and paths), sorted.
+        var skipLocations: [String] = []
+        /// The counts alone: what must not depend on where the input is cut (the error's offset
+        /// and excerpt may).
+        var counts: Outcome {
             var o = self
             o.error = nil
+            o.skipLocations = []
             return o
         }
         var description: String {
@@ -169,7 +174,10 @@ public enum FuzzEntry {
         func activitySummary(_ summary: ActivitySummary) { outcome.summaries += 1 }
         func extra(_ item: ExtraItem) { outcome.extras += 1 }
         func sleepSummary(_ night: SleepSummary) { outcome.nights += 1 }
-        func finish(_ input: InputDescription, report: ReadReport) { outcome.skipped = report.skips.values.reduce(0, +) }
+        func finish(_ input: InputDescription, report: ReadReport) {
+            outcome.skipped = report.skips.values.reduce(0, +)
+            outcome.skipLocations = report.skipExamples.flatMap { reason, locations in locations.map { "\(reason) at \($0)" } }.sorted()
+        }
         func outcome(days: Int) -> Outcome {
             var o = outcome
             o.days = days

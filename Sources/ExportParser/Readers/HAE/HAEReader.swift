@@ -194,7 +194,7 @@ struct HAEReader {
                         throw e
                     }
                     let consumed = Int(yajl_get_bytes_consumed(handle))
-                    let at = player?.fileOffset(consumed: consumed) ?? offset + Int64(consumed)
+                    let at = player?.fileOffset(errorAt: consumed) ?? offset + Int64(consumed)
                     throw error(handle, walker, status, fd: fd, at: at, excerptFrom: consumed > 0 ? offset..<fileEnd : nil)
                 }
                 // yajl keeps no pointer into the chunk once `yajl_parse` returns (a token cut by the

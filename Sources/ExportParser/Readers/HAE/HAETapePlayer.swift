@@ -99,10 +99,15 @@ final class HAETapePlayer: @unchecked Sendable {
         removedSoFar = 0
     }
 
-    /// The file offset of yajl's offset `consumed` in the current chunk, for an error (any
-    /// offset, not only the next event's).
-    func fileOffset(consumed: Int) -> Int64 {
-        chunkBase + Int64(consumed + runs.removed(before: consumed))
+    /// The file offset of yajl's error offset `consumed` in the current chunk. Unlike an event's,
+    /// an error's offset may be moved back to the start of the offending token, which can be a
+    /// run's edge: a run exactly there lies before it (`removed(before: consumed + 1)`). An
+    /// offset just past a byte never sits on a run's edge unless that byte is the line feed the
+    /// run follows, and yajl reports a line feed it refuses at the line feed, not past it.
+    /// (`HAEReader` finds a stripped read's error again in the file's own bytes; this is the
+    /// answer when it cannot.)
+    func fileOffset(errorAt consumed: Int) -> Int64 {
+        chunkBase + Int64(consumed + runs.removed(before: consumed + 1))
     }
 
     /// The file offset yajl has reached at this event: its offset in the chunk, plus the bytes

@@ -119,10 +119,10 @@ final class ChunkPrefetcher: @unchecked Sendable {
                     let want = Self.readSize(at: offset, to: to, chunkSize: chunkSize, splits: splits)
                     var n = pread(fd, buffer, want, off_t(offset))
                     while n < 0, errno == EINTR { n = pread(fd, buffer, want, off_t(offset)) }
+                    let failure = n < 0 ? errno : nil
                     let read = Swift.max(n, 0)
                     let count = runs.map { stripper.strip(buffer, count: read, runs: $0) } ?? read
-                    chunk = Chunk(
-                        offset: offset, bytes: buffer, count: count, fileCount: read, runs: runs, error: n < 0 ? errno : nil)
+                    chunk = Chunk(offset: offset, bytes: buffer, count: count, fileCount: read, runs: runs, error: failure)
                     if n > 0 { offset += Int64(n) }
                 }
                 // The slot is the parsing thread's from here until `done(with:)`.

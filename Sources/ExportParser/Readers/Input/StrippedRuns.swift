@@ -41,15 +41,6 @@ final class StrippedRuns: @unchecked Sendable {
         positions[n] = Int32.max
     }
 
-    /// Appends a run of `length` bytes taken out just before stripped offset `position` (for
-    /// tests that build runs by hand).
-    func append(at position: Int, length: Int) {
-        let before = count == 0 ? 0 : Int(removedThrough[count - 1])
-        positions[count] = Int32(truncatingIfNeeded: position)
-        removedThrough[count] = Int32(truncatingIfNeeded: before + length)
-        setCount(count + 1)
-    }
-
     /// How many bytes were taken out before stripped offset `position`: the runs that lie
     /// strictly before it. An event's offset is just past the last byte of its token, and a
     /// token never ends with the line feed a run follows, so a run at exactly `position` lies

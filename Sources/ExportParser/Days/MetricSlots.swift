@@ -67,3 +67,5 @@ struct MetricSlots<Value>: Sequence {
 
     func makeIterator() -> IndexingIterator<[(metric: Int, value: Value)]> { entries.makeIterator() }
 }
+
+extension MetricSlots: Sendable where Value: Sendable {}

@@ -31,9 +31,10 @@ final class IndexSortTests: XCTestCase {
     }
 
     func testFinishedDaysSortByDayNumber() {
-        // Days 19_786, 19_784, 19_785 (2024-03-05, 03-03, 03-04) end as 03-03, 03-04, 03-05.
+        // 2024-01-01 is day 19,723 after 1970-01-01, so 2024-03-01 is 19,723 + 31 + 29 = 19,783:
+        // days 19,786, 19,784, 19,785 (03-04, 03-02, 03-03) end as 03-02, 03-03, 03-04.
         var days = [19_786, 19_784, 19_785].map { FinishedDay(dayNumber: $0, timezone: "+01:00", deviceSyncTimestamp: "x") }
         IndexSort.sort(&days) { $0.dayNumber }
-        XCTAssertEqual(days.map(\.date), ["2024-03-03", "2024-03-04", "2024-03-05"])
+        XCTAssertEqual(days.map(\.date), ["2024-03-02", "2024-03-03", "2024-03-04"])
     }
 }

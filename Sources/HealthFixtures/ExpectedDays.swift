@@ -8,7 +8,7 @@ enum ExpectedDays {
         let sync = clock.iso(data.exportDate)
         return data.plans.map { p in
             var d = FinishedDay(dayNumber: p.day, timezone: p.zoneName, deviceSyncTimestamp: sync)
-            d.values = p.values
+            d.values = DayValues(p.values)
             d.heartRate = p.heartRate
             d.sleep = p.sleep.map { sleep($0, clock: clock) }
             d.workouts = p.workouts.sorted { $0.start < $1.start }.map { workout($0, clock: clock) }

@@ -50,4 +50,24 @@ final class MetricSlotsTests: XCTestCase {
         m[6] = 60  // usable again after being emptied
         XCTAssertEqual(m[6], 60)
     }
+
+    func testAMapHoldsRoomForItsEntriesNotTheDoubledRoomOfAnAppend() {
+        // Five metrics added one at a time, as a date's averages are: an array's append doubles
+        // its room (1, 2, 4, 8), so five entries would sit in room for 8 (24 bytes each: 72
+        // bytes unused); here the room grows to the count. The allocator may round a block up
+        // (16-byte steps: 32 + 5 × 24 = 152 bytes asked), so at most one entry's more, never 8.
+        var slots = MetricSlots<(sum: Double, count: Int)>()
+        for metric in [4, 0, 7, 2, 9] { slots[metric, default: (0, 0)].count += 1 }
+        XCTAssertEqual(slots.count, 5)
+        XCTAssertGreaterThanOrEqual(slots.capacity, 5)
+        XCTAssertLessThanOrEqual(slots.capacity, 6)
+        // An entry of a metric already held takes no room: still five, the same room.
+        let room = slots.capacity
+        slots[7, default: (0, 0)].count += 1
+        slots[9] = (2.5, 1)
+        XCTAssertEqual(slots.count, 5)
+        XCTAssertEqual(slots.capacity, room)
+        XCTAssertEqual(slots[7]?.count, 2)
+        XCTAssertEqual(slots[9]?.sum, 2.5)
+    }
 }

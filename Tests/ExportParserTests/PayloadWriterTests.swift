@@ -100,10 +100,10 @@ final class PayloadWriterTests: XCTestCase {
         let book = DayBook()
         _ = try HAEReader(path: dir.appendingPathComponent("hae.json").path).read(into: book)
         var day = try XCTUnwrap(book.finish().first)
-        day.values = day.values.map { _ in nil }
+        day.values = DayValues(count: day.values.count)
         day.workouts = []
         day.sleep = nil
-        day.summaries = [:]
+        day.summaries = MetricSlots()
         let out = ExportBytes(capacity: 16)
         PayloadEncoder.write(day, into: out)
         XCTAssertEqual(out.string, String(decoding: PayloadEncoder.payload(day).bytes(), as: UTF8.self))

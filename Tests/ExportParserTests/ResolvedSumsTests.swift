@@ -58,6 +58,39 @@ final class ResolvedSumsTests: XCTestCase {
         XCTAssertTrue(sums.contains(key(7, 0)))
     }
 
+    func testSumsPutOneAtATimeMergeAsABatchDoes() {
+        // Blocks of two. Old sums: day 2 = 2, day 4 = 4, day 6 = 6 → blocks [2, 4] [6].
+        var sums = ResolvedSums(blockSize: 2)
+        sums.add(sorted: [.init(key: key(2, 0), value: 2), .init(key: key(4, 0), value: 4), .init(key: key(6, 0), value: 6)])
+        // Put one at a time, as the sum book resolves them: day 1 new (0 + 1 = 1), day 4 again
+        // (4 + 0.5 = 4.5), day 5 new (0 + 5 = 5); days 2 and 6 stay. Five sums, two a block:
+        // [1, 2] [4, 5] [6].
+        var merge = sums.beginMerge()
+        XCTAssertTrue(sums.isEmpty)  // moved into the merge until it ends
+        merge.put(.init(key: key(1, 0), value: 1))
+        merge.put(.init(key: key(4, 0), value: 0.5))
+        merge.put(.init(key: key(5, 0), value: 5))
+        sums.endMerge(merge)
+        XCTAssertEqual(sums.entries.map(\.key), [key(1, 0), key(2, 0), key(4, 0), key(5, 0), key(6, 0)])
+        XCTAssertEqual(sums.entries.map(\.value), [1, 2, 4.5, 5, 6])
+        XCTAssertEqual(sums.blockCounts, [2, 2, 1])
+        XCTAssertEqual(sums.count, 5)
+        XCTAssertTrue(sums.contains(key(5, 0)))
+        XCTAssertFalse(sums.contains(key(3, 0)))
+        // A merge with nothing put gives the sums back as they were.
+        let nothing = sums.beginMerge()
+        sums.endMerge(nothing)
+        XCTAssertEqual(sums.entries.map(\.value), [1, 2, 4.5, 5, 6])
+        XCTAssertEqual(sums.blockCounts, [2, 2, 1])
+        // A merge into none: day 9 (0 + −0 = +0) alone.
+        var empty = ResolvedSums(blockSize: 2)
+        var first = empty.beginMerge()
+        first.put(.init(key: key(9, 1), value: -0.0))
+        empty.endMerge(first)
+        XCTAssertEqual(empty.count, 1)
+        XCTAssertEqual(Array(empty.entries)[0].value.sign, .plus)
+    }
+
     func testPackedKeysKeepTheirOrderBeforeNineteenSeventyAndForFringeSlots() {
         // Days before 1970 are negative; a fringe key is quarter-hours × 256 (2024-03-01 00:00 UTC
         // is 1,709,251,200 s: 1,899,168 quarter-hours, × 256 = 486,187,008, + 128 for offset 0).

@@ -55,4 +55,17 @@ final class StoreBatchWeightTests: XCTestCase {
         ])
         XCTAssertEqual(StoreImportSession.weight(of: .me(me)), 3)
     }
+
+    func testANewBatchReservesRoomForAsManyItemsAsTheLastOneHeldAtMostABatch() {
+        // A batch of samples is full at 2,048 of them (weight 1 each): the next reserves 2,048.
+        XCTAssertEqual(StoreImportSession.reservation(after: 2_048), 2_048)
+        // Correlations of weight 5 (the test above): 2,048 / 5 = 409.6, so the 410th makes the
+        // weight 2,050 >= 2,048 and hands the batch over with 410 items; the next reserves 410.
+        XCTAssertEqual(StoreImportSession.reservation(after: 410), 410)
+        // A batch that grew past the weight with its last item never asks for more than a batch's
+        // 2,048 items, and the batch handed over at the end may hold a single item: room for 1.
+        XCTAssertEqual(StoreImportSession.reservation(after: 3_000), 2_048)
+        XCTAssertEqual(StoreImportSession.reservation(after: 1), 1)
+        XCTAssertEqual(StoreImportSession.reservation(after: 0), 1)
+    }
 }

@@ -146,4 +146,45 @@ final class SumPieceLogTests: XCTestCase {
         XCTAssertEqual(book.latePieces, 2)
         XCTAssertEqual(book.totals(resolve).map(\.value), [37, 7])  // 35 + 2
     }
+
+    func testRunsAcrossTheirBlocksComeBackAndRemoveAsOneList() {
+        // Runs are kept 1,024 a block. 2,500 pieces whose key changes every piece (days 0, 1, 0,
+        // 1, … of metric 0, then metric 1 from piece 2,000 on) make 2,500 runs: three blocks
+        // (1,024 + 1,024 + 452). Piece i starts at i and is worth i.
+        var log = SumPieceLog()
+        for i in 0..<2_500 {
+            XCTAssertTrue(log.append(piece(Int64(i), 1, Double(i)), key: Key(key: i % 2, metric: i < 2_000 ? 0 : 1)))
+        }
+        XCTAssertEqual(log.runCount, 2_500)
+        // Groups: day 0 metric 0 holds the even pieces below 2,000 (1,000 of them), day 0 metric 1
+        // the even ones from 2,000 (250), day 1 likewise the odd ones (1,000 and 250).
+        let g = groups(log)
+        XCTAssertEqual(g.map(\.0), [Key(key: 0, metric: 0), Key(key: 0, metric: 1), Key(key: 1, metric: 0), Key(key: 1, metric: 1)])
+        XCTAssertEqual(g.map { $0.1.count }, [1_000, 250, 1_000, 250])
+        // Arrival order across the run blocks: day 1 metric 0's pieces are 1, 3, 5, …, 1,999,
+        // whose values add up to 1,000² = 1,000,000.
+        XCTAssertEqual(g[2].1.first?.start, 1)
+        XCTAssertEqual(g[2].1.last?.start, 1_999)
+        XCTAssertEqual(g[2].1.reduce(0) { $0 + $1.value }, 1_000_000)
+        // Removing metric 0 (2,000 runs) leaves metric 1's 500 runs, moved down into the first block.
+        var removed = 0
+        log.removeGroups(where: { $0.metric == 0 }) { _, pieces in removed += pieces.count }
+        XCTAssertEqual(removed, 2_000)
+        XCTAssertEqual(log.runCount, 500)
+        XCTAssertEqual(log.count, 500)
+        let left = groups(log)
+        XCTAssertEqual(left.map(\.0), [Key(key: 0, metric: 1), Key(key: 1, metric: 1)])
+        // Day 0 metric 1: the even pieces 2,000 … 2,498: 250 of them, worth (2,000 + 2,498) × 250 / 2 = 562,250.
+        XCTAssertEqual(left[0].1.reduce(0) { $0 + $1.value }, 562_250)
+        XCTAssertEqual(left[1].1.first?.start, 2_001)
+        // A piece after the removal continues the last run (day 1 metric 1, piece 2,499).
+        XCTAssertFalse(log.append(piece(2_600, 1, 1), key: Key(key: 1, metric: 1)))
+        XCTAssertEqual(log.runCount, 500)
+        // Removing everything frees every run.
+        log.removeGroups(where: { _ in true }) { _, _ in }
+        XCTAssertEqual(log.runCount, 0)
+        XCTAssertTrue(log.isEmpty)
+        XCTAssertTrue(log.append(piece(5, 1, 1), key: Key(key: 3, metric: 0)))
+        XCTAssertEqual(log.runCount, 1)
+    }
 }

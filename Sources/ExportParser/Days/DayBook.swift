@@ -525,7 +525,9 @@ final class DayBook: SampleSink {
         position = [:]
         for i in made.indices { made[i] = made[i].withFiniteValues }
         made.removeAll { !$0.hasContent }
-        made.sort { $0.dayNumber < $1.dayNumber }
+        // Through an index of positions: a sort of the days themselves held half of them again
+        // in its merge buffer (`IndexSort`).
+        IndexSort.sort(&made) { $0.dayNumber }
         return made
     }
 }

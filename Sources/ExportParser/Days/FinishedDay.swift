@@ -73,13 +73,14 @@ package struct FinishedDay: Sendable {
     var timezone: String
     var deviceSyncTimestamp: String
     /// Values by `Metric.index`, in payload units at full precision; nil where the rule had no
-    /// samples. `minmaxavg` metrics are in `summaries` instead.
-    package var values: [Double?]
+    /// samples. `minmaxavg` metrics are in `summaries` instead. 8 bytes a metric (`DayValues`).
+    package var values: DayValues
     /// Summaries of the `minmaxavg` metrics by `Metric.index`; none for other rules and where
     /// there were no samples. Keyed, not a slot per metric: one or two metrics of the catalog's
     /// ~50 are `minmaxavg`, and every date of a long export is held at once at the end of the
-    /// run (~2 kB of empty slots a day; issue 24).
-    var summaries: [Int: MinMaxAvgSummary]
+    /// run (~2 kB of empty slots a day; issue 24). A `MetricSlots` (one small array: 80 bytes
+    /// for the heart rate's summary) rather than a dictionary (176 bytes for one entry).
+    var summaries: MetricSlots<MinMaxAvgSummary>
     package var sleep: SleepResult?
     package var workouts: [WorkoutSummary]
     /// The CSV columns whose value HAE filled where the native inputs had none (`DayMerge`).
@@ -89,8 +90,8 @@ package struct FinishedDay: Sendable {
         self.dayNumber = dayNumber
         self.timezone = timezone
         self.deviceSyncTimestamp = deviceSyncTimestamp
-        self.values = Array(repeating: nil, count: Catalog.metrics.count)
-        self.summaries = [:]
+        self.values = DayValues(count: Catalog.metrics.count)
+        self.summaries = MetricSlots()
         self.workouts = []
     }
 

@@ -39,7 +39,7 @@ struct MetricSlots<Value>: Sequence {
                     if entries.isEmpty { entries = [] }
                 }
             } else if let newValue {
-                entries.append((metric, newValue))
+                append(metric, newValue)
             }
         }
     }
@@ -52,12 +52,25 @@ struct MetricSlots<Value>: Sequence {
             if let found = position(metric) {
                 i = found
             } else {
-                entries.append((metric, defaultValue()))
+                append(metric, defaultValue())
                 i = entries.count - 1
             }
             yield &entries[i].value
         }
     }
+
+    /// Adds an entry in room for exactly the entries held, not the doubled room an array's
+    /// append makes (5 entries in room for 8): a map gains an entry only for a metric new to its
+    /// date, a few times a date, and every date's maps live until the end of the input (issue 24:
+    /// 5.6 MB of accumulators at the read's peak of a 33-year export).
+    @inline(__always)
+    private mutating func append(_ metric: Int, _ value: Value) {
+        if entries.count == entries.capacity { entries.reserveCapacity(entries.count + 1) }
+        entries.append((metric, value))
+    }
+
+    /// Room for this many entries (tests).
+    var capacity: Int { entries.capacity }
 
     /// Removes the entries `shouldRemove` accepts; an emptied map frees its storage.
     mutating func removeAll(where shouldRemove: (_ metric: Int, _ value: Value) throws -> Bool) rethrows {
@@ -67,3 +80,5 @@ struct MetricSlots<Value>: Sequence {
 
     func makeIterator() -> IndexingIterator<[(metric: Int, value: Value)]> { entries.makeIterator() }
 }
+
+extension MetricSlots: Sendable where Value: Sendable {}

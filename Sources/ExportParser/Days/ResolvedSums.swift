@@ -77,42 +77,100 @@ struct ResolvedSums {
     /// `+=` from its default 0 did (the same bits, −0 included).
     mutating func add(sorted batch: [Entry]) {
         guard !batch.isEmpty else { return }
-        // Moved out, so that each old block is freed as soon as it has been read to its end.
-        var old = blocks
+        var merge = beginMerge()
+        for e in batch { merge.put(e) }
+        endMerge(merge)
+    }
+
+    /// Begins adding sums as they are resolved (`Merge.put`, in key order, each key once), with
+    /// no list of them made first: the sum book's early resolution hands them over one group at
+    /// a time, and its list of a whole resolution (16 bytes a sum, grown by doubling) was held
+    /// beside the pieces being resolved at the read's heap peak (`recordsEnded`; issue 24).
+    /// The sums are moved into the merge: this holds none until `endMerge`.
+    mutating func beginMerge() -> Merge {
+        let m = Merge(old: blocks, blockSize: blockSize)
         blocks = []
         count = 0
-        var out: [Entry] = []
-        out.reserveCapacity(blockSize)
-        func emit(_ e: Entry) {
+        return m
+    }
+
+    /// Ends a merge begun by `beginMerge`: the old sums after the last one put are added, and the
+    /// merged sums are these from now on.
+    mutating func endMerge(_ merge: consuming Merge) {
+        var m = merge
+        if m.puts == 0 {
+            // Nothing put: the old blocks as they were (no copy).
+            (blocks, count) = (m.old, m.oldCount)
+            return
+        }
+        m.emitOld(below: .max)
+        if !m.out.isEmpty { m.blocks.append(m.out) }
+        (blocks, count) = (m.blocks, m.count)
+    }
+
+    /// A merge of new sums into old ones (`beginMerge`): it writes new blocks while it frees each
+    /// old block it has read to the end, so it holds the old sums and two blocks, never a second
+    /// copy of them all.
+    struct Merge {
+        fileprivate var old: [[Entry]]
+        fileprivate let oldCount: Int
+        fileprivate let blockSize: Int
+        /// The old block and the place in it read next.
+        private var b = 0, i = 0
+        fileprivate var blocks: [[Entry]] = []
+        fileprivate var out: [Entry] = []
+        fileprivate var count = 0
+        fileprivate private(set) var puts = 0
+        private var lastPut = Int64.min
+
+        fileprivate init(old: [[Entry]], blockSize: Int) {
+            self.old = old
+            self.oldCount = old.reduce(0) { $0 + $1.count }
+            self.blockSize = blockSize
+        }
+
+        /// Adds a sum resolved: `old + new` for a key already held, `0 + new` for a new one. Keys
+        /// come in increasing order.
+        mutating func put(_ e: Entry) {
+            precondition(e.packed > lastPut, "sums are put in key order, each key once")
+            lastPut = e.packed
+            puts += 1
+            emitOld(below: e.packed)
+            if b < old.count, old[b][i].packed == e.packed {
+                emit(Entry(packed: e.packed, value: old[b][i].value + e.value))
+                advance()
+            } else {
+                emit(Entry(packed: e.packed, value: 0 + e.value))
+            }
+        }
+
+        /// Emits the old sums whose key is below `packed`.
+        fileprivate mutating func emitOld(below packed: Int64) {
+            while b < old.count, old[b][i].packed < packed {
+                emit(old[b][i])
+                advance()
+            }
+        }
+
+        /// The next old sum; a block read to its end is freed.
+        private mutating func advance() {
+            i += 1
+            if i == old[b].count {
+                old[b] = []
+                b += 1
+                i = 0
+            }
+        }
+
+        private mutating func emit(_ e: Entry) {
             if out.count == blockSize {
                 blocks.append(out)
                 out = []
-                out.reserveCapacity(blockSize)
             }
+            if out.isEmpty { out.reserveCapacity(blockSize) }
             out.append(e)
             count += 1
         }
-        var (b, i, j) = (0, 0, 0)
-        while b < old.count || j < batch.count {
-            if b < old.count, i == old[b].count {
-                old[b] = []  // read to its end: freed
-                b += 1
-                i = 0
-                continue
-            }
-            if j == batch.count || (b < old.count && old[b][i].packed < batch[j].packed) {
-                emit(old[b][i])
-                i += 1
-            } else if b < old.count, old[b][i].packed == batch[j].packed {
-                emit(Entry(packed: batch[j].packed, value: old[b][i].value + batch[j].value))
-                i += 1
-                j += 1
-            } else {
-                emit(Entry(packed: batch[j].packed, value: 0 + batch[j].value))
-                j += 1
-            }
-        }
-        if !out.isEmpty { blocks.append(out) }
     }
 }
 

@@ -152,15 +152,16 @@ struct SumBook {
         var (open, done, mixed) = (reopened, settled, unsettled)
         (reopened, settled, unsettled) = ([], [:], [])
         let useSettled = context == settledContext
-        // The log hands its groups over in key order, each key once.
-        var batch: [ResolvedSums.Entry] = []
+        // The log hands its groups over in key order, each key once: each sum goes into the
+        // resolved ones as it is made, with no list of them beside the pieces (`beginMerge`).
+        var merge = resolved.beginMerge()
         log.removeGroups(where: { k in watermark[Int(k.metric)].map { k.key <= $0 - lag } ?? false }) { k, pieces in
             let sum = done.removeValue(forKey: k).flatMap { useSettled ? $0 : nil } ?? resolve(pieces)
-            batch.append(ResolvedSums.Entry(key: k, value: sum))
+            merge.put(ResolvedSums.Entry(key: k, value: sum))
             open.remove(k)
             mixed.remove(k)
         }
-        resolved.add(sorted: batch)
+        resolved.endMerge(merge)
         (reopened, settled, unsettled) = (open, done, mixed)
         lastChecked = nil
         return log.count

@@ -37,10 +37,58 @@ struct SumPieceLog {
         var base: Int64
     }
 
+    /// The runs, in fixed blocks of `size` (24 KiB) rather than one array: an array grows by
+    /// doubling, so at the piece budget the runs (about one for every few pieces) sat in up to
+    /// twice their room, and each doubling held the old and the new storage together, where the
+    /// heap peaks at a budget resolution (issue 24). Blocks never move; emptied ones are freed.
+    private struct Runs {
+        /// Runs a block: a power of two, so that a run's block and place are a shift and a mask.
+        static let shift = 10
+        static let size = 1 << shift
+        private var blocks: [[Run]] = []
+        private(set) var count = 0
+
+        var isEmpty: Bool { count == 0 }
+        var indices: Range<Int> { 0..<count }
+        var last: Run? { count == 0 ? nil : self[count - 1] }
+
+        subscript(i: Int) -> Run {
+            @inline(__always) get { blocks[i >> Self.shift][i & (Self.size - 1)] }
+            @inline(__always) _modify { yield &blocks[i >> Self.shift][i & (Self.size - 1)] }
+        }
+
+        @inline(__always)
+        mutating func append(_ run: Run) {
+            if count == blocks.count << Self.shift {
+                var block: [Run] = []
+                block.reserveCapacity(Self.size)
+                blocks.append(block)
+            }
+            blocks[blocks.count - 1].append(run)
+            count += 1
+        }
+
+        /// Keeps the first `n` runs; the blocks after them are freed.
+        mutating func truncate(to n: Int) {
+            let needed = (n + Self.size - 1) >> Self.shift
+            blocks.removeLast(blocks.count - needed)
+            if needed > 0 { blocks[needed - 1].removeLast(blocks[needed - 1].count - (n - ((needed - 1) << Self.shift))) }
+            count = n
+            if n == 0 { blocks = [] }
+        }
+
+        func map<T>(_ transform: (Run) -> T) -> [T] {
+            var out: [T] = []
+            out.reserveCapacity(count)
+            for block in blocks { for r in block { out.append(transform(r)) } }
+            return out
+        }
+    }
+
     /// Pieces a block (24 bytes each: 96 KiB, served from the heap rather than its own mapping).
     static let blockSize = 4096
     private var blocks: [[Stored]] = []
-    private var runs: [Run] = []
+    private var runs = Runs()
     /// Pieces held.
     private(set) var count = 0
     /// Runs before this one were handed out by `forEachNewGroup`: a piece that comes later never
@@ -92,7 +140,8 @@ struct SumPieceLog {
         var out: [Int] = []
         out.reserveCapacity(runs.count)
         var first = 0
-        for run in runs {
+        for i in runs.indices {
+            let run = runs[i]
             out.append(first)
             first += Int(run.count)
         }
@@ -102,10 +151,11 @@ struct SumPieceLog {
     /// Hands `body` every key and metric of the runs numbered in `order`, in key order, with its
     /// pieces in arrival order; a group `wantsPieces` declines gets none (nothing is copied).
     private func groups(
-        of order: [Int], wantsPieces: (Key) -> Bool = { _ in true }, _ body: (Key, [SumPiece]) -> Void
+        of order: consuming [Int], wantsPieces: (Key) -> Bool = { _ in true }, _ body: (Key, [SumPiece]) -> Void
     ) {
         let firsts = firsts
-        // Run numbers by key, then by position (a stable sort keeps the arrival order).
+        // Run numbers by key, then by position (a stable sort keeps the arrival order). Sorted in
+        // the caller's array, which is given, not copied (8 bytes a run, held beside the pieces).
         var order = order
         order.sort { a, b in runs[a].key != runs[b].key ? runs[a].key < runs[b].key : a < b }
         var pieces: [SumPiece] = []
@@ -165,8 +215,7 @@ struct SumPieceLog {
             runs[runsKept] = run
             runsKept += 1
         }
-        // A few runs left of many (the records' end): their own small array, not the old capacity.
-        if runsKept * 4 < runs.count { runs = Array(runs[..<runsKept]) } else { runs.removeLast(runs.count - runsKept) }
+        runs.truncate(to: runsKept)
         handedOut = handedOutKept
         count = write
         let blocksNeeded = (write + Self.blockSize - 1) / Self.blockSize
@@ -174,6 +223,5 @@ struct SumPieceLog {
         if blocksNeeded > 0 {
             blocks[blocksNeeded - 1].removeLast(blocks[blocksNeeded - 1].count - (write - (blocksNeeded - 1) * Self.blockSize))
         }
-        if runs.isEmpty { runs = [] }
     }
 }

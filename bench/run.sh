@@ -157,6 +157,10 @@ measure() {
     local name=$1 kind=$2 input=$3 i=$4 out cmd
     [ -n "${ERR[$name]:-}" ] && return   # an earlier run of this row failed
     cat "$input" >/dev/null   # same page-cache state for every run
+    # The previous run's written files (the store row's 400 MB SQLite file, a thousand payload
+    # files) go to disk now, not by the kernel's flusher threads during this run: a row would
+    # otherwise pay for the writes of the row before it.
+    sync
     out=$TMP/run-$name-$i
     rm -rf "$out"
     mkdir -p "$out"

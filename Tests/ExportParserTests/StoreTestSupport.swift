@@ -6,11 +6,10 @@ import XCTest
 /// Helpers shared by the store tests: temporary stores, timestamps, hand-built inputs, raw
 /// queries through the store's own connection type.
 enum StoreTestSupport {
+    /// A new folder under the temporary directory, removed when the test bundle has run
+    /// (`TemporaryFolders`).
     static func temporaryDirectory(_ name: String = #function) throws -> URL {
-        let dir = FileManager.default.temporaryDirectory
-            .appendingPathComponent("store-tests-\(ProcessInfo.processInfo.processIdentifier)-\(UUID().uuidString.prefix(8))")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        return dir
+        try TemporaryFolders.shared.make("store-tests-\(ProcessInfo.processInfo.processIdentifier)-\(UUID().uuidString.prefix(8))")
     }
 
     static func ts(_ s: String) -> Timestamp {

@@ -30,11 +30,11 @@ enum TestPaths {
     /// A class of the test bundle, for `Bundle(for:)`.
     private final class BundleAnchor {}
 
+    /// A new folder under the temporary directory, removed when the test bundle has run
+    /// (`TemporaryFolders`).
     static func temporaryDirectory(_ name: String = #function) throws -> URL {
         let safe = name.filter { $0.isLetter || $0.isNumber }
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("hi-tests-\(safe)-\(UUID().uuidString.prefix(8))")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        return url
+        return try TemporaryFolders.shared.make("hi-tests-\(safe)-\(UUID().uuidString.prefix(8))")
     }
 
     /// Skips the calling test, with the reason, when the public samples are not beside the

@@ -170,19 +170,13 @@ struct HAEReader {
                     fileCount = got
                 }
                 if fileCount == 0 { break }
-                var start = read
-                var count = n
                 let fileEnd = offset + Int64(fileCount)
-                // A UTF-8 byte-order mark is not JSON; some editors add one. (Stripping leaves it
-                // first: it holds no line feed.)
-                if offset == 0, n >= 3, read[0] == 0xEF, read[1] == 0xBB, read[2] == 0xBF {
-                    start += 3
-                    count -= 3
-                    offset += 3
-                    chunk?.runs?.shift(by: 3)
-                }
+                // (Stripping leaves a byte-order mark first: it holds no line feed.)
+                let mark = Self.byteOrderMarkLength(at: offset, read, n)
+                if mark > 0 { chunk?.runs?.shift(by: mark) }
+                offset += Int64(mark)
                 beginChunk(offset, runs: chunk?.runs)
-                let status = yajl_parse(handle, start, count)
+                let status = yajl_parse(handle, read + mark, n - mark)
                 if status != yajl_status_ok {
                     try drain()
                     // yajl found the JSON broken in bytes it read stripped: where it says depends
@@ -229,6 +223,13 @@ struct HAEReader {
         }
     }
 
+    /// How many bytes of a chunk read at file offset `offset` are a UTF-8 byte-order mark (3, or
+    /// 0): not JSON, but some editors add one. Only the file's first bytes can be one. The one
+    /// rule for a pass and for `firstError`, which must read the same bytes.
+    static func byteOrderMarkLength(at offset: Int64, _ bytes: UnsafePointer<UInt8>, _ n: Int) -> Int {
+        offset == 0 && n >= 3 && bytes[0] == 0xEF && bytes[1] == 0xBB && bytes[2] == 0xBF ? 3 : 0
+    }
+
     /// yajl's first error in the file's bytes `from..<to`, read as they are, in the chunks a
     /// read without stripping reads (`ChunkPrefetcher.readSize`, the byte-order mark skipped),
     /// by a handle with no callbacks: the error, offset and excerpt that read would report,
@@ -248,13 +249,9 @@ struct HAEReader {
                 let got = pread(fd, buffer, want, off_t(offset))
                 if got < 0, errno == EINTR { continue }
                 if got <= 0 { return nil }
-                var start = buffer, count = got, base = offset
-                if base == 0, got >= 3, buffer[0] == 0xEF, buffer[1] == 0xBB, buffer[2] == 0xBF {
-                    start += 3
-                    count -= 3
-                    base += 3
-                }
-                let status = yajl_parse(handle, start, count)
+                let mark = Self.byteOrderMarkLength(at: offset, buffer, got)
+                let base = offset + Int64(mark)
+                let status = yajl_parse(handle, buffer + mark, got - mark)
                 if status != yajl_status_ok {
                     let consumed = Int(yajl_get_bytes_consumed(handle))
                     return error(

@@ -11,6 +11,7 @@
 #                  "c-sax-big" and "store-big" (bench/data/big/), default 3000; 0 skips them
 #                  (both made by the binary under test: health-import fixtures --scale)
 #   BENCH_RUNS     timed runs per row (the median is reported), default 5
+#   BENCH_PROBE_MS creating 1,000 files must take less before timing starts, default 100 (waits up to 6 min)
 #   BENCH_STRICT   1 = exit with status 1 when any row FAILs (default 0: report only)
 #   BENCH_TIMEOUT  seconds before one timed run is killed and its row FAILs, default 900
 #   BENCH_SKIP_BUILD  1 = use the existing release build of health-import
@@ -31,6 +32,7 @@ BIG_MB=${BENCH_BIG_MB:-3000}
 RUNS=${BENCH_RUNS:-5}
 STRICT=${BENCH_STRICT:-0}
 TIMEOUT=${BENCH_TIMEOUT:-900}
+BENCH_PROBE_MS=${BENCH_PROBE_MS:-100}  # creating 1,000 files slower than this: the disk has not settled
 DATA=${BENCH_DATA_DIR:-$BENCH_DIR/data}
 mkdir -p "$DATA" && DATA=$(cd "$DATA" && pwd)
 BIN=$BENCH_DIR/bin
@@ -55,10 +57,14 @@ die() { log "bench: $*"; exit 2; }
 
 [ -x "$TIME" ] || die "$TIME not found (Debian package 'time')"
 mkdir -p "$DATA" "$BIN"
-# ext4 without a journal (as on the project's VM) does not reuse an inode for 30 s after its
-# file is deleted, and every file creation scans past each such inode: right after thousands of
-# payload files are deleted (an earlier run's outputs), creating a run's 1,400-1,900 payload
-# files took up to 0.7 s more. The timed runs wait until 35 s after such a deletion.
+# ext4 without a journal (as on the project's VM) does not reuse an inode deleted in the last
+# 60 s, or in the last 360 s while its inode-table block is dirty (fs/ext4/ialloc.c,
+# recently_deleted: RECENTCY_MIN + RECENTCY_DIRTY), and creating a file dirties that block. Every
+# file creation scans the group's free inodes from the start, stepping over each recent one: after
+# 5,000 payload-sized files were deleted, creating 1,000 took 196 ms, then 465 ms, against 20 ms on
+# a settled disk (2026-11-27), and a timed HAE run spent 0.65 s of its 1.1 s creating its 1,395 day
+# files. The timed runs wait until 370 s after the last bench's deletion, then until a probe
+# creates files at a settled disk's speed ("settle" below).
 DELETED_AT=$(cat "$DATA/.deleted-at" 2>/dev/null || true)  # when the last run's outputs went
 if [ -d "$TMP" ]; then
     rm -rf "$TMP"
@@ -139,18 +145,38 @@ HAE_BYTES=$(stat -c %s "$HAE")
 
 # ---------------------------------------------------------------------------- timing
 if [[ $DELETED_AT =~ ^[0-9]+$ ]]; then
-    settle=$((DELETED_AT + 35 - $(date +%s)))
+    settle=$((DELETED_AT + 370 - $(date +%s)))
     if [ "$settle" -gt 0 ]; then
-        log "== waiting ${settle} s: the file system skips inodes deleted in the last 30 s (see above)"
+        log "== waiting ${settle} s: the file system steps over inodes deleted in the last 360 s (see above)"
         sleep "$settle"
     fi
 fi
+# The probe: 1,000 files of 100 bytes in a new folder under $TMP, where the runs write theirs (kept
+# until the end, so the probe deletes nothing). Files deleted by anything else on the disk (a test
+# run, a build) slow it down the same way; then wait and probe again, for up to 6 minutes.
+# PROBE_MS is printed in the table's header.
+probe_files() {
+    local dir=$TMP/probe-$1 t0 t1
+    mkdir -p "$dir"
+    sync
+    t0=$(date +%s%N)
+    for ((f = 0; f < 1000; f++)); do printf '%0100d' 0 >"$dir/f$f"; done
+    t1=$(date +%s%N)
+    echo $(((t1 - t0) / 1000000))
+}
+PROBE_MS=$(probe_files 0)
+for ((p = 1; p <= 6 && PROBE_MS > BENCH_PROBE_MS; p++)); do
+    log "== creating 1,000 files took ${PROBE_MS} ms (settled: under ${BENCH_PROBE_MS} ms): files were deleted on this disk recently; waiting 60 s"
+    sleep 60
+    PROBE_MS=$(probe_files "$p")
+done
+[ "$PROBE_MS" -gt "$BENCH_PROBE_MS" ] && log "== the disk did not settle (${PROBE_MS} ms for 1,000 files): rows that write files are slowed by the file system, not by health-import"
 declare -A SEC RSS CPU ERR
 STORE_KEEP=""
 
 median() { sort -g | awk '{a[NR]=$1} END {if (NR==0) exit; if (NR%2) print a[(NR+1)/2]; else printf "%.2f\n", (a[NR/2]+a[NR/2+1])/2}'; }
 
-declare -A SECS RSSS CPUS
+declare -A SECS RSSS CPUS ROUNDS
 
 # measure NAME KIND INPUT I: run I of one row. KIND is floor-xml | floor-json | convert | convert-t1 | convert-store | compare
 measure() {
@@ -204,6 +230,7 @@ measure() {
     SECS[$name]+="$(awk 'END{print $1}' "$out/time")"$'\n'
     RSSS[$name]+="$(awk 'END{print $2}' "$out/time")"$'\n'
     CPUS[$name]+="$(awk 'END{printf "%.2f", $3 + $4}' "$out/time")"$'\n'
+    ROUNDS[$name]+="$(awk 'END{printf "  %s (%s+%s)", $1, $3, $4}' "$out/time")"
     # Kept until the end (the EXIT trap removes $TMP): deleting a run's thousand-odd payload
     # files right away makes ext4's inode allocator slow for the next ~30 s (it steps over
     # recently deleted inodes one at a time), which would charge one run's clean-up to the
@@ -296,6 +323,7 @@ row() { # name bytes floor-name target [second-ref target2]
 
 echo
 echo "health-import benchmark  $(date -u '+%Y-%m-%d %H:%M UTC')  $(nproc) cores  load $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "file creation: 1,000 files in ${PROBE_MS} ms (settled disk: under ${BENCH_PROBE_MS} ms; see bench/README.md, \"The disk\")"
 echo "commit $(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo '?')  libxml2 $(pkg-config --modversion libxml-2.0)  runs=$RUNS (median s; peak RSS = worst run)"
 printf 'export.xml %d bytes (%.1f MB)   export.zip %d bytes (%.1f MB)   hae.json %d bytes (%.1f MB)\n' \
     "$XML_BYTES" "$(awk -v b="$XML_BYTES" 'BEGIN{print b/1e6}')" "$ZIP_BYTES" "$(awk -v b="$ZIP_BYTES" 'BEGIN{print b/1e6}')" \
@@ -321,6 +349,12 @@ if [ "$BIG_MB" != 0 ]; then
     ROWS=8
 fi
 echo "(seconds: median wall time; ratio: median of the per-round ratios to the reference; cpu-s: median user+sys, informational; MB/s counts uncompressed export.xml bytes for the zip row)"
+echo
+echo "rounds: wall s (user+sys CPU s) of each run, in order; a row's system time rising with no change to the code is"
+echo "the file system (see \"The disk\" in bench/README.md)"
+for name in c-sax-floor xml xml-t1 zip xml+store yajl-floor hae compare c-sax-big store-big; do
+    [ -n "${ROUNDS[$name]:-}" ] && printf '  %-12s%s\n' "$name" "${ROUNDS[$name]}"
+done
 
 if [ -n "$STORE_KEEP" ] && [ -f "$STORE_KEEP/health.sqlite" ]; then
     db=$STORE_KEEP/health.sqlite

@@ -171,14 +171,6 @@ for ((p = 1; p <= 6 && PROBE_MS > BENCH_PROBE_MS; p++)); do
     PROBE_MS=$(probe_files "$p")
 done
 [ "$PROBE_MS" -gt "$BENCH_PROBE_MS" ] && log "== the disk did not settle (${PROBE_MS} ms for 1,000 files): rows that write files are slowed by the file system, not by health-import"
-# The cost of writing new file data (page-cache pages the process has not touched): 256 MiB with dd,
-# kept until the end. On a VM whose free memory is reported to its host (virtio-balloon free page
-# reporting), every such page is faulted in from the host: 2.2 s of system time per GB here against
-# 0.16 s on memory the guest still holds (bench/README.md, "The memory"). The store rows write
-# 0.4 and 1.3 GB; the floors write nothing. Printed in the header as seconds per GB (dd's wall time,
-# all of it system time).
-WRITE_S_PER_GB=$("$TIME" -f '%e' dd if=/dev/zero of="$TMP/write-probe" bs=1M count=256 status=none 2>&1 |
-    awk 'END { printf "%.2f", $1 * 1e9 / (256 * 1048576) }')
 declare -A SEC RSS CPU ERR
 STORE_KEEP=""
 
@@ -332,7 +324,6 @@ row() { # name bytes floor-name target [second-ref target2]
 echo
 echo "health-import benchmark  $(date -u '+%Y-%m-%d %H:%M UTC')  $(nproc) cores  load $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "file creation: 1,000 files in ${PROBE_MS} ms (settled disk: under ${BENCH_PROBE_MS} ms; see bench/README.md, \"The disk\")"
-echo "writing new file data: ${WRITE_S_PER_GB} s per GB (memory the guest holds: about 0.2; reported to a VM's host: 2-3; see \"The memory\")"
 echo "commit $(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo '?')  libxml2 $(pkg-config --modversion libxml-2.0)  runs=$RUNS (median s; peak RSS = worst run)"
 printf 'export.xml %d bytes (%.1f MB)   export.zip %d bytes (%.1f MB)   hae.json %d bytes (%.1f MB)\n' \
     "$XML_BYTES" "$(awk -v b="$XML_BYTES" 'BEGIN{print b/1e6}')" "$ZIP_BYTES" "$(awk -v b="$ZIP_BYTES" 'BEGIN{print b/1e6}')" \

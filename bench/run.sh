@@ -64,7 +64,7 @@ mkdir -p "$DATA" "$BIN"
 # 5,000 payload-sized files were deleted, creating 1,000 took 196 ms, then 465 ms, against 20 ms on
 # a settled disk (2026-11-27), and a timed HAE run spent 0.65 s of its 1.1 s creating its 1,395 day
 # files. The timed runs wait until 370 s after the last bench's deletion, then until a probe
-# creates files at a settled disk's speed ("settle" below).
+# creates files at a settled disk's speed (the probe below).
 DELETED_AT=$(cat "$DATA/.deleted-at" 2>/dev/null || true)  # when the last run's outputs went
 if [ -d "$TMP" ]; then
     rm -rf "$TMP"
@@ -232,7 +232,7 @@ measure() {
     CPUS[$name]+="$(awk 'END{printf "%.2f", $3 + $4}' "$out/time")"$'\n'
     ROUNDS[$name]+="$(awk 'END{printf "  %s (%s+%s)", $1, $3, $4}' "$out/time")"
     # Kept until the end (the EXIT trap removes $TMP): deleting a run's thousand-odd payload
-    # files right away makes ext4's inode allocator slow for the next ~30 s (it steps over
+    # files right away makes ext4's inode allocator slow for the next 6 minutes (it steps over
     # recently deleted inodes one at a time), which would charge one run's clean-up to the
     # file creation of the next run (measured: +0.3 s system time on the HAE row).
     [ "$kind" = convert-store ] && [ "$name" = xml+store ] && STORE_KEEP=$out
@@ -257,7 +257,9 @@ for ((i = 1; i <= RUNS; i++)); do
         rm -f "$TMP/run-store-big-$i/health.sqlite"   # 1.3 GB a run; one file, no inode storm
     fi
 done
-for name in c-sax-floor xml xml-t1 zip xml+store yajl-floor hae compare c-sax-big store-big; do
+# Every row, in the order of the table.
+ROW_NAMES=(c-sax-floor xml xml-t1 zip xml+store yajl-floor hae compare c-sax-big store-big)
+for name in "${ROW_NAMES[@]}"; do
     [ -n "${ERR[$name]:-}" ] && continue
     SEC[$name]=$(printf '%s' "${SECS[$name]:-}" | median)
     RSS[$name]=$(printf '%s' "${RSSS[$name]:-}" | sort -g | tail -n 1)   # worst run
@@ -351,8 +353,8 @@ fi
 echo "(seconds: median wall time; ratio: median of the per-round ratios to the reference; cpu-s: median user+sys, informational; MB/s counts uncompressed export.xml bytes for the zip row)"
 echo
 echo "rounds: wall s (user+sys CPU s) of each run, in order; a row's system time rising with no change to the code is"
-echo "the file system (see \"The disk\" in bench/README.md)"
-for name in c-sax-floor xml xml-t1 zip xml+store yajl-floor hae compare c-sax-big store-big; do
+echo "the machine: the file system or the VM's memory (see \"The disk\" and \"The memory\" in bench/README.md)"
+for name in "${ROW_NAMES[@]}"; do
     [ -n "${ROUNDS[$name]:-}" ] && printf '  %-12s%s\n' "$name" "${ROUNDS[$name]}"
 done
 

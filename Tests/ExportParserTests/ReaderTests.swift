@@ -72,6 +72,71 @@ final class ReaderTests: XCTestCase {
         XCTAssertEqual(sink.samples.first?.canonicalValue, 48.2)
     }
 
+    /// The reader hands every record over in one sample it rewrites in place
+    /// (`ExportElementHandler.scratch`), setting names only when they change: nothing of one
+    /// record may stay in the next. Four records, each lacking what the one before had: a watch's
+    /// HRV record (version, device, creation date, time zone, beats, metadata), a phone's steps
+    /// (none of those, another source and unit), a sleep record (a value text, no unit), then the
+    /// watch's HRV again without beats.
+    func testNothingOfARecordStaysInTheNext() throws {
+        let xml = export(
+            """
+             <Record type="HKQuantityTypeIdentifierHeartRateVariabilitySDNN" sourceName="W" sourceVersion="10.2" device="&lt;&lt;HKDevice: 0x1&gt;, name:Apple Watch&gt;" unit="ms" creationDate="2024-01-02 07:02:00 +0100" startDate="2024-01-02 07:00:00 +0100" endDate="2024-01-02 07:01:00 +0100" value="48.2">
+              <MetadataEntry key="HKTimeZone" value="Europe/Paris"/>
+              <HeartRateVariabilityMetadataList>
+               <InstantaneousBeatsPerMinute bpm="62" time="00:20:37,80"/>
+              </HeartRateVariabilityMetadataList>
+             </Record>
+             <Record type="HKQuantityTypeIdentifierStepCount" sourceName="P" unit="count" startDate="2024-01-02 08:00:00 +0100" endDate="2024-01-02 08:05:00 +0100" value="12"/>
+             <Record type="HKCategoryTypeIdentifierSleepAnalysis" sourceName="P" startDate="2024-01-02 01:00:00 +0100" endDate="2024-01-02 02:00:00 +0100" value="HKCategoryValueSleepAnalysisInBed"/>
+             <Record type="HKQuantityTypeIdentifierHeartRateVariabilitySDNN" sourceName="W" sourceVersion="10.2" device="&lt;&lt;HKDevice: 0x2&gt;, name:Apple Watch&gt;" unit="ms" startDate="2024-01-02 09:00:00 +0100" endDate="2024-01-02 09:01:00 +0100" value="50"/>
+            """)
+        for details in [true, false] {
+            let (sink, _) = try read(xml, details: details)
+            XCTAssertEqual(sink.samples.count, 4)
+            guard sink.samples.count == 4 else { continue }
+            let (hrv, steps, sleep, hrv2) = (sink.samples[0], sink.samples[1], sink.samples[2], sink.samples[3])
+            XCTAssertEqual(hrv.timeZoneName, "Europe/Paris")
+            XCTAssertNotEqual(hrv.metadataDigest, 0)
+            XCTAssertEqual(hrv.sourceVersion, details ? "10.2" : nil)
+            XCTAssertEqual(hrv.device, details ? "<<HKDevice>, name:Apple Watch>" : nil)
+            XCTAssertEqual(hrv.beats.count, details ? 1 : 0)
+            XCTAssertEqual(hrv.created != nil, details)
+
+            XCTAssertEqual(steps.type, "HKQuantityTypeIdentifierStepCount")
+            XCTAssertEqual(steps.metric?.field, "step_count")
+            XCTAssertEqual(steps.source, "P")
+            XCTAssertEqual(steps.unit, "count")
+            XCTAssertEqual(steps.value, 12)
+            XCTAssertNil(steps.sourceVersion)
+            XCTAssertNil(steps.device)
+            XCTAssertNil(steps.created)
+            XCTAssertNil(steps.timeZoneName)
+            XCTAssertEqual(steps.metadataDigest, 0)
+            XCTAssertEqual(steps.beats, [])
+
+            XCTAssertEqual(sleep.type, "HKCategoryTypeIdentifierSleepAnalysis")
+            XCTAssertNil(sleep.unit)
+            XCTAssertNil(sleep.value)
+            XCTAssertEqual(sleep.valueText, "HKCategoryValueSleepAnalysisInBed")
+
+            // The same source, version, unit and device as the first record; no beats now.
+            XCTAssertEqual(hrv2.type, hrv.type)
+            XCTAssertEqual(hrv2.source, "W")
+            XCTAssertEqual(hrv2.sourceVersion, details ? "10.2" : nil)
+            XCTAssertEqual(hrv2.unit, "ms")
+            XCTAssertEqual(hrv2.device, details ? "<<HKDevice>, name:Apple Watch>" : nil)
+            XCTAssertEqual(hrv2.value, 50)
+            XCTAssertEqual(hrv2.beats, [])
+            XCTAssertNil(hrv2.created)
+            XCTAssertNil(hrv2.timeZoneName)
+            XCTAssertEqual(hrv2.metadataDigest, 0)
+            // The first sample, kept by the sink, was not changed by what came after.
+            XCTAssertEqual(hrv.value, 48.2)
+            XCTAssertEqual(hrv.beats.count, details ? 1 : 0)
+        }
+    }
+
     func testCorrelationMembersAreNotSamples() throws {
         let xml = export(
             """

@@ -66,9 +66,26 @@ final class ExportElementHandler: @unchecked Sendable {
     private var event: WorkoutEvent?
     private var route: WorkoutRoute?
 
+    /// The sample handed to the sink for each top-level record (the hot path): memory this
+    /// handler owns, rewritten in place (`sendSample`), as `HAEDatumMapper.scratch` is. Unsafe
+    /// code (docs/architecture.md): allocated and initialised in `init`, deinitialised and freed
+    /// in `deinit`; only the thread that plays the tapes touches it, and a sink reads it only
+    /// during its `sample` call (one that keeps a sample copies it). The fields a record sets
+    /// are set for every record (the interned names when their id changes, `scratchIDs`); the
+    /// rest (metadata entries, bucket fields, occurrence) keep their initial values.
+    private let scratch: UnsafeMutablePointer<Sample>
+    /// The interned ids of the names `scratch` holds (-2: none set yet; -1: absent).
+    private struct ScratchIDs {
+        var type = -2, source = -2, version = -2, unit = -2, device = -2
+    }
+    @exclusivity(unchecked) private var scratchIDs = ScratchIDs()
+
     init(sink: SampleSink) {
         self.sink = sink
         self.details = sink.wantsDetails
+        scratch = .allocate(capacity: 1)
+        let never = Timestamp(seconds: 0, offset: 0)
+        scratch.initialize(to: Sample(type: "", source: "", start: never, end: never))
         namePointers.initialize(repeating: nil, count: Self.nameSlots)
         nameKinds.initialize(repeating: .other, count: Self.nameSlots)
     }
@@ -268,6 +285,9 @@ final class ExportElementHandler: @unchecked Sendable {
         var start: Timestamp?
         var end: Timestamp?
         var created: Timestamp?
+        /// The interned device text (`deviceID`); -1 when none, or when it is not an HKDevice
+        /// description and is then kept as written in `device`.
+        var deviceID = -1
         var device: String?
         var timeZoneName: String?
         var metadataDigest = FNV1a()
@@ -303,7 +323,8 @@ final class ExportElementHandler: @unchecked Sendable {
         metadataObject.clear()
         rec.typeID = -1; rec.sourceID = -1; rec.unitID = -1; rec.versionID = -1
         rec.value = nil; rec.valueText = nil; rec.valueWasText = false
-        rec.start = nil; rec.end = nil; rec.created = nil; rec.device = nil; rec.timeZoneName = nil
+        rec.start = nil; rec.end = nil; rec.created = nil; rec.deviceID = -1; rec.timeZoneName = nil
+        if rec.device != nil { rec.device = nil }
         rec.metadataDigest = FNV1a(); rec.hasMetadata = false; rec.deviceIsWatch = false
         rec.problem = nil
         if !rec.metadata.isEmpty { rec.metadata.removeAll(keepingCapacity: true) }
@@ -342,7 +363,10 @@ final class ExportElementHandler: @unchecked Sendable {
                 rec.created = dates.parse(v, c)
             case .device:
                 rec.deviceIsWatch = Self.contains(v, c, "model:Watch,")
-                if details { rec.device = deviceText(v, c) }
+                if details {
+                    rec.deviceID = deviceID(v, c)
+                    if rec.deviceID < 0 { rec.device = XMLText.string(v, c) }
+                }
             default:
                 break
             }
@@ -369,6 +393,8 @@ final class ExportElementHandler: @unchecked Sendable {
     private let nameKinds = UnsafeMutablePointer<RecordAttribute>.allocate(capacity: nameSlots)
 
     deinit {
+        scratch.deinitialize(count: 1)
+        scratch.deallocate()
         namePointers.deallocate()
         nameKinds.deallocate()
     }
@@ -532,13 +558,14 @@ final class ExportElementHandler: @unchecked Sendable {
     /// `<<HKDevice: 0x282a45810>, name:Apple Watch, …>` → `<<HKDevice>, name:Apple Watch, …>`.
     /// The address differs on every record and means nothing (docs/export-xml.md,
     /// "Records"); without it a handful of devices intern to shared strings instead of a new String
-    /// per record. Other text is kept as written.
-    private func deviceText(_ p: UnsafePointer<UInt8>, _ count: Int) -> String {
+    /// per record. Returns the interned text's id; -1 for other text, which the caller keeps as
+    /// written.
+    private func deviceID(_ p: UnsafePointer<UInt8>, _ count: Int) -> Int {
         let prefix = Self.devicePrefix
         let n = prefix.utf8CodeUnitCount
         guard count > n, memcmp(p, prefix.utf8Start, n) == 0,
             let found = memchr(p + n, Int32(UInt8(ascii: ">")), count - n)
-        else { return XMLText.string(p, count) }
+        else { return -1 }
         let close = UnsafePointer(found.assumingMemoryBound(to: UInt8.self)) - p
         let tail = p + close, tailCount = count - close
         // One of the last two devices, nearly always, compared in place before the text is copied
@@ -549,8 +576,11 @@ final class ExportElementHandler: @unchecked Sendable {
             deviceScratch.append(contentsOf: UnsafeBufferPointer(start: tail, count: tailCount))
             return deviceScratch.withUnsafeBufferPointer { b in interner.intern(b.baseAddress!, b.count) }
         }
-        return interner[id]
+        return id
     }
+
+    /// A record's device as a `Sample` holds it.
+    private var recordDevice: String? { rec.deviceID >= 0 ? interner[rec.deviceID] : rec.device }
 
     /// A record's source: one of the last two, nearly always (a type's records interleave the
     /// phone's and the watch's), compared before the bytes are hashed.
@@ -641,22 +671,57 @@ final class ExportElementHandler: @unchecked Sendable {
                 report.skip("record without a value (\(shortType(metric.healthKitType)))", at: rec.location)
             }
         }
-        // Made whole in one expression rather than a variable whose last two fields are set
-        // afterwards: 11.6 M fewer instructions on the 40 MB export. One copy of the whole value
-        // (and its references) a sample is still made here for the call through the protocol.
-        let sample = Sample(
-            type: interner[rec.typeID], metric: metric, source: rec.sourceID >= 0 ? interner[rec.sourceID] : "",
-            sourceVersion: rec.versionID >= 0 ? interner[rec.versionID] : nil, device: rec.device,
-            unit: rec.unitID >= 0 ? interner[rec.unitID] : nil, valueText: rec.valueText, value: rec.value,
-            canonicalValue: canonical, start: start, end: end, created: rec.created, timeZoneName: rec.timeZoneName,
-            beats: details ? rec.keptBeats : [], metadataDigest: rec.hasMetadata ? rec.metadataDigest.value : 0,
-            deviceIsWatch: rec.deviceIsWatch)
+        // The sample is `scratch`, rewritten in place, and moved out for the call and back: built
+        // as a new value, it was assembled, copied whole for the call through the protocol and
+        // both destroyed, four reference counts for each of its type, metric, source and device a
+        // record (a third of this thread's time on the 3 GB export, perf). The interned names are
+        // set only when their id changes (a file repeats them record after record).
+        let sc = scratch
+        if scratchIDs.type != rec.typeID {
+            sc.pointee.type = interner[rec.typeID]
+            sc.pointee.metric = metric
+            scratchIDs.type = rec.typeID
+        }
+        if scratchIDs.source != rec.sourceID {
+            sc.pointee.source = rec.sourceID >= 0 ? interner[rec.sourceID] : ""
+            scratchIDs.source = rec.sourceID
+        }
+        if scratchIDs.version != rec.versionID {
+            sc.pointee.sourceVersion = rec.versionID >= 0 ? interner[rec.versionID] : nil
+            scratchIDs.version = rec.versionID
+        }
+        if scratchIDs.unit != rec.unitID {
+            sc.pointee.unit = rec.unitID >= 0 ? interner[rec.unitID] : nil
+            scratchIDs.unit = rec.unitID
+        }
+        if rec.deviceID >= 0 {
+            if scratchIDs.device != rec.deviceID {
+                sc.pointee.device = interner[rec.deviceID]
+                scratchIDs.device = rec.deviceID
+            }
+        } else {
+            // No device, or one kept as written: never the same id as an interned one.
+            sc.pointee.device = rec.device
+            scratchIDs.device = -1
+        }
+        sc.pointee.valueText = rec.valueText
+        sc.pointee.value = rec.value
+        sc.pointee.canonicalValue = canonical
+        sc.pointee.start = start
+        sc.pointee.end = end
+        sc.pointee.created = rec.created
+        if sc.pointee.timeZoneName != nil || rec.timeZoneName != nil { sc.pointee.timeZoneName = rec.timeZoneName }
+        if details || !sc.pointee.beats.isEmpty { sc.pointee.beats = details ? rec.keptBeats : [] }
+        sc.pointee.metadataDigest = rec.hasMetadata ? rec.metadataDigest.value : 0
+        sc.pointee.deviceIsWatch = rec.deviceIsWatch
+        let sample = sc.move()
         if details {
             if metadataObject.count > 0 { metadataObject.append(0x7D) }
             sink.sample(sample, metadataObject: metadataObject.bytes)
         } else {
             sink.sample(sample)
         }
+        sc.initialize(to: consume sample)
     }
 
     private func finishTopLevelRecord() {
@@ -675,7 +740,7 @@ final class ExportElementHandler: @unchecked Sendable {
         else { return }
         let s = Sample(
             type: interner[typeID], source: rec.sourceID >= 0 ? interner[rec.sourceID] : "",
-            sourceVersion: rec.versionID >= 0 ? interner[rec.versionID] : nil, device: rec.device,
+            sourceVersion: rec.versionID >= 0 ? interner[rec.versionID] : nil, device: recordDevice,
             unit: rec.unitID >= 0 ? interner[rec.unitID] : nil, valueText: rec.valueText, value: rec.value,
             start: start, end: end, created: rec.created, timeZoneName: rec.timeZoneName, metadata: rec.keptMetadata,
             beats: rec.keptBeats)

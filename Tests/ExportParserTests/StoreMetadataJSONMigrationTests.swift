@@ -58,8 +58,8 @@ final class StoreMetadataJSONMigrationTests: XCTestCase {
         XCTAssertEqual(try T.count(path, "PRAGMA user_version"), 4)
 
         let store = try HealthStore(path: path)
-        XCTAssertEqual(try store.schemaVersion(), 5)
-        XCTAssertEqual(try T.count(path, "PRAGMA user_version"), 5)
+        XCTAssertEqual(try store.schemaVersion(), StoreSchema.currentVersion)
+        XCTAssertEqual(try T.count(path, "PRAGMA user_version"), StoreSchema.currentVersion)
 
         // Each sample's entries in position order as one object, each text escaped as
         // ExportBytes.appendJSONString does: `"` → \", `\` → \\, tab → \t, U+0001 → \u0001,
@@ -91,7 +91,7 @@ final class StoreMetadataJSONMigrationTests: XCTestCase {
 
         // Reopening finds nothing to migrate.
         let again = try HealthStore(path: path)
-        XCTAssertEqual(try again.schemaVersion(), 5)
+        XCTAssertEqual(try again.schemaVersion(), StoreSchema.currentVersion)
     }
 
     /// The writer builds the object on the decoding thread (`StoreSample.Names`) with the same

@@ -315,6 +315,11 @@ final class HealthStore: @unchecked Sendable {
                     try StoreSchema.moveSampleMetadata(db)
                     try db.execute(StoreSchema.v5Finish)
                 }
+                if v + 1 == 6 {
+                    // Version 6 computes each stored sample's key digest in Swift, then indexes it.
+                    try StoreSchema.fillSampleKeyDigests(db)
+                    try db.execute(StoreSchema.v6Finish)
+                }
                 try db.execute("PRAGMA user_version = \(v + 1)")
             }
             let viewSQL = StoreSchema.dailyViewSQL

@@ -52,9 +52,9 @@ final class SampleRows {
             head: """
                 INSERT OR IGNORE INTO sample_records (id, person, import_id, type_id, source_id, source_version, device_id, unit,
                   value, value_text, payload_value, created_epoch, created_offset, start_epoch, start_offset, end_epoch, end_offset,
-                  time_zone, bucket_minimum, bucket_maximum, is_bucket, metadata_digest, metadata_json) VALUES
+                  time_zone, bucket_minimum, bucket_maximum, is_bucket, metadata_digest, metadata_json, key_digest) VALUES
                 """,
-            rowTemplate: "(#, ?1, ?2, #, #, #, #, #, #, #, #, #, #, #, #, #, #, #, #, #, #, #, #)"
+            rowTemplate: "(#, ?1, ?2, #, #, #, #, #, #, #, #, #, #, #, #, #, #, #, #, #, #, #, #, #)"
         ) { s in
             s.bind(1, person)
             s.bind(2, importID)
@@ -180,7 +180,25 @@ final class SampleRows {
                 } else {
                     st.bind(i + 20, p.pointee.sample.metadataJSON)
                 }
+                st.bind(i + 21, keyDigest(p))
             }
+        }
+    }
+
+    /// The sample's `key_digest` (`SampleKeyDigest`) from the values bound for it: its source's
+    /// id in the store, and the unit's bytes as bound.
+    @inline(__always) private func keyDigest(_ p: UnsafePointer<PendingSample>) -> Int64 {
+        let s = p.pointee.sample
+        let unit = names.staticText(s.unit).map { UnsafeRawBufferPointer(start: $0.bytes.baseAddress, count: Int($0.count)) }
+        guard var text = s.valueText else {
+            return SampleKeyDigest.digest(
+                endEpoch: s.end.seconds, sourceID: p.pointee.sourceID, value: s.value, valueText: nil, unit: unit,
+                metadataDigest: s.metadataDigest)
+        }
+        return text.withUTF8 { bytes in
+            SampleKeyDigest.digest(
+                endEpoch: s.end.seconds, sourceID: p.pointee.sourceID, value: s.value, valueText: UnsafeRawBufferPointer(bytes),
+                unit: unit, metadataDigest: s.metadataDigest)
         }
     }
 

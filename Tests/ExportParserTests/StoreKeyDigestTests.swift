@@ -20,27 +20,23 @@ final class StoreKeyDigestTests: XCTestCase {
         end: Int64 = 1_704_182_700, source: Int64 = 1, value: Double? = 12, text: String? = nil, unit: String? = "count",
         metadata: UInt64 = 0
     ) -> Int64 {
-        func bytes(_ s: String?, _ body: (UnsafeRawBufferPointer?) -> Int64) -> Int64 {
-            guard var s else { return body(nil) }
-            return s.withUTF8 { body(UnsafeRawBufferPointer($0)) }
+        func hash(_ s: String?) -> UInt64 {
+            guard var s else { return SampleKeyDigest.textHash(nil) }
+            return s.withUTF8 { SampleKeyDigest.textHash(UnsafeRawBufferPointer($0)) }
         }
-        return bytes(text) { t in
-            bytes(unit) { u in
-                SampleKeyDigest.digest(endEpoch: end, sourceID: source, value: value, valueText: t, unit: u, metadataDigest: metadata)
-            }
-        }
+        return SampleKeyDigest.digest(
+            endEpoch: end, sourceID: source, value: value, valueTextHash: hash(text), unitHash: hash(unit), metadataDigest: metadata)
     }
 
-    /// The digest is FNV-1a 64 over a fixed layout, so it must not change between builds or
-    /// platforms (stored digests are compared with new ones). The expected number was computed
-    /// independently, in Python, from the layout `SampleKeyDigest` documents:
-    /// end 1704182700 and source 1 as 8 bytes little-endian each, tag byte 1 and the bits of 12.0
-    /// (0x4028000000000000) little-endian, no value text, 0xFF, "count", 0xFF, metadata digest 0
-    /// as 8 bytes:
-    /// `h = 0xcbf29ce484222325; for b in data: h = ((h ^ b) * 0x100000001b3) % 2**64`, then as a
-    /// signed 64-bit integer.
-    func testTheDigestIsFNV1aOfTheDocumentedLayout() {
-        XCTAssertEqual(digest(), 7_782_433_294_445_730_669)
+    /// The digest must not change between builds or platforms (stored digests are compared with
+    /// new ones). The expected number was computed independently, in Python, from what
+    /// `SampleKeyDigest` documents: the words 1704182700 (end), 1 (source), 1 (a value),
+    /// 0x4028000000000000 (the bits of 12.0), the FNV-1a 64 of no bytes (no value text:
+    /// 0xcbf29ce484222325), the FNV-1a 64 of "count" and 0 (metadata), each through
+    /// `x = h ^ w; x ^= x >> 32; x = x * 0xD6E8FEB86659FD93 mod 2^64; x ^= x >> 29` from
+    /// h = 0x9E3779B97F4A7C15, then MurmurHash3's fmix64, as a signed 64-bit integer.
+    func testTheDigestFollowsTheDocumentedLayout() {
+        XCTAssertEqual(digest(), -7_669_428_254_509_341_124)
     }
 
     /// What the version 5 index held equal is equal here; what it held apart is apart.

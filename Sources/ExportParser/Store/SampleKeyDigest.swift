@@ -16,41 +16,68 @@
 ///   are one; a NaN is stored as NULL),
 /// - their value texts are equal, NULL counting as "" (the old index's `ifnull(value_text, '')`),
 /// - their units likewise, and their metadata digests are equal.
-/// Two samples that differ in any of these get different digests unless the 64-bit FNV-1a
-/// collides; among samples of one person, type and start, that is a chance of about n²/2⁶⁵ for
-/// n such samples, and a collision would store the second as a duplicate of the first.
+/// Two samples that differ in one of these get different digests (a text through its 64-bit
+/// hash); samples that differ in several collide only by chance: among samples of one person,
+/// type and start, about n²/2⁶⁵ for n such samples. A collision would store the second as a
+/// duplicate of the first.
 ///
 /// The writer computes it from the bound values (`SampleRows`), the version 6 migration from a
 /// stored row's columns (`StoreSchema.fillSampleKeyDigests`); both go through `digest` here.
 enum SampleKeyDigest {
-    /// The digest, as the signed integer SQLite stores. `valueText` and `unit` are UTF-8 bytes
-    /// (nil or empty alike). The bytes digested, in order: the end epoch and the source id as 8
-    /// bytes each, least significant first; a tag byte (1 for a value, 0 for none) and the value's
-    /// IEEE 754 bits as 8 bytes (0 for none, and for -0); the value text; 0xFF; the unit; 0xFF;
-    /// the metadata digest as 8 bytes. 0xFF never occurs in UTF-8, so no text runs into the next.
+    /// The digest, as the signed integer SQLite stores, of seven 64-bit words: the end epoch,
+    /// the source id, a value tag (1 for a value, 0 for none), the value's IEEE 754 bits (0 for
+    /// none, and for -0), the value text's `textHash`, the unit's `textHash` and the metadata
+    /// digest. Each word goes in through `step`, a bijection of the state for a given word, so two
+    /// keys that differ in exactly one word always get different digests; `finish` is
+    /// MurmurHash3's 64-bit finaliser. Words rather than bytes: the writer digests every sample,
+    /// and a byte-wise FNV-1a over the same 45 bytes took 1.5 % of the 3 GB store run (perf).
     @inline(__always)
     static func digest(
-        endEpoch: Int64, sourceID: Int64, value: Double?, valueText: UnsafeRawBufferPointer?,
-        unit: UnsafeRawBufferPointer?, metadataDigest: UInt64
+        endEpoch: Int64, sourceID: Int64, value: Double?, valueTextHash: UInt64, unitHash: UInt64, metadataDigest: UInt64
     ) -> Int64 {
-        var h = FNV1a()
-        h.add(UInt64(bitPattern: endEpoch))
-        h.add(UInt64(bitPattern: sourceID))
-        // A fixed width for the value (a tag byte and 8 bytes), so no value text can pass for one.
+        var h: UInt64 = 0x9E37_79B9_7F4A_7C15
+        step(&h, UInt64(bitPattern: endEpoch))
+        step(&h, UInt64(bitPattern: sourceID))
         if let value, !value.isNaN {
-            h.add(byte: 1)
-            h.add(value == 0 ? 0 : value.bitPattern)
+            step(&h, 1)
+            step(&h, value == 0 ? 0 : value.bitPattern)
         } else {
-            h.add(byte: 0)
-            h.add(0 as UInt64)
+            step(&h, 0)
+            step(&h, 0)
         }
-        if let valueText, let base = valueText.baseAddress {
-            h.add(base.assumingMemoryBound(to: UInt8.self), valueText.count)
-        }
-        h.separate()
-        if let unit, let base = unit.baseAddress { h.add(base.assumingMemoryBound(to: UInt8.self), unit.count) }
-        h.separate()
-        h.add(metadataDigest)
-        return Int64(bitPattern: h.value)
+        step(&h, valueTextHash)
+        step(&h, unitHash)
+        step(&h, metadataDigest)
+        return Int64(bitPattern: finish(h))
+    }
+
+    /// A text's hash for `digest`: FNV-1a 64 of its UTF-8 bytes (nil and empty alike: the offset
+    /// basis, as the old index's `ifnull(…, '')` made NULL and "" one).
+    @inline(__always)
+    static func textHash(_ bytes: UnsafeRawBufferPointer?) -> UInt64 {
+        var h = FNV1a()
+        if let bytes, let base = bytes.baseAddress { h.add(base.assumingMemoryBound(to: UInt8.self), bytes.count) }
+        return h.value
+    }
+
+    /// `h ^= w`, then an xorshift, an odd multiplication and an xorshift: each invertible.
+    @inline(__always)
+    static func step(_ h: inout UInt64, _ w: UInt64) {
+        var x = h ^ w
+        x ^= x >> 32
+        x = x &* 0xD6E8_FEB8_6659_FD93
+        x ^= x >> 29
+        h = x
+    }
+
+    @inline(__always)
+    static func finish(_ h: UInt64) -> UInt64 {
+        var x = h
+        x ^= x >> 33
+        x = x &* 0xFF51_AFD7_ED55_8CCD
+        x ^= x >> 33
+        x = x &* 0xC4CE_B9FE_1A85_EC53
+        x ^= x >> 33
+        return x
     }
 }

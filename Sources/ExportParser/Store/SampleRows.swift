@@ -38,7 +38,6 @@ final class SampleRows {
         let typeID: Int64
         let sourceID: Int64
         let deviceID: Int64?
-        let entry: StoreNames.TypeEntry
         let sample: StoreSample
     }
 
@@ -73,8 +72,7 @@ final class SampleRows {
         pendingSamples.append(
             PendingSample(
                 id: nextSampleID, typeID: typeID, sourceID: try names.sourceID(local: s.source),
-                deviceID: try names.deviceID(local: s.device),
-                entry: names.current, sample: s))
+                deviceID: try names.deviceID(local: s.device), sample: s))
         nextSampleID += 1
         if pendingSamples.count >= insertSamples.rowsPerStatement { try flushSamples() }
     }
@@ -138,7 +136,7 @@ final class SampleRows {
         }
         for k in pendingSamples.indices where kept?.contains(pendingSamples[k].id) ?? true {
             let id = pendingSamples[k].id
-            pendingSamples[k].entry.added += 1
+            names.countAdded(type: pendingSamples[k].sample.type)
             for (i, b) in pendingSamples[k].sample.beats.enumerated() { pendingBeats.append((id, i, b)) }
         }
         let added = inserted ?? 0
@@ -186,20 +184,18 @@ final class SampleRows {
     }
 
     /// The sample's `key_digest` (`SampleKeyDigest`) from the values bound for it: its source's
-    /// id in the store, and the unit's bytes as bound.
+    /// id in the store, its unit's hash made once per name. Read in place through `p`: a copy of
+    /// the sample counted the references it holds.
     @inline(__always) private func keyDigest(_ p: UnsafePointer<PendingSample>) -> Int64 {
-        let s = p.pointee.sample
-        let unit = names.staticText(s.unit).map { UnsafeRawBufferPointer(start: $0.bytes.baseAddress, count: Int($0.count)) }
-        guard var text = s.valueText else {
-            return SampleKeyDigest.digest(
-                endEpoch: s.end.seconds, sourceID: p.pointee.sourceID, value: s.value, valueText: nil, unit: unit,
-                metadataDigest: s.metadataDigest)
+        var textHash = SampleKeyDigest.textHash(nil)
+        if p.pointee.sample.valueText != nil {
+            var text = p.pointee.sample.valueText!
+            textHash = text.withUTF8 { SampleKeyDigest.textHash(UnsafeRawBufferPointer($0)) }
         }
-        return text.withUTF8 { bytes in
-            SampleKeyDigest.digest(
-                endEpoch: s.end.seconds, sourceID: p.pointee.sourceID, value: s.value, valueText: UnsafeRawBufferPointer(bytes),
-                unit: unit, metadataDigest: s.metadataDigest)
-        }
+        return SampleKeyDigest.digest(
+            endEpoch: p.pointee.sample.end.seconds, sourceID: p.pointee.sourceID, value: p.pointee.sample.value,
+            valueTextHash: textHash, unitHash: names.textHash(p.pointee.sample.unit),
+            metadataDigest: p.pointee.sample.metadataDigest)
     }
 
     private func flushBeats(whole: Bool) throws {

@@ -18,26 +18,22 @@ final class StoreNames {
     @exclusivity(unchecked) private var lastDeviceTail: [UInt8] = []
     @exclusivity(unchecked) private var lastDeviceHadAddress = false
     @exclusivity(unchecked) private var lastDeviceID: Int64 = -1
-    /// Per-type ids and counters, by type name (a sample's is also kept at hand in `localTypes`).
-    final class TypeEntry {
-        let id: Int64
-        var read = 0
-        var added = 0
-        init(id: Int64) { self.id = id }
-    }
-    @exclusivity(unchecked) private var typeEntries: [String: TypeEntry] = [:]
-    /// The type of the sample `typeID` last saw.
-    @exclusivity(unchecked) private(set) var current = TypeEntry(id: 0)
     private let findDevice: Statement
     private let insertDevice: Statement
     @exclusivity(unchecked) private var deviceIDs: [String: Int64] = [:]
     /// The import's names by the ids samples use (`StoreSample`: this thread's own copies), and
-    /// the type entry, source id and device id each resolved to (-1: not yet). Each id is one
+    /// the type id, source id and device id each resolved to (-1: not yet). Each id is one
     /// distinct name, so a name is looked up in SQLite once, when its id is first used.
     @exclusivity(unchecked) private var local: [String] = []
     /// `local`'s names as bytes that outlive every statement of this import (`staticText`).
     @exclusivity(unchecked) private var localBytes: [Statement.StaticText] = []
-    @exclusivity(unchecked) private var localTypes: [TypeEntry?] = []
+    /// Each name's `SampleKeyDigest.textHash`, made once (a sample's unit, on every row).
+    @exclusivity(unchecked) private var localHashes: [UInt64] = []
+    /// Per type name: its `sample_types` id, and the samples read and added. Plain integers by
+    /// the sample's id: a counter object per type was retained and released for every sample.
+    @exclusivity(unchecked) private var localTypes: [Int64] = []
+    @exclusivity(unchecked) private var localRead: [Int] = []
+    @exclusivity(unchecked) private var localAdded: [Int] = []
     @exclusivity(unchecked) private var localSources: [Int64] = []
     @exclusivity(unchecked) private var localDevices: [Int64] = []
 
@@ -55,7 +51,12 @@ final class StoreNames {
 
     /// Samples read and added by type.
     var countsByType: [String: (read: Int, added: Int)] {
-        typeEntries.mapValues { ($0.read, $0.added) }
+        var counts: [String: (read: Int, added: Int)] = [:]
+        for i in localTypes.indices where localTypes[i] >= 0 {
+            let before = counts[local[i]] ?? (0, 0)
+            counts[local[i]] = (before.read + localRead[i], before.added + localAdded[i])
+        }
+        return counts
     }
 
     /// The id of a name in a lookup table (`sample_types`, `sources`, `devices`), added when new.
@@ -73,25 +74,33 @@ final class StoreNames {
     /// The `sample_types` id of a sample's type; also counts the sample as read for that type.
     @inline(__always) func typeID(_ s: StoreSample) throws -> Int64 {
         let i = Int(s.type)
-        let e: TypeEntry
-        if let known = localTypes[i] {
-            e = known
-        } else {
+        var id = localTypes[i]
+        if id < 0 {
             let unit = s.metricIndex >= 0 ? Catalog.metrics[Int(s.metricIndex)].unit.rawValue : nil
-            e = TypeEntry(id: try lookup(local[i], find: findType, insert: insertType, table: "sample_types", extra: unit))
-            typeEntries[local[i]] = e
-            localTypes[i] = e
+            id = try lookup(local[i], find: findType, insert: insertType, table: "sample_types", extra: unit)
+            localTypes[i] = id
         }
-        e.read += 1
-        current = e
-        return e.id
+        localRead[i] += 1
+        return id
     }
+
+    /// Counts a sample of the type `type` (a `StoreSample.type`) as added to the store.
+    @inline(__always) func countAdded(type: Int32) { localAdded[Int(type)] += 1 }
+
+    /// The `SampleKeyDigest.textHash` of the name `id` (-1: absent).
+    @inline(__always) func textHash(_ id: Int32) -> UInt64 { id < 0 ? SampleKeyDigest.textHash(nil) : localHashes[Int(id)] }
 
     /// Names that samples refer to by id from now on (`StoreSample`), the next ids in order.
     func add(_ names: [String]) {
         local.append(contentsOf: names)
-        for n in names { localBytes.append(Statement.StaticText(n)) }
-        localTypes.append(contentsOf: repeatElement(nil, count: names.count))
+        for n in names {
+            localBytes.append(Statement.StaticText(n))
+            var n = n
+            localHashes.append(n.withUTF8 { SampleKeyDigest.textHash(UnsafeRawBufferPointer($0)) })
+        }
+        localTypes.append(contentsOf: repeatElement(-1, count: names.count))
+        localRead.append(contentsOf: repeatElement(0, count: names.count))
+        localAdded.append(contentsOf: repeatElement(0, count: names.count))
         localSources.append(contentsOf: repeatElement(-1, count: names.count))
         localDevices.append(contentsOf: repeatElement(-1, count: names.count))
     }

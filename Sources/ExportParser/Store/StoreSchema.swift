@@ -486,8 +486,8 @@ enum StoreSchema {
                 let unit = read.textBytes(5)
                 let digest = SampleKeyDigest.digest(
                     endEpoch: read.int(1), sourceID: read.int(2), value: read.double(3),
-                    valueText: UnsafeRawBufferPointer(start: valueText.0, count: valueText.1),
-                    unit: UnsafeRawBufferPointer(start: unit.0, count: unit.1),
+                    valueTextHash: SampleKeyDigest.textHash(UnsafeRawBufferPointer(start: valueText.0, count: valueText.1)),
+                    unitHash: SampleKeyDigest.textHash(UnsafeRawBufferPointer(start: unit.0, count: unit.1)),
                     metadataDigest: UInt64(bitPattern: read.int(6)))
                 batch.append((read.int(0), digest))
             }

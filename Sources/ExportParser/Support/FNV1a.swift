@@ -18,18 +18,6 @@ struct FNV1a {
     @inline(__always)
     mutating func separate() { value = (value ^ 0xFF) &* 0x0000_0100_0000_01b3 }
 
-    /// One byte.
-    @inline(__always)
-    mutating func add(byte: UInt8) { value = (value ^ UInt64(byte)) &* 0x0000_0100_0000_01b3 }
-
-    /// The 8 bytes of `v`, least significant first (the same on every platform).
-    @inline(__always)
-    mutating func add(_ v: UInt64) {
-        var h = value
-        for k in 0..<8 { h = (h ^ ((v >> (8 * UInt64(k))) & 0xFF)) &* 0x0000_0100_0000_01b3 }
-        value = h
-    }
-
     mutating func add(_ s: String) {
         var s = s
         s.withUTF8 { b in if let base = b.baseAddress { add(base, b.count) } }

@@ -138,6 +138,15 @@ final class Statement {
             count = Int32(utf8.count)
         }
         deinit { bytes.deallocate() }
+
+        /// The bytes' address and length, without the object: binding through it counts no
+        /// references (a `StaticText` passed to a bind was retained and released for each, four
+        /// times a sample: 1.4 % of the 3 GB store run, perf). Valid while the object lives.
+        struct Raw {
+            let bytes: UnsafeMutablePointer<CChar>
+            let count: Int32
+        }
+        var raw: Raw { Raw(bytes: bytes.baseAddress!, count: count) }
     }
 
     /// Binds `text` without a copy (SQLITE_STATIC). Safe while `text` is alive when the
@@ -148,10 +157,16 @@ final class Statement {
     /// SQLite then holds exactly the pointer and length this bind would give it, and `text`,
     /// alive now, is what they point to.
     @inline(__always) func bindStatic(_ i: Int32, _ text: StaticText?) {
+        bindStatic(i, text?.raw)
+    }
+
+    /// `bindStatic` of a `StaticText`'s bytes by address (`StaticText.Raw`): the same promise,
+    /// the caller keeping the `StaticText` alive.
+    @inline(__always) func bindStatic(_ i: Int32, _ text: StaticText.Raw?) {
         guard let text else { bindNull(i); return }
-        let address = UInt64(UInt(bitPattern: text.bytes.baseAddress))
+        let address = UInt64(UInt(bitPattern: text.bytes))
         bindHeld(i, Held(kind: .staticText, count: text.count, bits: address)) {
-            sqlite3_bind_text(stmt, i, text.bytes.baseAddress, text.count, nil)
+            sqlite3_bind_text(stmt, i, text.bytes, text.count, nil)
         }
     }
 

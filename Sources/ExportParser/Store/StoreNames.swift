@@ -27,6 +27,9 @@ final class StoreNames {
     @exclusivity(unchecked) private var local: [String] = []
     /// `local`'s names as bytes that outlive every statement of this import (`staticText`).
     @exclusivity(unchecked) private var localBytes: [Statement.StaticText] = []
+    /// `localBytes` by address, for the binds on every row (`Statement.StaticText.Raw`): valid
+    /// while `localBytes` holds the texts, that is for this object's life.
+    @exclusivity(unchecked) private var localRaw: [Statement.StaticText.Raw] = []
     /// Each name's `SampleKeyDigest.textHash`, made once (a sample's unit, on every row).
     @exclusivity(unchecked) private var localHashes: [UInt64] = []
     /// Per type name: its `sample_types` id, and the samples read and added. Plain integers by
@@ -94,7 +97,9 @@ final class StoreNames {
     func add(_ names: [String]) {
         local.append(contentsOf: names)
         for n in names {
-            localBytes.append(Statement.StaticText(n))
+            let text = Statement.StaticText(n)
+            localBytes.append(text)
+            localRaw.append(text.raw)
             var n = n
             localHashes.append(n.withUTF8 { SampleKeyDigest.textHash(UnsafeRawBufferPointer($0)) })
         }
@@ -108,7 +113,7 @@ final class StoreNames {
     /// The name of an id of `StoreSample`; nil for -1 (absent).
     /// The name `id` as UTF-8 bytes at a fixed address (nil for -1), bound without SQLite
     /// copying them (`Statement.bindStatic`): a sample's version, unit and zone, on every row.
-    @inline(__always) func staticText(_ id: Int32) -> Statement.StaticText? { id < 0 ? nil : localBytes[Int(id)] }
+    @inline(__always) func staticText(_ id: Int32) -> Statement.StaticText.Raw? { id < 0 ? nil : localRaw[Int(id)] }
 
     @inline(__always) func sourceID(local id: Int32) throws -> Int64 {
         let i = Int(id)

@@ -558,6 +558,6 @@ extension FinishedDay {
 
     /// A day is written when any rule produced something for it.
     var hasContent: Bool {
-        sleep != nil || !workouts.isEmpty || values.contains { $0 != nil } || summaries.contains { $0 != nil }
+        sleep != nil || !workouts.isEmpty || values.contains { $0 != nil } || !summaries.isEmpty
     }
 }

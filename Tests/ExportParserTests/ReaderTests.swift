@@ -77,7 +77,8 @@ final class ReaderTests: XCTestCase {
     /// record may stay in the next. Four records, each lacking what the one before had: a watch's
     /// HRV record (version, device, creation date, time zone, beats, metadata), a phone's steps
     /// (none of those, another source and unit), a sleep record (a value text, no unit), then the
-    /// watch's HRV again without beats.
+    /// watch's HRV again without beats, steps from a device written as plain text, and steps without
+    /// a source from the watch's HKDevice again.
     func testNothingOfARecordStaysInTheNext() throws {
         let xml = export(
             """
@@ -90,11 +91,13 @@ final class ReaderTests: XCTestCase {
              <Record type="HKQuantityTypeIdentifierStepCount" sourceName="P" unit="count" startDate="2024-01-02 08:00:00 +0100" endDate="2024-01-02 08:05:00 +0100" value="12"/>
              <Record type="HKCategoryTypeIdentifierSleepAnalysis" sourceName="P" startDate="2024-01-02 01:00:00 +0100" endDate="2024-01-02 02:00:00 +0100" value="HKCategoryValueSleepAnalysisInBed"/>
              <Record type="HKQuantityTypeIdentifierHeartRateVariabilitySDNN" sourceName="W" sourceVersion="10.2" device="&lt;&lt;HKDevice: 0x2&gt;, name:Apple Watch&gt;" unit="ms" startDate="2024-01-02 09:00:00 +0100" endDate="2024-01-02 09:01:00 +0100" value="50"/>
+             <Record type="HKQuantityTypeIdentifierStepCount" sourceName="G" device="Garmin Fenix 7, model:Watch, 1" unit="count" startDate="2024-01-02 10:00:00 +0100" endDate="2024-01-02 10:05:00 +0100" value="30"/>
+             <Record type="HKQuantityTypeIdentifierStepCount" unit="count" device="&lt;&lt;HKDevice: 0x3&gt;, name:Apple Watch&gt;" startDate="2024-01-02 11:00:00 +0100" endDate="2024-01-02 11:05:00 +0100" value="31"/>
             """)
         for details in [true, false] {
             let (sink, _) = try read(xml, details: details)
-            XCTAssertEqual(sink.samples.count, 4)
-            guard sink.samples.count == 4 else { continue }
+            XCTAssertEqual(sink.samples.count, 6)
+            guard sink.samples.count == 6 else { continue }
             let (hrv, steps, sleep, hrv2) = (sink.samples[0], sink.samples[1], sink.samples[2], sink.samples[3])
             XCTAssertEqual(hrv.timeZoneName, "Europe/Paris")
             XCTAssertNotEqual(hrv.metadataDigest, 0)
@@ -118,6 +121,8 @@ final class ReaderTests: XCTestCase {
             XCTAssertEqual(sleep.type, "HKCategoryTypeIdentifierSleepAnalysis")
             XCTAssertNil(sleep.unit)
             XCTAssertNil(sleep.value)
+            XCTAssertNil(sleep.canonicalValue)
+            XCTAssertEqual(sleep.source, "P")
             XCTAssertEqual(sleep.valueText, "HKCategoryValueSleepAnalysisInBed")
 
             // The same source, version, unit and device as the first record; no beats now.
@@ -127,10 +132,24 @@ final class ReaderTests: XCTestCase {
             XCTAssertEqual(hrv2.unit, "ms")
             XCTAssertEqual(hrv2.device, details ? "<<HKDevice>, name:Apple Watch>" : nil)
             XCTAssertEqual(hrv2.value, 50)
+            XCTAssertNotEqual(hrv2.valueText, "HKCategoryValueSleepAnalysisInBed")
+            XCTAssertTrue(hrv2.metric === hrv.metric)
+            XCTAssertFalse(hrv2.deviceIsWatch)
             XCTAssertEqual(hrv2.beats, [])
             XCTAssertNil(hrv2.created)
             XCTAssertNil(hrv2.timeZoneName)
             XCTAssertEqual(hrv2.metadataDigest, 0)
+            // A device that is not HKDevice text is kept as written (details only) and says it is a
+            // watch; the next record has no source and the watch's HKDevice again.
+            let (garmin, anonymous) = (sink.samples[4], sink.samples[5])
+            XCTAssertEqual(garmin.source, "G")
+            XCTAssertEqual(garmin.device, details ? "Garmin Fenix 7, model:Watch, 1" : nil)
+            XCTAssertTrue(garmin.deviceIsWatch)
+            XCTAssertEqual(garmin.metric?.field, "step_count")
+            XCTAssertEqual(anonymous.source, "")
+            XCTAssertEqual(anonymous.device, details ? "<<HKDevice>, name:Apple Watch>" : nil)
+            XCTAssertFalse(anonymous.deviceIsWatch)
+            XCTAssertEqual(anonymous.value, 31)
             // The first sample, kept by the sink, was not changed by what came after.
             XCTAssertEqual(hrv.value, 48.2)
             XCTAssertEqual(hrv.beats.count, details ? 1 : 0)

@@ -60,6 +60,76 @@ final class StoreKeyDigestTests: XCTestCase {
         XCTAssertNotEqual(digest(text: "count", unit: nil), digest(text: nil, unit: "count"))
     }
 
+    /// The same pairs against SQLite's own version 5 index: for each pair of samples of one
+    /// person, type and start, the old unique index rejects the second exactly when the digests
+    /// are equal. Values are bound as the writer binds them (`Statement.bind`: a NaN as NULL).
+    func testTheDigestAgreesWithTheVersion5IndexItself() throws {
+        typealias Key = (end: Int64, source: Int64, value: Double?, text: String?, unit: String?, metadata: UInt64)
+        let base: Key = (1_704_182_700, 1, 12, nil, "count", 0)
+        func with(_ change: (inout Key) -> Void) -> Key {
+            var k = base
+            change(&k)
+            return k
+        }
+        let inBed = "HKCategoryValueSleepAnalysisInBed"
+        let pairs: [(Key, Key)] = [
+            (with { $0.value = 0 }, with { $0.value = -0.0 }),
+            (with { $0.value = .nan }, with { $0.value = nil }),
+            (with { $0.value = 12 }, with { $0.value = 12.0 }),
+            (with { $0.text = nil }, with { $0.text = "" }),
+            (with { $0.unit = nil }, with { $0.unit = "" }),
+            (
+                with { $0.value = 12 },
+                with {
+                    $0.value = nil; $0.text = "12"
+                }
+            ),
+            (with { $0.unit = "count" }, with { $0.unit = "count/min" }),
+            (base, with { $0.end += 1 }),
+            (base, with { $0.source = 2 }),
+            (base, with { $0.metadata = 1 }),
+            (base, with { $0.value = 12.000_000_000_000_002 }),
+            (
+                with {
+                    $0.value = nil; $0.text = inBed
+                },
+                with {
+                    $0.value = nil; $0.text = inBed
+                }
+            ),
+            (base, base),
+        ]
+        let db = try SQLiteConnection(path: path)
+        try db.execute(
+            """
+            CREATE TABLE t (person TEXT, type_id INTEGER, start_epoch INTEGER, end_epoch INTEGER, source_id INTEGER, value REAL,
+              value_text TEXT, unit TEXT, metadata_digest INTEGER);
+            CREATE UNIQUE INDEX t_key ON t (
+                person, type_id, start_epoch, end_epoch, source_id, ifnull(value, ''), ifnull(value_text, ''), ifnull(unit, ''), metadata_digest
+            );
+            """)
+        let insert = try db.prepare("INSERT OR IGNORE INTO t VALUES ('me', 1, 1704182400, ?1, ?2, ?3, ?4, ?5, ?6)")
+        for (n, (a, b)) in pairs.enumerated() {
+            try db.execute("DELETE FROM t")
+            var added = 0
+            for k in [a, b] {
+                insert.bind(1, k.end)
+                insert.bind(2, k.source)
+                insert.bind(3, k.value)
+                insert.bind(4, k.text)
+                insert.bind(5, k.unit)
+                insert.bind(6, Int64(bitPattern: k.metadata))
+                try insert.run()
+                added += db.changes
+            }
+            let oldIndexHeldEqual = added == 1
+            let digestsEqual =
+                digest(end: a.end, source: a.source, value: a.value, text: a.text, unit: a.unit, metadata: a.metadata)
+                == digest(end: b.end, source: b.source, value: b.value, text: b.text, unit: b.unit, metadata: b.metadata)
+            XCTAssertEqual(digestsEqual, oldIndexHeldEqual, "pair \(n)")
+        }
+    }
+
     /// Through the writer: copies of one sample are one row, and samples of one type and start
     /// that differ in one part each are rows of their own. Nine samples at 2024-01-02 08:00
     /// +01:00: the base, its copy with another creation date (a re-sync), and one each with another
@@ -115,8 +185,8 @@ final class StoreKeyDigestTests: XCTestCase {
         return wrong
     }
 
-    /// A version 5 store (made here from a version 6 one: its `key_digest` column dropped, the
-    /// version 5 index back, `user_version` 5) migrates: every row gets the digest the writer gave it, the index
+    /// A version 5 store (made here from a version 6 one: its `key_digest` column dropped, which
+    /// needs SQLite 3.35, the version 5 index back, `user_version` 5) migrates: every row gets the digest the writer gave it, the index
     /// is the new one, and importing the same samples again adds nothing, so migrated rows and new
     /// ones are keyed alike.
     func testAVersion5StoreMigratesToTheWritersDigests() throws {
@@ -131,11 +201,23 @@ final class StoreKeyDigestTests: XCTestCase {
                 type: "HKCategoryTypeIdentifierSleepAnalysis", source: "Ann’s Watch", valueText: "HKCategoryValueSleepAnalysisAsleepCore",
                 start: T.ts("2024-01-02 01:00:00 +0100"), end: T.ts("2024-01-02 02:00:00 +0100")),
         ]
+        // And 10,050 steps a minute apart, so that the migration's batches of 10,000 rows take
+        // two turns.
+        let minute = T.ts("2024-01-03 00:00:00 +0100")
+        var many: [Sample] = []
+        for i in 0..<10_050 {
+            let start = Timestamp(seconds: minute.seconds + Int64(i) * 60, offset: 3600)
+            let end = Timestamp(seconds: start.seconds + 60, offset: 3600)
+            many.append(
+                Sample(
+                    type: "HKQuantityTypeIdentifierStepCount", metric: Catalog.metric(forType: "HKQuantityTypeIdentifierStepCount"),
+                    source: "Ann’s iPhone", unit: "count", value: Double(i % 40), canonicalValue: Double(i % 40), start: start, end: end))
+        }
         _ = try T.run(try HealthStore(path: path), T.meta(sha: "one")) { session in
-            for s in samples { session.sample(s) }
+            for s in samples + many { session.sample(s) }
         }
         let written = try T.rows(path, "SELECT id, key_digest FROM sample_records ORDER BY id")
-        XCTAssertEqual(written.count, 4)
+        XCTAssertEqual(written.count, 4 + 10_050)
 
         let db = try SQLiteConnection(path: path)
         try db.execute(
@@ -152,16 +234,25 @@ final class StoreKeyDigestTests: XCTestCase {
         XCTAssertEqual(try T.count(path, "SELECT count(*) FROM pragma_table_info('sample_records') WHERE name = 'key_digest'"), 0)
 
         let store = try HealthStore(path: path)
-        XCTAssertEqual(try store.schemaVersion(), 6)
+        XCTAssertEqual(try store.schemaVersion(), StoreSchema.currentVersion)
         XCTAssertEqual(try T.rows(path, "SELECT id, key_digest FROM sample_records ORDER BY id"), written)
         XCTAssertEqual(
             try T.rows(path, "SELECT name FROM pragma_index_info('sample_records_natural_key') ORDER BY seqno").map { $0[0] },
             ["person", "type_id", "start_epoch", "key_digest"])
 
         let again = try T.run(store, T.meta(sha: "two")) { session in
-            for s in samples { session.sample(s) }
+            for s in samples + many { session.sample(s) }
         }
-        XCTAssertEqual(again.samplesRead, 4)
+        XCTAssertEqual(again.samplesRead, 4 + 10_050)
         XCTAssertEqual(again.samplesAdded, 0)
+
+        // A version 5 build that opened the store before the upgrade writes rows without a
+        // digest: NULL keeps them apart (the same sample twice is two rows), none is left out.
+        try db.execute(
+            """
+            INSERT OR IGNORE INTO sample_records (person, import_id, type_id, source_id, start_epoch, start_offset, end_epoch, end_offset)
+              VALUES ('me', 1, 1, 1, 1704153600, 3600, 1704153660, 3600), ('me', 1, 1, 1, 1704153600, 3600, 1704153660, 3600);
+            """)
+        XCTAssertEqual(try T.count(path, "SELECT count(*) FROM sample_records WHERE key_digest IS NULL"), 2)
     }
 }

@@ -292,8 +292,8 @@ final class HealthStore: @unchecked Sendable {
         }
     }
 
-    /// Applies every migration above the file's `user_version`, each in its own transaction,
-    /// then makes sure the `daily` view matches this build's field table (`OutputFields`).
+    /// Applies every migration above the file's `user_version`, all in one transaction (a
+    /// failure leaves the store as it was), then makes sure the `daily` view matches this build's field table (`OutputFields`).
     func migrate() throws {
         // Most opens find nothing to do: check without taking the write lock, so opening a store
         // another process is importing into does not wait.
@@ -318,7 +318,18 @@ final class HealthStore: @unchecked Sendable {
                 if v + 1 == 6 {
                     // Version 6 computes each stored sample's key digest in Swift, then indexes it.
                     try StoreSchema.fillSampleKeyDigests(db)
-                    try db.execute(StoreSchema.v6Finish)
+                    do {
+                        try db.execute(StoreSchema.v6Finish)
+                    } catch {
+                        // Only two samples the version 5 index held apart whose 64-bit digests
+                        // are equal can fail the unique index: by chance about never, or a
+                        // crafted export. Say so rather than SQLite's bare constraint message.
+                        throw StoreError(
+                            path: path,
+                            message:
+                                "cannot be upgraded to schema version 6: two of its samples of one type and start have the same key digest (\(error)); it was left untouched."
+                        )
+                    }
                 }
                 try db.execute("PRAGMA user_version = \(v + 1)")
             }

@@ -16,8 +16,8 @@
 ///   are one; a NaN is stored as NULL),
 /// - their value texts are equal, NULL counting as "" (the old index's `ifnull(value_text, '')`),
 /// - their units likewise, and their metadata digests are equal.
-/// Two samples that differ in one of these get different digests (a text through its 64-bit
-/// hash); samples that differ in several collide only by chance: among samples of one person,
+/// Two samples that differ in one of these get different digests (a text unless its 64-bit
+/// FNV-1a collides); samples that differ in several collide only by chance: among samples of one person,
 /// type and start, about n²/2⁶⁵ for n such samples. A collision would store the second as a
 /// duplicate of the first.
 ///

@@ -457,8 +457,14 @@ enum StoreSchema {
     /// index's bytes, fewer columns to build and compare per insert (docs/store.md, "Schema
     /// versions"). Existing rows get their digest from `fillSampleKeyDigests`, which runs after
     /// this SQL and before the index is built again (`v6Finish`).
+    ///
+    /// The column is nullable, without a default: a build of version 5 that opened the store
+    /// before this one upgraded it writes rows without a digest, and NULLs are distinct in a
+    /// unique index, so its samples are kept (at worst as duplicates of existing ones) instead of
+    /// all those of one type and start but the first being left out under a default digest.
+    /// This build binds a digest for every row.
     static let v6 = """
-        ALTER TABLE sample_records ADD COLUMN key_digest INTEGER NOT NULL DEFAULT 0;
+        ALTER TABLE sample_records ADD COLUMN key_digest INTEGER;
         DROP INDEX sample_records_natural_key;
         """
 
@@ -538,8 +544,9 @@ enum StoreSchema {
         read.reset()
     }
 
-    /// The samples' natural key (person, type, start, end, source, value, unit, metadata digest) is their unique
-    /// index, in that column order, so it also serves range queries by person, type and time.
+    /// The samples' natural key (person, type, start, then end, source, value, unit and metadata
+    /// digest as `key_digest`) is their unique index, in that column order, so it also serves
+    /// range queries by person, type and time.
     /// Non-unique indexes for reading, created (if missing) at the end of every import, after
     /// the load, so bulk inserts do not maintain them row by row on a first import.
     static let secondaryIndexes = """

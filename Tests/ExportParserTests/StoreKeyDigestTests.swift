@@ -20,12 +20,9 @@ final class StoreKeyDigestTests: XCTestCase {
         end: Int64 = 1_704_182_700, source: Int64 = 1, value: Double? = 12, text: String? = nil, unit: String? = "count",
         metadata: UInt64 = 0
     ) -> Int64 {
-        func hash(_ s: String?) -> UInt64 {
-            guard var s else { return SampleKeyDigest.textHash(nil) }
-            return s.withUTF8 { SampleKeyDigest.textHash(UnsafeRawBufferPointer($0)) }
-        }
-        return SampleKeyDigest.digest(
-            endEpoch: end, sourceID: source, value: value, valueTextHash: hash(text), unitHash: hash(unit), metadataDigest: metadata)
+        SampleKeyDigest.digest(
+            endEpoch: end, sourceID: source, value: value, valueTextHash: SampleKeyDigest.textHash(text),
+            unitHash: SampleKeyDigest.textHash(unit), metadataDigest: metadata)
     }
 
     /// The digest must not change between builds or platforms (stored digests are compared with

@@ -293,7 +293,8 @@ final class HealthStore: @unchecked Sendable {
     }
 
     /// Applies every migration above the file's `user_version`, all in one transaction (a
-    /// failure leaves the store as it was), then makes sure the `daily` view matches this build's field table (`OutputFields`).
+    /// failure leaves the store as it was), then makes sure the `daily` view matches this build's
+    /// field table (`OutputFields`).
     func migrate() throws {
         // Most opens find nothing to do: check without taking the write lock, so opening a store
         // another process is importing into does not wait.

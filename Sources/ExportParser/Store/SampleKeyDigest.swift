@@ -60,6 +60,13 @@ enum SampleKeyDigest {
         return h.value
     }
 
+    /// `textHash` of a String's UTF-8 (nil and "" alike).
+    @inline(__always)
+    static func textHash(_ text: String?) -> UInt64 {
+        guard var text else { return textHash(nil as UnsafeRawBufferPointer?) }
+        return text.withUTF8 { textHash(UnsafeRawBufferPointer($0)) }
+    }
+
     /// `h ^= w`, then an xorshift, an odd multiplication and an xorshift: each invertible.
     @inline(__always)
     static func step(_ h: inout UInt64, _ w: UInt64) {

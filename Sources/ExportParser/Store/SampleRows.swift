@@ -187,14 +187,9 @@ final class SampleRows {
     /// id in the store, its unit's hash made once per name. Read in place through `p`: a copy of
     /// the sample counted the references it holds.
     @inline(__always) private func keyDigest(_ p: UnsafePointer<PendingSample>) -> Int64 {
-        var textHash = SampleKeyDigest.textHash(nil)
-        if p.pointee.sample.valueText != nil {
-            var text = p.pointee.sample.valueText!
-            textHash = text.withUTF8 { SampleKeyDigest.textHash(UnsafeRawBufferPointer($0)) }
-        }
-        return SampleKeyDigest.digest(
+        SampleKeyDigest.digest(
             endEpoch: p.pointee.sample.end.seconds, sourceID: p.pointee.sourceID, value: p.pointee.sample.value,
-            valueTextHash: textHash, unitHash: names.textHash(p.pointee.sample.unit),
+            valueTextHash: SampleKeyDigest.textHash(p.pointee.sample.valueText), unitHash: names.textHash(p.pointee.sample.unit),
             metadataDigest: p.pointee.sample.metadataDigest)
     }
 

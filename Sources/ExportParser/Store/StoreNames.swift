@@ -91,7 +91,7 @@ final class StoreNames {
     @inline(__always) func countAdded(type: Int32) { localAdded[Int(type)] += 1 }
 
     /// The `SampleKeyDigest.textHash` of the name `id` (-1: absent).
-    @inline(__always) func textHash(_ id: Int32) -> UInt64 { id < 0 ? SampleKeyDigest.textHash(nil) : localHashes[Int(id)] }
+    @inline(__always) func textHash(_ id: Int32) -> UInt64 { id < 0 ? SampleKeyDigest.textHash(nil as String?) : localHashes[Int(id)] }
 
     /// Names that samples refer to by id from now on (`StoreSample`), the next ids in order.
     func add(_ names: [String]) {
@@ -100,8 +100,7 @@ final class StoreNames {
             let text = Statement.StaticText(n)
             localBytes.append(text)
             localRaw.append(text.raw)
-            var n = n
-            localHashes.append(n.withUTF8 { SampleKeyDigest.textHash(UnsafeRawBufferPointer($0)) })
+            localHashes.append(SampleKeyDigest.textHash(n))
         }
         localTypes.append(contentsOf: repeatElement(-1, count: names.count))
         localRead.append(contentsOf: repeatElement(0, count: names.count))

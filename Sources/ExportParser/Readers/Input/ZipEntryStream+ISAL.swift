@@ -32,6 +32,9 @@
                 state.pointee.avail_out = UInt32(chunkSize)
                 let inputBefore = state.pointee.avail_in
                 let rc = isal_inflate(state)
+                // ISA-L leaves the vector registers' upper halves dirty, which halves the speed of
+                // the legacy-SSE code that reads its output on this thread (CISAL's shim.h).
+                if Self.clearsUpperState { cisal_vzeroupper() }
                 let pending = Int(state.pointee.avail_in)
                 if rc < 0 { throw progress.damaged(Self.problem(rc), pendingInput: pending) }
                 let n = chunkSize - Int(state.pointee.avail_out)
@@ -43,6 +46,10 @@
             try progress.finish()
             return state.pointee.crc
         }
+
+        /// Whether `cisal_vzeroupper` may and should run after each `isal_inflate`: on a CPU
+        /// whose AVX the OS enables (ISA-L picks its AVX code only there).
+        static let clearsUpperState = cisal_avx_usable() != 0
 
         /// ISA-L's failures, in its own terms: one code covers several kinds of damage that zlib
         /// names apart (a reserved block type, stored-block lengths that disagree, a bad Huffman

@@ -128,6 +128,37 @@ final class ParallelReadTests: XCTestCase {
         }
     }
 
+    /// A cut is the last element boundary in the bytes held, so what moves into the next chunk's
+    /// buffer is at most one record line, not the half a read that a cut at the first boundary
+    /// after `chunkBytes` moved.
+    ///
+    /// 300 records of one length L (three-digit values, two-digit hours), fed 4,096 bytes at a
+    /// time into 8,192-byte chunks: a cut happens when the held bytes reach 8,192 (two feeds, the
+    /// carried bytes and one more), at the last line that starts an element whole in them, so each
+    /// carries at most L bytes (a whole record when the bytes end right after its line feed, whose
+    /// next element's `<` is not held yet). A cut after 8,192 would carry 4,096 − ε on average.
+    func testACutCarriesOnlyTheElementNotYetWhole() throws {
+        let lines = (0..<300).map { Self.steps(100 + $0, $0 % 24) }
+        let length = lines[0].utf8.count
+        XCTAssertEqual(Set(lines.map(\.utf8.count)), [length])
+        let bytes = Array(
+            ("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<HealthData locale=\"en_US\">\n" + lines.joined() + "</HealthData>\n").utf8)
+        let sink = CollectingSink()
+        let driver = ParallelSAXDriver(file: "t.xml", handler: ExportElementHandler(sink: sink), workers: 2, chunkBytes: 8192)
+        var at = 0
+        while at < bytes.count {
+            let end = min(at + 4096, bytes.count)
+            try bytes[at..<end].withUnsafeBytes { try driver.feed($0) }
+            at = end
+        }
+        try driver.finish()
+        XCTAssertEqual(sink.samples.map(\.value), (0..<300).map { Double(100 + $0) })
+        // About 57 kB in chunks of about 8 kB.
+        XCTAssertGreaterThanOrEqual(driver.cuts, bytes.count / 8192 - 1)
+        XCTAssertGreaterThan(driver.carriedBytes, 0)
+        XCTAssertLessThanOrEqual(driver.carriedBytes, driver.cuts * length)
+    }
+
     /// A comment, and a nested element indented like a top-level one, on lines that look like
     /// top-level elements (`\n <Record`): a cut there fails its proof, and the rest is read by
     /// one parser. Neither the commented-out record nor the nested one (inside `<Other>`) is a

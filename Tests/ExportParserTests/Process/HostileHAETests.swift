@@ -16,7 +16,7 @@ final class HostileHAETests: XCTestCase {
         let bench = try HostileBench()
         try bench.prepareGoodOutput()
         let input = bench.path("huge-string.json")
-        FileManager.default.createFile(atPath: input, contents: nil)
+        XCTAssertTrue(FileManager.default.createFile(atPath: input, contents: nil), input)
         let h = try FileHandle(forWritingTo: URL(fileURLWithPath: input))
         h.write(Data(prefix.utf8))
         HostileBench.stream(UInt8(ascii: "a"), count: 1 << 30, to: h)

@@ -124,7 +124,7 @@ final class HostileXMLTests: XCTestCase {
         let bench = try HostileBench()
         try bench.prepareGoodOutput()
         let input = bench.path("attribute.xml")
-        FileManager.default.createFile(atPath: input, contents: nil)
+        XCTAssertTrue(FileManager.default.createFile(atPath: input, contents: nil), input)
         let h = try FileHandle(forWritingTo: URL(fileURLWithPath: input))
         let parts = export(source: "@@").components(separatedBy: "@@")
         h.write(Data(parts[0].utf8))

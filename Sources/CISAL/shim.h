@@ -6,7 +6,7 @@
 // code for x86-64 is legacy SSE. Measured on this project's bench machine (AMD EPYC, Zen 4): a
 // 16-byte-load scan of each inflated 256 KiB buffer ran at half speed (0.030 s against 0.015 s for
 // 983 MB), the second pass as slow as the first, and at full speed after a `vzeroupper`
-// (docs/export-xml.md, "The zip's dirty AVX state").
+// (docs/export-xml.md, "The seventh pass").
 #if defined(__x86_64__)
 #include <cpuid.h>
 

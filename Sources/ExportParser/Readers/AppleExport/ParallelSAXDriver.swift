@@ -131,7 +131,7 @@ final class ParallelSAXDriver: ExportParse, @unchecked Sendable {
             if from == 0 {
                 var i = reach - 4
                 while i >= minimumCut {
-                    if b[i] == 0x0A, b[i + 1] == 0x20, b[i + 2] == UInt8(ascii: "<"), Self.startsName(b[i + 3]) { return i + 1 }
+                    if Self.isCut(b, lineFeedAt: i) { return i + 1 }
                     i -= 1
                 }
                 from = reach - 3
@@ -141,7 +141,7 @@ final class ParallelSAXDriver: ExportParse, @unchecked Sendable {
             while i + 3 < n {
                 guard let p = memchr(b.baseAddress! + i, 0x0A, n - 3 - i) else { return nil }
                 i = b.baseAddress!.distance(to: p.assumingMemoryBound(to: UInt8.self))
-                if b[i + 1] == 0x20, b[i + 2] == UInt8(ascii: "<"), Self.startsName(b[i + 3]) { return i + 1 }
+                if Self.isCut(b, lineFeedAt: i) { return i + 1 }
                 i += 1
             }
             return nil
@@ -176,6 +176,13 @@ final class ParallelSAXDriver: ExportParse, @unchecked Sendable {
         guard let at = declaration.range(of: "encoding") else { return true }
         let rest = declaration[at.upperBound...].drop { $0 == " " || $0 == "=" || $0 == "\"" || $0 == "'" }
         return rest.hasPrefix("utf-8") || rest.hasPrefix("utf8")
+    }
+
+    /// Whether a top-level element starts on the line after `i` (`\n <` and a name's first
+    /// byte): the cut the backward and the forward search both look for. `i + 3` is in `b`.
+    @inline(__always)
+    private static func isCut(_ b: UnsafeBufferPointer<UInt8>, lineFeedAt i: Int) -> Bool {
+        b[i] == 0x0A && b[i + 1] == 0x20 && b[i + 2] == UInt8(ascii: "<") && startsName(b[i + 3])
     }
 
     @inline(__always)

@@ -30,6 +30,7 @@ struct Compare: ParsableCommand {
               health-import compare --native export.zip --hae hae.json --from 2026-03-14 --days 7 --timezone Europe/Amsterdam
               health-import compare --native out/payloads --hae hae-payloads.json --tolerances tolerances.toml
               health-import compare --native export.zip --hae hae.json --monitor 3
+              health-import compare --native out/payloads --monitor 3 --until 2026-03-22
               health-import compare --store out/health.sqlite --person ann
             """
     )
@@ -65,9 +66,15 @@ struct Compare: ParsableCommand {
 
     @Option(
         help: ArgumentHelp(
-            "After HAE is switched off: check the native side's last N dates (instead of comparing values), each field by how often it came in the --days dates before them. Example: --monitor 3",
+            "After HAE is switched off: check the native side's N dates up to today (or --until), instead of comparing values, each field by how often it came in the --days dates before them; dates the app stopped sending are gaps. Example: --monitor 3",
             valueName: "n"))
     var monitor: Int?
+
+    @Option(
+        help: ArgumentHelp(
+            "With --monitor: the last date judged, YYYY-MM-DD, for data of the past (default: today in the person's zone). No --hae is needed with it. Example: --until 2026-03-22",
+            valueName: "date"))
+    var until: String?
 
     @Option(
         help: ArgumentHelp(
@@ -93,7 +100,7 @@ struct Compare: ParsableCommand {
     private var request: CompareRequest {
         CompareRequest(
             native: native, hae: hae, days: days, from: from, timeZoneName: timezone.name, tolerancesPath: tolerances,
-            outDir: out, monitor: monitor, storePath: store, person: person)
+            outDir: out, monitor: monitor, until: until, storePath: store, person: person)
     }
 
     func run() throws {

@@ -10,13 +10,13 @@ final class CompareTests: XCTestCase {
     typealias F = CompareFixtures
 
     private func run(
-        native: [String], hae: [String], out: String, monitor: Int? = nil, from: String? = nil,
+        native: [String], hae: [String], out: String, monitor: Int? = nil, until: String? = nil, from: String? = nil,
         tolerances: String? = nil
     ) throws -> CompareOutcome {
         try CompareJob(
             CompareRequest(
                 native: native, hae: hae, from: from, timeZoneName: "Australia/Sydney", tolerancesPath: tolerances,
-                outDir: out, monitor: monitor)
+                outDir: out, monitor: monitor, until: until)
         ).run()
     }
 
@@ -263,11 +263,11 @@ final class CompareTests: XCTestCase {
         }
         let out = dir.appendingPathComponent("compare").path
         try dropSleep("2024-03-07")
-        let oneDate = try run(native: [nativeOut + "/payloads"], hae: [hae], out: out, monitor: 3)
+        let oneDate = try run(native: [nativeOut + "/payloads"], hae: [hae], out: out, monitor: 3, until: "2024-03-07")
         XCTAssertEqual(oneDate.exitStatus, 0, oneDate.terminalText(color: false))
 
         try dropSleep("2024-03-06")
-        let outcome = try run(native: [nativeOut + "/payloads"], hae: [hae], out: out, monitor: 3)
+        let outcome = try run(native: [nativeOut + "/payloads"], hae: [hae], out: out, monitor: 3, until: "2024-03-07")
         XCTAssertEqual(outcome.exitStatus, 1)
         let gaps = (try Self.json(out + "/compare.json")["gaps"] as? [[String: Any]])?.compactMap { $0["sentence"] as? String }
         let usual = "(usually every date: seen on 4 of the 4 reference dates)"
@@ -276,25 +276,28 @@ final class CompareTests: XCTestCase {
             ["sleep.total_hours", "sleep.core_hours", "sleep.in_bed_start", "sleep.in_bed_end", "sleep.source"].map {
                 "native \($0) missing on 2024-03-06 … 2024-03-07 \(usual)"
             })
-        // The dates checked are named: the native side's last three, 03-05 … 03-07.
+        // The dates checked are named: the three up to --until, 03-05 … 03-07.
         XCTAssertTrue(
             outcome.terminalText(color: false).contains(
-                "Monitored the native side's last dates, 2024-03-05 … 2024-03-07, each field by its cadence in 2024-02-27 … 2024-03-04"),
+                "Monitored the native side's dates 2024-03-05 … 2024-03-07 (up to --until), each field by its cadence in 2024-02-27 … 2024-03-04"
+            ),
             outcome.terminalText(color: false))
-        XCTAssertEqual(try Self.json(out + "/compare.json")["monitored"] as? [String: String], ["from": "2024-03-05", "to": "2024-03-07"])
+        XCTAssertEqual(
+            try Self.json(out + "/compare.json")["monitored"] as? [String: String],
+            ["from": "2024-03-05", "to": "2024-03-07", "until": "--until"])
 
         // A monitored date with nothing at all is one line, not one a field: 03-06 gone, 03-07
         // whole again (each field last seen 03-05: 03-07 − 03-05 = 2 dates, but present on 03-07).
         let wholeOut = dir.appendingPathComponent("whole").path
         _ = try ConvertJob(ConvertRequest(inputs: [native], outDir: wholeOut, timeZoneName: "Australia/Sydney")).run()
         try FileManager.default.removeItem(atPath: wholeOut + "/payloads/2024-03-06.json")
-        _ = try run(native: [wholeOut + "/payloads"], hae: [hae], out: out, monitor: 3)
+        _ = try run(native: [wholeOut + "/payloads"], hae: [hae], out: out, monitor: 3, until: "2024-03-07")
         XCTAssertEqual(
             (try Self.json(out + "/compare.json")["gaps"] as? [[String: Any]])?.compactMap { $0["sentence"] as? String },
             ["no data from native on 2024-03-06"])
 
         // Whole dates pass.
-        let whole = try run(native: [native], hae: [hae], out: out, monitor: 3)
+        let whole = try run(native: [native], hae: [hae], out: out, monitor: 3, until: "2024-03-07")
         XCTAssertEqual(whole.exitStatus, 0, whole.terminalText(color: false))
     }
 

@@ -201,11 +201,11 @@ final class CompareVerdictTests: XCTestCase {
             let hae = try Self.cutHAE(fixture, before: "2026-03-20")
             let out = fixture.appendingPathComponent("c").path
             let export = fixture.appendingPathComponent("export.zip").path
-            let outcome = try CompareJob(CompareRequest(native: [export], hae: [hae], outDir: out, monitor: 3)).run()
+            let outcome = try CompareJob(CompareRequest(native: [export], hae: [hae], outDir: out, monitor: 3, until: "2026-03-22")).run()
             XCTAssertEqual(outcome.exitStatus, 0, profile + ": " + outcome.terminalText(color: false))
             XCTAssertTrue(
                 outcome.terminalText(color: false).contains(
-                    "Monitored the native side's last dates, 2026-03-20 … 2026-03-22, each field by its cadence in 2026-03-13 … 2026-03-19: 0 gaps"
+                    "Monitored the native side's dates 2026-03-20 … 2026-03-22 (up to --until), each field by its cadence in 2026-03-13 … 2026-03-19: 0 gaps"
                 ), outcome.terminalText(color: false))
             guard profile == "runner" else { continue }
             let xml = try String(contentsOf: fixture.appendingPathComponent("export.xml"), encoding: .utf8)
@@ -220,7 +220,8 @@ final class CompareVerdictTests: XCTestCase {
             XCTAssertGreaterThan(removed, 0)
             let stopped = fixture.appendingPathComponent("steps-stopped.xml")
             try Data(kept.joined(separator: "\n").utf8).write(to: stopped)
-            let failed = try CompareJob(CompareRequest(native: [stopped.path], hae: [hae], outDir: out, monitor: 3)).run()
+            let failed = try CompareJob(CompareRequest(native: [stopped.path], hae: [hae], outDir: out, monitor: 3, until: "2026-03-22"))
+                .run()
             XCTAssertEqual(failed.exitStatus, 1)
             XCTAssertEqual(
                 failed.report.gaps.map(\.sentence),

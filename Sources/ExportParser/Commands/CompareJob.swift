@@ -8,6 +8,7 @@ public final class CompareJob {
     let options: DayOptions
     let tolerances: Tolerances
     let fromDay: Int?
+    let untilDay: Int?
 
     public init(_ request: CompareRequest) throws {
         try request.validate()
@@ -15,6 +16,7 @@ public final class CompareJob {
         options = try DayOptions(timeZoneName: request.timeZoneName)
         tolerances = try request.tolerancesPath.map(Tolerances.load) ?? Tolerances()
         fromDay = try request.from.map { try ConvertJob.day($0, option: "--from") }
+        untilDay = try request.until.map { try ConvertJob.day($0, option: "--until") }
     }
 
     public func run() throws -> CompareOutcome {
@@ -38,7 +40,13 @@ public final class CompareJob {
                 CompareSideSummary(side: .hae, kind: CompareSideSummary.kind(of: request.hae), files: request.hae, days: hae),
             ]
         }
-        guard let window = Self.window(native: native, hae: hae, from: fromDay, days: request.days, monitor: request.monitor) else {
+        let monitorEnd = request.monitor.map { _ in
+            MonitorEnd.resolve(until: untilDay, timeZone: options.timeZone, native: native)
+        }
+        guard
+            let window = Self.window(
+                native: native, hae: hae, from: fromDay, days: request.days, monitor: request.monitor.map { ($0, monitorEnd!.day) })
+        else {
             throw UsageError(
                 "--from",
                 "no date has data on both sides (native: \(sides[0].range); HAE: \(sides[1].range)); give --from to choose the dates to compare"
@@ -60,17 +68,19 @@ public final class CompareJob {
             throw UsageError(nil, sentence)
         }
         var report: CompareReport
-        if let n = request.monitor {
+        if let n = request.monitor, let end = monitorEnd {
             let fields = OutputFields.all.compactMap(\.payloadPath)
             report = CompareReport(
                 mode: .monitor, window: window, comparison: nil,
-                gaps: GapFinder.monitor(native: native, window: window, lastDates: n, fields: fields))
-            report.monitored = GapFinder.monitoredDates(native: native, lastDates: n)
+                gaps: GapFinder.monitor(native: native, window: window, until: end.day, lastDates: n, fields: fields))
+            report.monitored = (CivilDate.isoDate(end.day - n + 1), CivilDate.isoDate(end.day))
+            report.monitoredUntil = end.reason
         } else {
             report = CompareReport(mode: .validate, window: window, comparison: c, gaps: c.gaps)
             report.series = CompareSeries.build(native: native, hae: hae, window: window, comparison: c)
         }
         report.sides = sides
+        if let warning = CompareInputCheck.sharedSources(sides[0], sides[1]) { report.warnings.append(warning) }
         if let store = request.storePath {
             report.explain = [.native: ExplainCommand(inputs: [], store: (store, request.person))]
         } else {
@@ -85,16 +95,17 @@ public final class CompareJob {
         return CompareOutcome(report: report, outDir: request.outDir)
     }
 
-    /// The dates compared. With `--monitor N` and no `--from`: the `days` dates before the
-    /// native side's last `N` (the reference its fields' cadence is learnt from), so that the
-    /// monitored dates never judge themselves.
-    static func window(native: [String: ComparableDay], hae: [String: ComparableDay], from: Int?, days: Int, monitor: Int?)
-        -> Comparison.Window?
-    {
-        guard let window = Comparison.window(native: native, hae: hae, from: from, days: days) else { return nil }
-        guard let n = monitor, from == nil, let last = native.keys.compactMap(CivilDate.parseISODate).max() else { return window }
-        let firstMonitored = last - n + 1
-        return window.to < firstMonitored ? window : Comparison.Window(from: firstMonitored - days, to: firstMonitored - 1)
+    /// The dates compared. With `--monitor N` ending on `until` and no `--from`: the `days` dates
+    /// before the `N` monitored ones (the reference each field's cadence is learnt from), so
+    /// that the monitored dates never judge themselves; no HAE date is needed for them.
+    static func window(
+        native: [String: ComparableDay], hae: [String: ComparableDay], from: Int?, days: Int, monitor: (n: Int, until: Int)?
+    ) -> Comparison.Window? {
+        if let (n, until) = monitor, from == nil {
+            let firstMonitored = until - n + 1
+            return Comparison.Window(from: firstMonitored - days, to: firstMonitored - 1)
+        }
+        return Comparison.window(native: native, hae: hae, from: from, days: days)
     }
 
     /// `compare --store`: per side, the bodies `receive` took for the person when it took any

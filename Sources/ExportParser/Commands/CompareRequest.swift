@@ -12,8 +12,12 @@ public struct CompareRequest: Sendable {
     /// A JSON or TOML file of tolerances that replace the defaults.
     public var tolerancesPath: String?
     public var outDir: String
-    /// `--monitor N`: check the native side's last N dates for every field it had in the window.
+    /// `--monitor N`: check the native side's N dates up to `until` for every field it had in the
+    /// window.
     public var monitor: Int?
+    /// `--until DATE` (`YYYY-MM-DD`): with `--monitor`, the last date judged; nil: today in the
+    /// person's zone (docs/compare.md, "`--monitor N`").
+    public var until: String?
     /// `--store FILE`: both sides from a store instead of inputs, for `person`: per side the
     /// bodies `receive` took (native: the app's; HAE: HAE's) when there are any, else the side's
     /// imports (native: export.xml imports; HAE: HAE imports).
@@ -22,7 +26,7 @@ public struct CompareRequest: Sendable {
 
     public init(
         native: [String], hae: [String], days: Int = 7, from: String? = nil, timeZoneName: String? = nil,
-        tolerancesPath: String? = nil, outDir: String = "out/compare", monitor: Int? = nil, storePath: String? = nil,
+        tolerancesPath: String? = nil, outDir: String = "out/compare", monitor: Int? = nil, until: String? = nil, storePath: String? = nil,
         person: String = "me"
     ) {
         self.native = native
@@ -33,6 +37,7 @@ public struct CompareRequest: Sendable {
         self.tolerancesPath = tolerancesPath
         self.outDir = outDir
         self.monitor = monitor
+        self.until = until
         self.storePath = storePath
         self.person = person
     }
@@ -45,12 +50,16 @@ public struct CompareRequest: Sendable {
             }
         } else {
             guard !native.isEmpty else { throw UsageError("--native", "give the native side: --native INPUT… (or --store FILE)") }
-            guard !hae.isEmpty || (monitor != nil && from != nil) else {
-                throw UsageError("--hae", "give the HAE side: --hae INPUT… (only --monitor with --from can do without)")
+            guard !hae.isEmpty || (monitor != nil && (from != nil || until != nil)) else {
+                throw UsageError("--hae", "give the HAE side: --hae INPUT… (only --monitor with --until or --from can do without)")
             }
         }
         guard days >= 1 else { throw UsageError("--days", "--days must be at least 1") }
         if let n = monitor, n < 1 { throw UsageError("--monitor", "--monitor must be at least 1") }
+        if until != nil, monitor == nil {
+            throw UsageError("--until", "--until is the last date --monitor judges: give it with --monitor N")
+        }
+        _ = try until.map { try ConvertJob.day($0, option: "--until") }
         _ = try DayOptions(timeZoneName: timeZoneName)
         _ = try from.map { try ConvertJob.day($0, option: "--from") }
         if let t = tolerancesPath, t.isEmpty { throw UsageError("--tolerances", "--tolerances needs a file name") }

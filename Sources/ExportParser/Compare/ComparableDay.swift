@@ -11,6 +11,9 @@ struct ComparableDay: Sendable {
     /// A payload's `device_sync_timestamp`, when the day was read from payload JSON: it tells the
     /// app's several syncs of one date apart (`LatestSyncs`). Never compared.
     var deviceSync: Timestamp?
+    /// The zone the day states (its payload's `timezone`). Never compared: it tells `--monitor`
+    /// what "today" is for the person (`MonitorEnd`).
+    var timezone: String?
     /// Source names of the input this day came from that the day's values do not name (the
     /// readers keep sources per input, not per date): the report's "sources it holds". The
     /// sleep source and the workouts' sources are in the values and workouts themselves.
@@ -23,6 +26,7 @@ struct ComparableDay: Sendable {
 
     init(_ day: FinishedDay, inputSources: [String] = []) {
         date = day.date
+        timezone = day.timezone
         // HAE names a bucket made of several sources `Watch|iPhone`: each is a source.
         self.inputSources = Set(inputSources.flatMap { $0.split(separator: "|").map(String.init) })
         for f in OutputFields.all {

@@ -45,7 +45,7 @@ enum CompareInputCheck {
         for r in c.rows where native[r.date] != nil && hae[r.date] != nil {
             switch (r.native, r.hae) {
             case (let a?, let b?):
-                guard a == b else { return nil }
+                guard sameOnTheWire(a, b, decimals: r.decimals) else { return nil }
                 both += 1
                 dates.insert(r.date)
             case (nil, nil): continue
@@ -59,6 +59,36 @@ enum CompareInputCheck {
         let span = first == last ? first : "\(first) … \(last)"
         return
             "native and HAE have identical values on every compared field of all \(dates.count) \(dates.count == 1 ? "date" : "dates") (\(span)): that is the same data given twice (the same export as export.zip and export.xml, or payload JSON converted from the other side's file), not the Health app's export beside Health Auto Export's, which always differ a little (HAE sums its own buckets and rounds); give the export as --native and the HAE file as --hae"
+    }
+
+    /// Whether two values are the same once both are written with the payload's `decimals`: a
+    /// side read from an export is at full precision, payload JSON is rounded (docs/payload.md),
+    /// so the export beside its own converted payloads differs only below the last decimal.
+    /// Judged as |a − b| ≤ half a unit of the last decimal (and a hair more for binary
+    /// fractions), not by rounding each, which a value such as 2.345 (2.34499… in binary) would
+    /// round one way and the encoder's decimal text the other.
+    static func sameOnTheWire(_ a: OutputField.Scalar, _ b: OutputField.Scalar, decimals: Int) -> Bool {
+        guard case .number(let x) = a, case .number(let y) = b else { return a == b }
+        let halfUnit = 0.5 * pow(10, -Double(decimals))
+        return abs(x - y) <= halfUnit * (1 + 1e-9) + 1e-12 * max(abs(x), abs(y))
+    }
+
+    /// Two sides that name sources and share none: one plain line above the verdict
+    /// (docs/compare.md, "Two people"). Names are compared without case and with ’ as ', so
+    /// "Anna’s Apple Watch" from one reader is "Anna's Apple Watch" from another; the HAE
+    /// reader's stand-in for an unnamed workout source (`Health Auto Export`) names nobody's
+    /// device and is left out. A side that names no source says nothing either way.
+    static func sharedSources(_ native: CompareSideSummary, _ hae: CompareSideSummary) -> String? {
+        func names(_ side: CompareSideSummary) -> Set<String> {
+            Set(
+                side.sources.filter { $0 != HAEWorkoutMapper.defaultSource }.map {
+                    $0.lowercased().replacingOccurrences(of: "’", with: "'")
+                })
+        }
+        let a = names(native), b = names(hae)
+        guard !a.isEmpty, !b.isEmpty, a.isDisjoint(with: b) else { return nil }
+        return
+            "the two sides share no source or device (native: \(native.sources.joined(separator: ", ")); HAE: \(hae.sources.filter { $0 != HAEWorkoutMapper.defaultSource }.joined(separator: ", "))): are they the same person's data?"
     }
 
     /// The format of an input by its first bytes; a folder by its first `.json` file; nil for

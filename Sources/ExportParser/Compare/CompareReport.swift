@@ -11,6 +11,11 @@ struct CompareReport: Sendable {
     var series: [CompareSeries] = []
     /// `--monitor`: the native side's dates that were checked.
     var monitored: (from: String, to: String)?
+    /// `--monitor`: how the last monitored date was chosen (`--until`, `today in Europe/Madrid`).
+    var monitoredUntil: String?
+    /// Lines stated above the verdict that do not fail the check by themselves (two sides that
+    /// share no source: `CompareInputCheck.sharedSources`).
+    var warnings: [String] = []
     /// Payload JSON keys no field has, per input.
     var ignoredKeys: [IgnoredPayloadKeys] = []
     /// Per side, the app's earlier syncs of a date that a later sync replaced (`LatestSyncs`).

@@ -37,6 +37,9 @@ struct CompareGap: Sendable, Equatable {
         case fieldStopped = "field-stopped"
         /// A field the side delivered before and after, but not on this date.
         case fieldMissing = "field-missing"
+        /// `--monitor`: the monitored dates at the end that the side has nothing for (it
+        /// stopped delivering on its last date).
+        case stopped
     }
     var kind: Kind
     var side: CompareSide

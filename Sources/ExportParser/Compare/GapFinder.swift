@@ -42,27 +42,42 @@ enum GapFinder {
         return out.sorted { ($0.date, $0.side.rawValue, $0.field ?? "") < ($1.date, $1.side.rawValue, $1.field ?? "") }
     }
 
-    /// `--monitor N`: after HAE is switched off, the native side's last `n` dates, each field
-    /// judged by its own cadence in the reference dates (the window's dates before the first
-    /// monitored date that the side has data for). A field seen on `k` of those `N` dates has the spacing
+    /// `--monitor N`: after HAE is switched off, the native side's `n` dates ending on `until`
+    /// (`MonitorEnd`: `--until`, or today in the person's zone), each field judged by its own
+    /// cadence in the reference dates (the window's dates before the first monitored date that
+    /// the side has data for). A field seen on `k` of those `N` dates has the spacing
     /// `s = max(largest step between consecutive dates it was seen, ⌈N / k⌉)` dates: 1 for a
     /// field seen every date, 7 for a weekly weigh-in. It is a gap once more than `s` dates have
     /// passed since it was last seen: the date it was due and one more, because a daily habit or
     /// a weekly weigh-in drifts by a date, where a stop does not (steps gone for 2 dates fail).
     /// A field seen on fewer than 3 reference dates is not judged: one reading has no spacing
     /// (weekly, or monthly?) and two give a single one, which cannot tell a habit from chance (a
-    /// VO2 max estimate follows some outdoor runs, on no schedule). A monitored date the side has nothing for is one line, not one a
-    /// field; each overdue field is one line naming its missing dates.
-    static func monitor(native: [String: ComparableDay], window: Comparison.Window, lastDates n: Int, fields: [String]) -> [CompareGap] {
-        guard let last = native.keys.compactMap(CivilDate.parseISODate).max() else { return [] }
+    /// VO2 max estimate follows some outdoor runs, on no schedule). A monitored date the side has
+    /// nothing for is one line, not one a field; the dates at the end that the side has nothing for
+    /// are one line together, "no native data since" its last date (the app stopped syncing),
+    /// once more than one date has passed since it; each overdue field is one line naming its missing dates. Native dates after
+    /// `until` are not looked at.
+    static func monitor(
+        native: [String: ComparableDay], window: Comparison.Window, until last: Int, lastDates n: Int, fields: [String]
+    ) -> [CompareGap] {
         let first = last - n + 1
         // Dates the side has nothing for teach nothing about a field's cadence: they are gaps of
-        // their own (`missingDate`).
+        // their own (`missingDate`, `stopped`).
         let reference = (window.from <= first - 1 ? Array(window.from...min(window.to, first - 1)) : []).filter {
             native[CivilDate.isoDate($0)] != nil
         }
         var out: [CompareGap] = []
-        for day in first...last where native[CivilDate.isoDate(day)] == nil { out.append(missingDate(.native, CivilDate.isoDate(day))) }
+        // The dates at the end the side has nothing for, after its last date up to `until`: a
+        // stop once more than one date has passed since that last date. The last date alone is
+        // not judged (the app may not have sent it yet: the date of slack a daily field gets).
+        let lastHeld = native.keys.compactMap(CivilDate.parseISODate).filter { $0 <= last }.max()
+        let stoppedFrom = lastHeld.map { max(first, $0 + 1) } ?? first
+        if lastHeld.map({ last - $0 > 1 }) ?? true {
+            out.append(stopped(.native, lastHeld: lastHeld, missing: (lastHeld.map { $0 + 1 } ?? first)...last))
+        }
+        for day in first..<stoppedFrom where native[CivilDate.isoDate(day)] == nil {
+            out.append(missingDate(.native, CivilDate.isoDate(day)))
+        }
         for field in fields {
             let seen = reference.filter { native[CivilDate.isoDate($0)]?.values[field] != nil }
             guard let spacing = cadence(seen: seen, of: reference.count) else { continue }
@@ -92,7 +107,21 @@ enum GapFinder {
                         "native \(name(field)) missing on \(dates.joined(separator: ", ")) (usually \(usual): seen on \(seen.count) of the \(reference.count) reference dates)"
                 ))
         }
-        return out  // the missing dates in date order, then the fields in field-table order
+        return out  // the stop, the missing dates in date order, then the fields in field-table order
+    }
+
+    /// The dates at the end that a side has nothing for, from the day after its last date (which
+    /// may be before the monitored ones) to `until`: "no native data since 2026-03-10
+    /// (2026-03-11 … 2026-03-13 missing)", dated by the first missing date.
+    static func stopped(_ side: CompareSide, lastHeld: Int?, missing: ClosedRange<Int>) -> CompareGap {
+        let dates =
+            missing.count == 1
+            ? CivilDate.isoDate(missing.lowerBound) : "\(CivilDate.isoDate(missing.lowerBound)) … \(CivilDate.isoDate(missing.upperBound))"
+        let since =
+            lastHeld.map { "no \(side.name) data since \(CivilDate.isoDate($0))" }
+            ?? "no \(side.name) data up to \(CivilDate.isoDate(missing.upperBound))"
+        return CompareGap(
+            kind: .stopped, side: side, date: CivilDate.isoDate(missing.lowerBound), field: nil, sentence: "\(since) (\(dates) missing)")
     }
 
     /// How many reference dates a field must be seen on to be judged by `monitor`.
@@ -104,12 +133,6 @@ enum GapFinder {
         guard seen.count >= judgedFrom else { return nil }
         let largest = zip(seen, seen.dropFirst()).map { $1 - $0 }.max()!
         return max(largest, (count + seen.count - 1) / seen.count)
-    }
-
-    /// The dates `monitor` checks: the native side's last `n` dates, up to its last.
-    static func monitoredDates(native: [String: ComparableDay], lastDates n: Int) -> (from: String, to: String)? {
-        guard let last = native.keys.compactMap(CivilDate.parseISODate).max() else { return nil }
-        return (CivilDate.isoDate(last - n + 1), CivilDate.isoDate(last))
     }
 
     static func missingDate(_ side: CompareSide, _ date: String) -> CompareGap {

@@ -41,6 +41,8 @@ enum StoreSides {
             if field == StoreImportSession.workoutsField {
                 let list = (s.text(3).flatMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) } as? [[String: Any]]) ?? []
                 day.workouts = list.compactMap(PayloadReader.workout)
+            } else if byStoreName[field]?.payloadPath == "timezone" {
+                day.timezone = s.text(3)
             } else if let f = byStoreName[field], let p = f.payloadPath, !ComparableDay.notCompared.contains(p), f.kind != .workoutsCount {
                 if let n = s.double(2) { day.values[p] = .number(n) } else if let t = s.text(3) { day.values[p] = .text(t) }
             }

@@ -103,7 +103,9 @@ enum PayloadReader {
             switch key {
             case "device_sync_timestamp":
                 day.deviceSync = (value as? String).flatMap(ISOTimestamp.parse)
-            case "date", "timezone":
+            case "timezone":
+                day.timezone = value as? String
+            case "date":
                 continue
             case "metrics", "sleep", "running_mechanics":
                 guard let members = value as? [String: Any] else {

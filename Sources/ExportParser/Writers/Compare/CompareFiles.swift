@@ -163,8 +163,13 @@ enum CompareJSON {
             ("gaps", .array(gaps)),
             (
                 "monitored",
-                report.monitored.map { .object([("from", .string($0.from)), ("to", .string($0.to))]) } ?? .null
+                report.monitored.map {
+                    .object([
+                        ("from", .string($0.from)), ("to", .string($0.to)), ("until", report.monitoredUntil.map(JSONValue.string) ?? .null),
+                    ])
+                } ?? .null
             ),
+            ("warnings", .array(report.warnings.map(JSONValue.string))),
             (
                 "superseded_syncs",
                 .object([

@@ -28,6 +28,7 @@ enum CompareHTML {
             }
             h += "</tbody></table>\n"
         }
+        for w in report.warnings { h += "<p class=\"warning\"><b>Warning:</b> \(escape(w))</p>\n" }
         let verdict = report.failed ? "Not ready to switch HAE off" : "Native data matches HAE"
         h += "<section class=\"verdict \(report.failed ? "fail" : "pass")\"><h2>\(verdict)</h2>"
         let verdicts = report.verdicts
@@ -234,7 +235,7 @@ enum CompareHTML {
         .line.native{stroke:#2563eb}.line.hae{stroke:#d97706;stroke-dasharray:4 3}.dot.native{fill:#2563eb}.dot.hae{fill:#d97706}
         .dot.bad{fill:#fff;stroke:#dc2626;stroke-width:2.2}.legend{color:#555;font-size:12px}.key{display:inline-block;width:14px;height:8px;margin:0 4px 0 10px}
         .key.native{background:#2563eb}.key.hae{background:#d97706}.key.band{background:#f5a524;opacity:.35}.key.bad{border:2px solid #dc2626;border-radius:50%;width:6px;height:6px}
-        td:first-child,th:first-child{white-space:nowrap}.sides{margin:0 0 16px}.sides code{font-size:12px}
+        td:first-child,th:first-child{white-space:nowrap}.sides{margin:0 0 16px}.warning{background:#fff4d6;border-left:4px solid #d99a00;padding:8px 12px}.sides code{font-size:12px}
         .fields{list-style:none;padding:0;margin:8px 0 10px;columns:2 420px}.fields li{padding:1px 0;break-inside:avoid}
         .fields .fail{color:#b42318;font-weight:600}.fields .one-sided{color:#9a6700}.fields .pass .mark{color:#1e7b34}.nc{color:#555;margin:4px 0}
         .explain{font-size:12px}.explain code{word-break:break-all}h3{font-size:14px;margin:12px 0 4px}

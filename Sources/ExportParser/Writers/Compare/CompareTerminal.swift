@@ -26,9 +26,10 @@ enum CompareTerminal {
             }
             if let nc = FieldVerdict.notComparableLine(report.rows) { lines.append("  " + nc) }
         case .monitor:
-            let checked = report.monitored.map { $0.from == $0.to ? "date, \($0.from)," : "dates, \($0.from) … \($0.to)," } ?? "dates"
+            let checked = report.monitored.map { $0.from == $0.to ? "date \($0.from)" : "dates \($0.from) … \($0.to)" } ?? "dates"
+            let until = report.monitoredUntil.map { " (up to \($0))" } ?? ""
             lines.append(
-                "Monitored the native side's last \(checked) each field by its cadence in \(from) … \(to): \(report.gaps.count) \(report.gaps.count == 1 ? "gap" : "gaps")"
+                "Monitored the native side's \(checked)\(until), each field by its cadence in \(from) … \(to): \(report.gaps.count) \(report.gaps.count == 1 ? "gap" : "gaps")"
             )
         }
         for (side, n) in [("native", report.supersededSyncs.native), ("HAE", report.supersededSyncs.hae)] where n > 0 {
@@ -94,6 +95,7 @@ enum CompareTerminal {
             for g in report.gaps { lines.append("  " + paint(g.sentence, "31")) }
         }
         lines.append("")
+        for w in report.warnings { lines.append(paint("Warning: ", "1;33") + w) }
         var problems: [String] = []
         func plural(_ n: Int, _ one: String, _ many: String) -> String { "\(n) " + (n == 1 ? one : many) }
         if s.mismatches > 0 { problems.append(plural(s.mismatches, "value out of tolerance", "values out of tolerance")) }

@@ -32,6 +32,7 @@ struct Compare: ParsableCommand {
               health-import compare --native export.zip --hae hae.json --monitor 3
               health-import compare --native out/payloads --monitor 3 --until 2026-03-22
               health-import compare --store out/health.sqlite --person ann
+              health-import compare --store received.sqlite --everyone --days 7 --out fleet
             """
     )
 
@@ -90,6 +91,12 @@ struct Compare: ParsableCommand {
     @Option(help: ArgumentHelp("With --store: whose imports (default me). Example: --person ann", valueName: "id"))
     var person = "me"
 
+    @Flag(
+        help: ArgumentHelp(
+            "With --store: every person of the store, each through the single-person check, side by side; writes fleet.json, fleet.csv, fleet.html and each person's report in --out/PERSON/. Exit 0 when everyone is ready."
+        ))
+    var everyone = false
+
     @Flag(help: "Print nothing; the exit status says the result.")
     var quiet = false
 
@@ -100,11 +107,12 @@ struct Compare: ParsableCommand {
     private var request: CompareRequest {
         CompareRequest(
             native: native, hae: hae, days: days, from: from, timeZoneName: timezone.name, tolerancesPath: tolerances,
-            outDir: out, monitor: monitor, until: until, storePath: store, person: person)
+            outDir: out, monitor: monitor, until: until, storePath: store, person: person, everyone: everyone)
     }
 
     func run() throws {
         threads.apply()
+        if everyone { return try runFleet() }
         do {
             let outcome = try CompareJob(request).run()
             if !quiet {
@@ -114,6 +122,22 @@ struct Compare: ParsableCommand {
             if outcome.exitStatus != 0 { throw ExitCode(outcome.exitStatus) }
         } catch let error as UserFacingError {
             // Bad input and usage alike: the check could not be made.
+            throw Usage.report(error, exitCode: 2)
+        }
+    }
+
+    /// `--everyone`: the fleet report, with people done / all on a terminal.
+    private func runFleet() throws {
+        do {
+            let display = ProgressDisplay(enabled: !quiet)
+            let outcome = try FleetJob(request).run { done, all in display.showPeople(done, of: all) }
+            display.clear()
+            if !quiet {
+                let color = isatty(STDOUT_FILENO) == 1 && ProcessInfo.processInfo.environment["NO_COLOR"].map(\.isEmpty) ?? true
+                print(outcome.terminalText(color: color), terminator: "")
+            }
+            if outcome.exitStatus != 0 { throw ExitCode(outcome.exitStatus) }
+        } catch let error as UserFacingError {
             throw Usage.report(error, exitCode: 2)
         }
     }

@@ -30,6 +30,12 @@ final class ProgressDisplay: @unchecked Sendable {
         FileHandle.standardError.write(Data(("\r\u{1B}[K" + line).utf8))
     }
 
+    /// "Compared 12/30 people".
+    func showPeople(_ done: Int, of total: Int) {
+        guard enabled else { return }
+        FileHandle.standardError.write(Data(("\r\u{1B}[K" + "Compared \(done)/\(total) people").utf8))
+    }
+
     func clear() {
         guard enabled else { return }
         FileHandle.standardError.write(Data("\r\u{1B}[K".utf8))

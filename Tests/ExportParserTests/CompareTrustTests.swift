@@ -157,3 +157,31 @@ final class CompareTrustTests: XCTestCase {
         XCTAssertEqual(try run(straight).report.warnings, [])
     }
 }
+
+extension CompareTrustTests {
+    /// A window chosen from the data reaches back --days dates from the last date both sides
+    /// cover; a person who has fewer has not given the check its dates. The twins hold 3 dates
+    /// (03-02 … 03-04 in Sydney), all agreeing: asked for 7, "not enough data: 3 of the 7 dates
+    /// have data", exit 1; asked for 3, they pass. With --from the dates are the person's choice
+    /// and are judged as they are (a window of 7 from 03-01 with data on 3 passes).
+    func testFewerDatesThanAskedIsNotEnoughData() throws {
+        let twins = TestPaths.fixtures.appendingPathComponent("twins")
+        let dir = try StoreTestSupport.temporaryDirectory()
+        func run(days: Int, from: String? = nil) throws -> CompareOutcome {
+            try CompareJob(
+                CompareRequest(
+                    native: [twins.appendingPathComponent("same-days.xml").path],
+                    hae: [twins.appendingPathComponent("same-days.hae.json").path],
+                    days: days, from: from, timeZoneName: "Australia/Sydney", outDir: dir.appendingPathComponent("c").path)
+            ).run()
+        }
+        let seven = try run(days: 7)
+        XCTAssertEqual(seven.exitStatus, 1)
+        XCTAssertTrue(
+            seven.terminalText(color: false).contains(
+                "FAILED: not enough data: 3 of the 7 dates have data (compare again once there are 7, or give --days 3)"),
+            seven.terminalText(color: false))
+        XCTAssertEqual(try run(days: 3).exitStatus, 0)
+        XCTAssertEqual(try run(days: 7, from: "2024-03-01").exitStatus, 0)
+    }
+}

@@ -94,7 +94,9 @@ final class CompareVerdictTests: XCTestCase {
                 inputs: [twins.appendingPathComponent("same-days.xml").path, twins.appendingPathComponent("same-days.hae.json").path],
                 outDir: dir.appendingPathComponent("o").path, timeZoneName: "Australia/Sydney", storePath: store, person: "ann")
         ).run()
-        let outcome = try CompareJob(CompareRequest(native: [], hae: [], outDir: dir.path + "/c", storePath: store, person: "ann")).run()
+        let outcome = try CompareJob(
+            CompareRequest(native: [], hae: [], days: 3, outDir: dir.path + "/c", storePath: store, person: "ann")
+        ).run()
         XCTAssertEqual(outcome.exitStatus, 0, outcome.terminalText(color: false))
     }
 

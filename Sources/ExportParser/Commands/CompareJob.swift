@@ -25,7 +25,9 @@ public final class CompareJob {
         var superseded = (native: 0, hae: 0)
         var sides: [CompareSideSummary]
         if let store = request.storePath {
-            let read = try Self.storeSides(store, person: request.person, options: options, ignored: &ignored, superseded: &superseded)
+            let read = try Self.storeSides(
+                store, person: request.person, options: options, haeOptional: request.monitor != nil, ignored: &ignored,
+                superseded: &superseded)
             (native, hae) = (read.native, read.hae)
             sides = [
                 CompareSideSummary(side: .native, kind: read.nativeKind, files: [store], days: native),
@@ -77,6 +79,9 @@ public final class CompareJob {
             report.monitoredUntil = end.reason
         } else {
             report = CompareReport(mode: .validate, window: window, comparison: c, gaps: c.gaps)
+            // A window chosen from the data reaches back --days dates from the last date both
+            // sides cover: a person with fewer dates than that has not given the check its dates.
+            if fromDay == nil, c.datesWithData < request.days { report.notEnoughDates = (c.datesWithData, request.days) }
             report.series = CompareSeries.build(native: native, hae: hae, window: window, comparison: c)
         }
         report.sides = sides
@@ -110,9 +115,10 @@ public final class CompareJob {
 
     /// `compare --store`: per side, the bodies `receive` took for the person when it took any
     /// (the app's payloads: native; HAE's bodies: hae), else the side's imports (`StoreSides`);
-    /// with the kind of each side, for the report.
+    /// with the kind of each side, for the report. With `haeOptional` (`--monitor`, after HAE is
+    /// switched off) a person with the app's bodies and no HAE data at all is monitored too.
     static func storeSides(
-        _ path: String, person: String, options: DayOptions, ignored: inout [IgnoredPayloadKeys],
+        _ path: String, person: String, options: DayOptions, haeOptional: Bool = false, ignored: inout [IgnoredPayloadKeys],
         superseded: inout (native: Int, hae: Int)
     ) throws -> (native: [String: ComparableDay], hae: [String: ComparableDay], nativeKind: String, haeKind: String) {
         let importedKinds = ("store imports of export.xml", "store imports of HAE JSON")
@@ -130,6 +136,7 @@ public final class CompareJob {
         if let native, let hae { return (native, hae, nativeKind, haeKind) }
         let store = try HealthStore(path: path)
         guard try !store.imports(person: person).isEmpty else {
+            if let native, haeOptional { return (native, [:], nativeKind, "no HAE data") }
             let missing = native == nil ? "the app's payloads (POST /sync/healthkit)" : "Health Auto Export's (POST /hae)"
             throw InputError(file: path, message: "holds no bodies of \(missing) received for \"\(person)\" and no import for that side")
         }

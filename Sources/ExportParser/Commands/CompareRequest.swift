@@ -23,11 +23,14 @@ public struct CompareRequest: Sendable {
     /// imports (native: export.xml imports; HAE: HAE imports).
     public var storePath: String?
     public var person: String
+    /// `--everyone`: every person of the store, each through the single-person rules, with one
+    /// fleet report (docs/compare.md, "Fleet").
+    public var everyone: Bool
 
     public init(
         native: [String], hae: [String], days: Int = 7, from: String? = nil, timeZoneName: String? = nil,
         tolerancesPath: String? = nil, outDir: String = "out/compare", monitor: Int? = nil, until: String? = nil, storePath: String? = nil,
-        person: String = "me"
+        person: String = "me", everyone: Bool = false
     ) {
         self.native = native
         self.hae = hae
@@ -40,6 +43,7 @@ public struct CompareRequest: Sendable {
         self.until = until
         self.storePath = storePath
         self.person = person
+        self.everyone = everyone
     }
 
     /// Checks the options before anything is read (the command's `validate()` calls it).
@@ -64,5 +68,8 @@ public struct CompareRequest: Sendable {
         _ = try from.map { try ConvertJob.day($0, option: "--from") }
         if let t = tolerancesPath, t.isEmpty { throw UsageError("--tolerances", "--tolerances needs a file name") }
         if person.isEmpty { throw UsageError("--person", "--person needs a non-empty id") }
+        if everyone, storePath == nil {
+            throw UsageError("--everyone", "--everyone compares every person of a store: give --store FILE")
+        }
     }
 }

@@ -16,6 +16,9 @@ struct CompareReport: Sendable {
     /// Lines stated above the verdict that do not fail the check by themselves (two sides that
     /// share no source: `CompareInputCheck.sharedSources`).
     var warnings: [String] = []
+    /// Validation with the window chosen from the data (no `--from`): the dates of the window
+    /// that have data, when fewer than `--days` (docs/compare.md, "What fails the check").
+    var notEnoughDates: (have: Int, need: Int)?
     /// Payload JSON keys no field has, per input.
     var ignoredKeys: [IgnoredPayloadKeys] = []
     /// Per side, the app's earlier syncs of a date that a later sync replaced (`LatestSyncs`).
@@ -39,5 +42,5 @@ struct CompareReport: Sendable {
         }
         return out
     }
-    var failed: Bool { !gaps.isEmpty || (comparison?.failed ?? false) }
+    var failed: Bool { !gaps.isEmpty || (comparison?.failed ?? false) || notEnoughDates != nil }
 }

@@ -19,7 +19,7 @@ final class CompareCommandTests: XCTestCase {
         let out = dir.appendingPathComponent("c").path
         let pass = try command([
             "--native", twins.appendingPathComponent("same-days.xml").path, "--hae", try CompareTests.nearTwin(in: dir), "--timezone",
-            "Australia/Sydney", "--out", out,
+            "Australia/Sydney", "--days", "3", "--out", out,
         ])
         XCTAssertEqual(pass.0, 0, pass.1 + pass.2)
         // Mixed-up inputs: exit 2 and one sentence, nothing on stdout.

@@ -20,6 +20,11 @@ enum CompareFiles {
 
 /// Numbers and values of a compare row as the files write them.
 enum CompareText {
+    /// "not enough data: 5 of the 7 dates have data (compare again later, or give --days 5)".
+    static func notEnoughDates(_ short: (have: Int, need: Int)) -> String {
+        "not enough data: \(short.have) of the \(short.need) dates have data (compare again once there are \(short.need), or give --days \(max(1, short.have)))"
+    }
+
     /// A value at full precision but without float noise (6 decimals at most).
     static func number(_ v: Double) -> String { JSONValue.format(v, decimals: 6) }
 
@@ -156,6 +161,10 @@ enum CompareJSON {
                     ("only_native", .number(Double(s.onlyNative), decimals: 0)), ("only_hae", .number(Double(s.onlyHAE), decimals: 0)),
                     ("not_comparable", .number(Double(s.notComparable), decimals: 0)),
                     ("gaps", .number(Double(report.gaps.count), decimals: 0)),
+                    (
+                        "not_enough_data",
+                        report.notEnoughDates.map { .string(CompareText.notEnoughDates($0)) } ?? .null
+                    ),
                     ("passed", .bool(!report.failed)),
                 ])
             ),

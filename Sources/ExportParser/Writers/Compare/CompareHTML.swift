@@ -31,6 +31,7 @@ enum CompareHTML {
         for w in report.warnings { h += "<p class=\"warning\"><b>Warning:</b> \(escape(w))</p>\n" }
         let verdict = report.failed ? "Not ready to switch HAE off" : "Native data matches HAE"
         h += "<section class=\"verdict \(report.failed ? "fail" : "pass")\"><h2>\(verdict)</h2>"
+        if let short = report.notEnoughDates { h += "<p class=\"short\"><b>\(escape(CompareText.notEnoughDates(short)))</b></p>" }
         let verdicts = report.verdicts
         if !verdicts.isEmpty {
             h += "<ul class=\"fields\">"

@@ -101,6 +101,7 @@ enum CompareTerminal {
         if s.mismatches > 0 { problems.append(plural(s.mismatches, "value out of tolerance", "values out of tolerance")) }
         if s.workoutsUnmatched > 0 { problems.append(plural(s.workoutsUnmatched, "workout on one side only", "workouts on one side only")) }
         if !report.gaps.isEmpty { problems.append(plural(report.gaps.count, "gap", "gaps")) }
+        if let short = report.notEnoughDates { problems.append(CompareText.notEnoughDates(short)) }
         let verdict =
             report.failed
             ? paint("FAILED", "1;31") + ": " + problems.joined(separator: ", ")

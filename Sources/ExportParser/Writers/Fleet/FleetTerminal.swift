@@ -1,0 +1,58 @@
+/// The fleet report on the terminal: one line a person, worst first; then per field how many
+/// people it holds and fails for (the fields failing for anyone), the causes most people share,
+/// and the counts. Colours (ANSI) only when asked.
+enum FleetTerminal {
+    static func render(_ report: FleetReport, outDir: String, color: Bool) -> String {
+        func paint(_ text: String, _ code: String) -> String { color ? "\u{1B}[\(code)m" + text + "\u{1B}[0m" : text }
+        var lines: [String] = []
+        let width = min(24, report.people.map(\.person.count).max() ?? 0)
+        let statusWidth = FleetStatus.allCases.map(\.words.count).max()!
+        for p in report.people {
+            let mark: String
+            let code: String
+            switch p.status {
+            case .appStopped: (mark, code) = ("■", "1;31")
+            case .notReady: (mark, code) = ("✗", "31")
+            case .notEnoughData: (mark, code) = ("–", "33")
+            case .ready: (mark, code) = ("✓", "32")
+            }
+            let name = p.person + String(repeating: " ", count: max(0, width - p.person.count))
+            let status = p.status.words + String(repeating: " ", count: statusWidth - p.status.words.count)
+            lines.append(paint("\(mark) \(name)  \(status)", code) + "  " + p.reason)
+        }
+        let failing = report.fields.filter { !$0.fails.isEmpty }
+        if !failing.isEmpty {
+            lines.append("")
+            lines.append("Per field, across people:")
+            let w = failing.map { GapFinder.name($0.field).count }.max()!
+            for f in failing {
+                let name = GapFinder.name(f.field)
+                let who = f.fails.prefix(5).joined(separator: ", ") + (f.fails.count > 5 ? ", \(f.fails.count - 5) more" : "")
+                lines.append(
+                    "  \(name)\(String(repeating: " ", count: w - name.count))  holds for \(f.holds), fails for \(f.fails.count) (\(who))")
+            }
+            let clean = report.fields.count - failing.count
+            if clean > 0 { lines.append("  \(clean) other \(clean == 1 ? "field holds" : "fields hold") for everyone compared") }
+        }
+        if !report.causes.isEmpty {
+            lines.append("")
+            lines.append("Most common reasons:")
+            for c in report.causes.prefix(Self.causesShown) {
+                lines.append("  \(c.people.count) \(c.people.count == 1 ? "person" : "people"): \(c.cause)")
+            }
+        }
+        lines.append("")
+        let counts = report.counts.filter { $0.people > 0 }.map { "\($0.people) \($0.status.words)" }.joined(separator: ", ")
+        let n = report.people.count
+        let verdict =
+            report.allReady
+            ? paint("READY", "1;32") + ": all \(n) \(n == 1 ? "person" : "people")"
+            : paint("NOT ALL READY", "1;31") + ": \(n) \(n == 1 ? "person" : "people"): \(counts)"
+        lines.append(verdict)
+        lines.append(
+            "Report: \(outDir)/fleet.html (every person in fleet.csv and fleet.json; each one's own in \(outDir)/PERSON/compare.html)")
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    static let causesShown = 8
+}

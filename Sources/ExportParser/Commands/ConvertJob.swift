@@ -65,7 +65,9 @@ public final class ConvertJob {
         }
         var days: [FinishedDay] = []
         do {
-            for source in try ConvertSource.plan(request.inputs) {
+            let plan = try ConvertSource.planned(request.inputs)
+            outcome.skippedFiles = plan.skipped
+            for source in plan.sources {
                 try finishStoring()
                 let (input, days, commit) = try read(source, store: store)
                 // The input's day book is gone: what it and its finish held goes back to the

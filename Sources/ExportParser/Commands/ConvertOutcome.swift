@@ -42,6 +42,8 @@ public struct ConvertOutcome: Sendable {
     var outDir = ""
     var storePath: String?
     var storeRowsAdded: [String: Int] = [:]
+    /// Files of a folder input that are none of the inputs convert reads, with why (skipped).
+    var skippedFiles: [(path: String, reason: String)] = []
 
     var bytesRead: Int64 { inputs.reduce(0) { $0 + ($1.report?.bytesRead ?? 0) } }
 
@@ -63,6 +65,7 @@ public struct ConvertOutcome: Sendable {
     public func summaryLines(maxTypes: Int = 12) -> [String] {
         var lines: [String] = []
         var total = ReadReport()
+        for f in skippedFiles { lines.append("\(f.path): skipped, \(f.reason)") }
         for i in inputs {
             if i.alreadyImported {
                 lines.append("\(i.path): already imported for this person (same sha256 and options); the store is unchanged")

@@ -354,6 +354,8 @@ final class HealthStore: @unchecked Sendable {
                         )
                     }
                 }
+                // Version 7 adds its column in Swift, only where it is missing.
+                if v + 1 == 7 { try StoreSchema.addDayOptions(db) }
                 try db.execute("PRAGMA user_version = \(v + 1)")
             }
             let viewSQL = StoreSchema.dailyViewSQL

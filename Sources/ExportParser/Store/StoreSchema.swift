@@ -482,9 +482,16 @@ enum StoreSchema {
     /// `dailyViewSQL` after the migrations, so that an older build (which would make its own
     /// view again) refuses the store instead.
     static let v7 = """
-        ALTER TABLE imports ADD COLUMN day_options TEXT;
         DROP VIEW IF EXISTS daily;
         """
+
+    /// The rest of version 7: `imports.day_options`, added unless the table has it (a store a
+    /// test or a person set back to an older `user_version` by hand keeps its columns; SQLite
+    /// has no `ADD COLUMN IF NOT EXISTS`).
+    static func addDayOptions(_ db: SQLiteConnection) throws {
+        guard try db.scalarInt("SELECT count(*) FROM pragma_table_info('imports') WHERE name = 'day_options'") == 0 else { return }
+        try db.execute("ALTER TABLE imports ADD COLUMN day_options TEXT")
+    }
 
     /// Sets `key_digest` of every stored sample from its columns, by `SampleKeyDigest.digest`
     /// (what the writer binds for a new row), 10,000 rows at a time in id order: read a batch,

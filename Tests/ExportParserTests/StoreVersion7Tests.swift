@@ -21,9 +21,12 @@ final class StoreVersion7Tests: XCTestCase {
         """)
 
     /// 2024-03-03 in HAE: 100.5 steps (HAE states fractions): a count whose value is no whole
-    /// number stays REAL.
+    /// number stays REAL. 2024-03-04: 0.1 + 0.2 + 0.7 = 1 step, which binary floating point adds
+    /// up to 0.9999999999999999 in some orders (0.7 + 0.2 + 0.1): shown as the INTEGER 1.
     static let hae = """
-        {"data": {"metrics": [{"name": "step_count", "units": "count", "data": [{"date": "2024-03-03 00:00:00 +0100", "qty": 100.5}]}]}}
+        {"data": {"metrics": [{"name": "step_count", "units": "count", "data": [{"date": "2024-03-03 00:00:00 +0100", "qty": 100.5},
+          {"date": "2024-03-04 10:00:00 +0100", "qty": 0.1}, {"date": "2024-03-04 10:01:00 +0100", "qty": 0.2},
+          {"date": "2024-03-04 10:02:00 +0100", "qty": 0.7}]}]}}
         """
 
     private func convert(_ dir: URL, zone: String = "Europe/Paris") throws -> String {
@@ -48,6 +51,8 @@ final class StoreVersion7Tests: XCTestCase {
             [["integer", "24504", "integer", "3", "real", "70.0"]])
         XCTAssertEqual(
             try T.rows(store, "SELECT typeof(step_count), step_count FROM daily WHERE date = '2024-03-03'"), [["real", "100.5"]])
+        XCTAssertEqual(
+            try T.rows(store, "SELECT typeof(step_count), step_count FROM daily WHERE date = '2024-03-04'"), [["integer", "1"]])
         XCTAssertEqual(
             try T.rows(store, "SELECT day_options FROM imports ORDER BY id"),
             [["timezone=Europe/Paris; source-priority=default"], ["timezone=Europe/Paris; source-priority=default"]])

@@ -610,9 +610,11 @@ enum StoreSchema {
             if f.isWholeCount {
                 // `day_values.value` is a REAL column (full precision, any field), where SQLite keeps
                 // 24504 as 24504.0: a count's whole value is shown as the INTEGER it is, and a
-                // fraction (an HAE step total can have one) as it was stored.
+                // fraction (an HAE step total can have one) as it was stored. "Whole" within 1e-9:
+                // a sum of HAE's fractional minutes that should be 110 is 110.00000000000001 in
+                // binary floating point.
                 cols.append(
-                    "CASE WHEN \(value) = CAST(\(value) AS INTEGER) THEN CAST(\(value) AS INTEGER) ELSE \(value) END AS \(quoteIdentifier(column))"
+                    "CASE WHEN abs(\(value) - round(\(value))) < 1e-9 THEN CAST(round(\(value)) AS INTEGER) ELSE \(value) END AS \(quoteIdentifier(column))"
                 )
             } else {
                 cols.append("\(value) AS \(quoteIdentifier(column))")

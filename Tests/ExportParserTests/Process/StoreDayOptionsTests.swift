@@ -96,4 +96,30 @@ final class StoreDayOptionsTests: XCTestCase {
             XCTAssertEqual(s.daily, s.payload, date)
         }
     }
+
+    /// The replacement is part of the run's one transaction: when a later input of the run
+    /// fails, the earlier import stays as it was and nothing under `--out` changes.
+    func testAReplacementInARunThatFailsChangesNothing() throws {
+        let dir = try TestPaths.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try StoreKillTests.exportXML(records: 200).write(to: dir.appendingPathComponent("export.xml"), atomically: true, encoding: .utf8)
+        // An export cut in the middle of a record: the run's second input fails.
+        let whole = StoreKillTests.exportXML(records: 10)
+        try String(whole.prefix(whole.count / 2)).write(to: dir.appendingPathComponent("cut.xml"), atomically: true, encoding: .utf8)
+        let store = dir.appendingPathComponent("out/health.sqlite").path
+        let first = try ToolRun.run(["convert", "export.xml", "--out", "out", "--timezone", "Atlantic/Reykjavik"], in: dir)
+        XCTAssertEqual(first.status, 0, first.printed)
+        let stored = try ToolRun.storeRows(store)
+        let files = try ToolRun.snapshot(dir.appendingPathComponent("out"))
+
+        let failed = try ToolRun.run(["convert", "export.xml", "cut.xml", "--out", "out", "--timezone", "Australia/Sydney"], in: dir)
+        XCTAssertEqual(failed.status, 1, failed.printed)
+        XCTAssertTrue(failed.stderr.contains("cut.xml"), failed.stderr)
+        XCTAssertEqual(try ToolRun.storeRows(store), stored)
+        ToolRun.assertUnchanged(files, try ToolRun.snapshot(dir.appendingPathComponent("out")), "a failed run")
+        // Still Reykjavik's days: 900 and 4,300 (worked out above).
+        XCTAssertEqual(try steps(store, "2023-12-31").daily, 900)
+        XCTAssertEqual(
+            try rows(store, "SELECT id, day_options FROM imports"), [["1", "timezone=Atlantic/Reykjavik; source-priority=default"]])
+    }
 }

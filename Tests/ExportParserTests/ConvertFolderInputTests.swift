@@ -3,7 +3,7 @@ import XCTest
 
 @testable import ExportParser
 
-/// A folder given to `convert` is the list of its files (docs/usage.md, "Inputs"): an export.xml
+/// A folder given to `convert` is the list of its files (docs/usage.md, "A folder is the list of its files"): an export.xml
 /// and HAE JSON side by side are read as when named one by one, and a file convert cannot use is
 /// named and skipped with a line in the summary. Before, a folder was read as HAE bodies only:
 /// its export.xml was ignored without a word.

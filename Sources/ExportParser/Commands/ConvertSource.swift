@@ -21,7 +21,7 @@ enum ConvertSource: Sendable {
     /// them stands. A folder is the list of its files in name order, each read as if it were
     /// named on the command line (export.zip, export.xml, Health Auto Export JSON); a file of a
     /// folder that is none of them is skipped and named in `Plan.skipped` (docs/usage.md,
-    /// "Inputs"). A file named on the command line that is payload JSON is refused
+    /// "A folder is the list of its files"). A file named on the command line that is payload JSON is refused
     /// (`PayloadInput`): payloads are convert's output, not an input it can pass through exactly.
     static func planned(_ inputs: [String]) throws -> Plan {
         var plan = Plan()

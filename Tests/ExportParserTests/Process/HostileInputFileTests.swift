@@ -6,7 +6,7 @@ import XCTest
 /// Inputs that are not regular readable files: a directory, a FIFO (this hung: `open`
 /// waited for a writer), an unreadable file. Each is refused before anything is read.
 final class HostileInputFileTests: XCTestCase {
-    /// A directory given as input is the list of its files (docs/usage.md, "Inputs"): one that
+    /// A directory given as input is the list of its files (docs/usage.md, "A folder is the list of its files"): one that
     /// holds none convert reads (here an export's CDA document and a note) is refused, naming
     /// what it holds.
     func testDirectoryIsRefused() throws {

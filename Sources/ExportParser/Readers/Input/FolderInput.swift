@@ -1,7 +1,7 @@
 import Foundation
 
 /// A folder given as an input: the list of its files, in name order, each taken as if it were
-/// named on the command line (docs/usage.md, "Inputs"). People unzip an export beside their Health
+/// named on the command line (docs/usage.md, "A folder is the list of its files"). People unzip an export beside their Health
 /// Auto Export files, or keep a backend's bodies in one folder: the folder's export.xml (or
 /// export.zip) and HAE JSON are read together. A file that is none of the inputs convert reads is
 /// named and skipped, never read as something it is not: the export's own `export_cda.xml` (an

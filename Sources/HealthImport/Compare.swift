@@ -114,7 +114,18 @@ struct Compare: ParsableCommand {
         threads.apply()
         if everyone { return try runFleet() }
         do {
-            let outcome = try CompareJob(request).run()
+            let job = try CompareJob(request)
+            // A progress line on a terminal while the inputs are read, as convert shows it.
+            let display = ProgressDisplay(enabled: !quiet)
+            job.progress = { display.show($0) }
+            let outcome: CompareOutcome
+            do {
+                outcome = try job.run()
+            } catch {
+                display.clear()
+                throw error
+            }
+            display.clear()
             if !quiet {
                 let color = isatty(STDOUT_FILENO) == 1 && ProcessInfo.processInfo.environment["NO_COLOR"].map(\.isEmpty) ?? true
                 print(outcome.terminalText(color: color), terminator: "")

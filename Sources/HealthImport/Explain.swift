@@ -76,7 +76,18 @@ struct Explain: ParsableCommand {
     func run() throws {
         threads.apply()
         do {
-            let outcome = try ExplainJob(request).run()
+            let job = try ExplainJob(request)
+            // A progress line on a terminal while the inputs are read, as convert shows it.
+            let display = ProgressDisplay(enabled: true)
+            job.progress = { display.show($0) }
+            let outcome: ExplainOutcome
+            do {
+                outcome = try job.run()
+            } catch {
+                display.clear()
+                throw error
+            }
+            display.clear()
             print(format == .json ? outcome.json : outcome.text, terminator: "")
         } catch let error as UserFacingError {
             throw Usage.report(error, exitCode: 2)

@@ -51,7 +51,9 @@ struct Receive: ParsableCommand {
     @Option(help: ArgumentHelp("Whose data the --api-key-file key sends (default me). Example: --person ann", valueName: "id"))
     var person = "me"
 
-    @Option(help: ArgumentHelp("Largest body taken, in MB (default 256). Example: --max-body 64", valueName: "MB"))
+    @Option(
+        help: ArgumentHelp(
+            "Largest body taken, in MiB (1 MiB = 1,048,576 bytes; default 256). Example: --max-body 64", valueName: "MiB"))
     var maxBody = 256
 
     func validate() throws {
@@ -59,7 +61,7 @@ struct Receive: ParsableCommand {
         if keys != nil && person != "me" {
             throw ValidationError("--person goes with --api-key-file; with --keys each key names its person")
         }
-        guard maxBody >= 1 && maxBody <= 4096 else { throw ValidationError("--max-body must be from 1 to 4096 (MB)") }
+        guard maxBody >= 1 && maxBody <= 4096 else { throw ValidationError("--max-body must be from 1 to 4096 (MiB)") }
         _ = try address()
     }
 

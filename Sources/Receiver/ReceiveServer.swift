@@ -49,7 +49,12 @@ public struct ReceiveServer: Sendable {
             configuration: .init(address: .hostname(options.host, port: options.port), serverName: nil),
             onServerRunning: { channel in onListening(channel.localAddress?.port ?? options.port) },
             logger: logger)
-        try await app.runService()
+        do {
+            try await app.runService()
+        } catch {
+            // A port in use is one sentence, not SwiftNIO's bind error (`ListenError`).
+            throw ListenError.from(error, host: options.host, port: options.port) ?? error
+        }
     }
 
     func respond(_ request: Request, _ context: ReceiveContext) async -> Response {

@@ -76,8 +76,8 @@ final class ConvertMergeTests: XCTestCase {
             XCTAssertEqual(rows, [["resting_hr", "hae"], ["sleep_total_hours", "hae"], ["step_count", "apple-xml"]])
             XCTAssertEqual(
                 try T.rows(store, "SELECT step_count, hae_filled FROM daily WHERE date = '2024-03-02'"),
-                [["1000.0", "resting_hr;sleep_core_hours;sleep_in_bed_end;sleep_in_bed_start;sleep_source;sleep_total_hours"]])
-            XCTAssertEqual(try T.rows(store, "SELECT step_count, hae_filled FROM daily WHERE date = '2024-03-03'"), [["5000.0", "NULL"]])
+                [["1000", "resting_hr;sleep_core_hours;sleep_in_bed_end;sleep_in_bed_start;sleep_source;sleep_total_hours"]])
+            XCTAssertEqual(try T.rows(store, "SELECT step_count, hae_filled FROM daily WHERE date = '2024-03-03'"), [["5000", "NULL"]])
         }
         XCTAssertEqual(csvs[0], csvs[1], "the order on the command line changes nothing")
     }

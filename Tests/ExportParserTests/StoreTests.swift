@@ -372,7 +372,8 @@ final class StoreTests: XCTestCase {
             ])
         XCTAssertEqual(
             try T.rows(path, "SELECT person, date, timezone, step_count, distance_km, heart_rate_max, sleep_total_hours FROM daily"),
-            [["me", "2024-01-02", "Europe/Amsterdam", "412.0", "0.3049999999", "120.0", "NULL"]])
+            // Counts shown as INTEGER (schema version 7); a distance and a heart rate as REAL.
+            [["me", "2024-01-02", "Europe/Amsterdam", "412", "0.3049999999", "120.0", "NULL"]])
     }
 
     func testDevicesAreStoredOnceWithoutTheirAddressAndOffsetsShowAsWritten() throws {
@@ -547,7 +548,7 @@ final class StoreTests: XCTestCase {
         XCTAssertEqual(
             try T.rows(path, "SELECT person, import_id FROM samples ORDER BY person"),
             [["ann", String(ann.importID)], ["bob", String(bob.importID)]])
-        XCTAssertEqual(try T.rows(path, "SELECT person, step_count FROM daily ORDER BY person"), [["ann", "100.0"], ["bob", "999.0"]])
+        XCTAssertEqual(try T.rows(path, "SELECT person, step_count FROM daily ORDER BY person"), [["ann", "100"], ["bob", "999"]])
         XCTAssertEqual(
             try T.rows(path, "SELECT person, value FROM me ORDER BY person"),
             [["ann", "HKBloodTypeONegative"], ["bob", "HKBloodTypeANegative"]])
@@ -588,8 +589,8 @@ final class StoreTests: XCTestCase {
         XCTAssertEqual(
             try T.rows(path, "SELECT date, step_count, weight_kg, timezone FROM daily ORDER BY date"),
             [
-                ["2024-01-01", "10.0", "70.123456789", "Europe/Paris"], ["2024-01-02", "25.0", "NULL", "Europe/Paris"],
-                ["2024-01-03", "30.0", "NULL", "Europe/Paris"],
+                ["2024-01-01", "10", "70.123456789", "Europe/Paris"], ["2024-01-02", "25", "NULL", "Europe/Paris"],
+                ["2024-01-03", "30", "NULL", "Europe/Paris"],
             ])
     }
 

@@ -55,6 +55,10 @@ struct OutputField: Sendable {
         var isText: Bool { self == .date || self == .sleepTime || self == .text }
     }
 
+    /// A count written without decimals (steps, flights, heart-rate readings, workouts): the
+    /// store's `daily` view shows its whole values as INTEGER.
+    var isWholeCount: Bool { unit == CanonicalUnit.count.rawValue && decimals == 0 }
+
     /// A field's value for one day.
     enum Value: Equatable, Sendable {
         case number(Double)

@@ -9,6 +9,9 @@ public final class CompareJob {
     let tolerances: Tolerances
     let fromDay: Int?
     let untilDay: Int?
+    /// Called about every 16 MB on the reading thread while an export or HAE input is read: the
+    /// CLI's progress line on a terminal, as convert shows it.
+    public var progress: ((ConvertProgress) -> Void)?
 
     public init(_ request: CompareRequest) throws {
         try request.validate()
@@ -35,8 +38,8 @@ public final class CompareJob {
             ]
         } else {
             try CompareInputCheck.checkFiles(native: request.native, hae: request.hae)
-            native = try Self.side(request.native, options: options, ignored: &ignored, superseded: &superseded.native)
-            hae = try Self.side(request.hae, options: options, ignored: &ignored, superseded: &superseded.hae)
+            native = try Self.side(request.native, options: options, ignored: &ignored, superseded: &superseded.native, progress: progress)
+            hae = try Self.side(request.hae, options: options, ignored: &ignored, superseded: &superseded.hae, progress: progress)
             sides = [
                 CompareSideSummary(side: .native, kind: CompareSideSummary.kind(of: request.native), files: request.native, days: native),
                 CompareSideSummary(side: .hae, kind: CompareSideSummary.kind(of: request.hae), files: request.hae, days: hae),
@@ -150,9 +153,10 @@ public final class CompareJob {
     /// rules, all HAE inputs as one set (`ConvertSource`); later inputs winning field by field.
     /// Keys of payload JSON that no field has are added to `ignored`, so a payload from another
     /// writer whose names differ is not silently compared as missing.
-    static func side(_ inputs: [String], options: DayOptions, ignored: inout [IgnoredPayloadKeys], superseded: inout Int) throws
-        -> [String: ComparableDay]
-    {
+    static func side(
+        _ inputs: [String], options: DayOptions, ignored: inout [IgnoredPayloadKeys], superseded: inout Int,
+        progress: ((ConvertProgress) -> Void)? = nil
+    ) throws -> [String: ComparableDay] {
         var days: [String: ComparableDay] = [:]
         func overlay(_ d: ComparableDay) {
             guard var cur = days[d.date] else {
@@ -179,7 +183,17 @@ public final class CompareJob {
         superseded += syncs.superseded
         for source in try ConvertSource.plan(others) {
             let book = DayBook(options: options)
-            _ = try source.read(into: book)
+            let started = Date()
+            _ = try source.read(
+                into: book,
+                progress: progress.map { show in
+                    { path, done, total in
+                        show(
+                            ConvertProgress(
+                                input: path, bytesDone: done, bytesTotal: total, records: book.samplesSeen,
+                                elapsed: Date().timeIntervalSince(started)))
+                    }
+                })
             FreedMemory.giveBack()
             for d in try ConvertJob.finishedDays(book, source: source, options: options).0 {
                 overlay(ComparableDay(d, inputSources: book.sourceNames))

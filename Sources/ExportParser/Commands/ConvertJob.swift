@@ -60,11 +60,14 @@ public final class ConvertJob {
             storing = nil
             let done = try commit.value()
             outcome.inputs[i].alreadyImported = done.alreadyImported
+            outcome.inputs[i].replacedImport = done.replaced
             outcome.storeRowsAdded.merge(done.rowsAdded, uniquingKeysWith: +)
         }
         var days: [FinishedDay] = []
         do {
-            for source in try ConvertSource.plan(request.inputs) {
+            let plan = try ConvertSource.planned(request.inputs)
+            outcome.skippedFiles = plan.skipped
+            for source in plan.sources {
                 try finishStoring()
                 let (input, days, commit) = try read(source, store: store)
                 // The input's day book is gone: what it and its finish held goes back to the
@@ -144,6 +147,8 @@ public final class ConvertJob {
     struct StoreCommit {
         var rowsAdded: [String: Int] = [:]
         var alreadyImported = false
+        /// The earlier import of the same file (other options) this one replaced.
+        var replaced: StoredImport?
     }
 
     /// Reads one input (an export, or the run's HAE set) into its own day book and, when there is
@@ -164,7 +169,8 @@ public final class ConvertJob {
             session = try store.beginImport(
                 ImportMetadata(
                     person: request.person, fileName: source.fileName, sha256: "", format: source.format,
-                    toolVersion: ExportParserVersion.current, startedAt: started))
+                    toolVersion: ExportParserVersion.current, startedAt: started,
+                    dayOptions: ImportMetadata.dayOptions(timeZoneName: request.timeZoneName, sourcePriority: request.sourcePriority)))
         }
         let sink: SampleSink = session.map { SinkFanout([book, $0]) } ?? book
         var report = ReadReport()
@@ -189,7 +195,7 @@ public final class ConvertJob {
             commit = BackgroundValue(name: "store commit") {
                 do {
                     let result = try session.complete(days: days, report: report, sha256: try digest.value())
-                    return StoreCommit(rowsAdded: result.rowsAdded)
+                    return StoreCommit(rowsAdded: result.rowsAdded, replaced: result.replacedImport)
                 } catch is AlreadyImported {
                     return StoreCommit(alreadyImported: true)
                 }

@@ -7,8 +7,11 @@ public struct ConvertOutcome: Sendable {
         var path: String
         var format: InputFormat
         var report: ReadReport?
-        /// The store already held this exact file for this person.
+        /// The store already held this exact file for this person, made with the same options.
         var alreadyImported = false
+        /// The store held this file for this person from a run with other options (or a
+        /// health-import that made other days of it): this import replaced that one.
+        var replacedImport: StoredImport?
         var elapsed: Double = 0
         /// Sum samples that came after their day had been resolved to save memory (see
         /// `DayOptions.sumPieceBudget`); their day's total did not get source resolution.
@@ -39,6 +42,8 @@ public struct ConvertOutcome: Sendable {
     var outDir = ""
     var storePath: String?
     var storeRowsAdded: [String: Int] = [:]
+    /// Files of a folder input that are none of the inputs convert reads, with why (skipped).
+    var skippedFiles: [(path: String, reason: String)] = []
 
     var bytesRead: Int64 { inputs.reduce(0) { $0 + ($1.report?.bytesRead ?? 0) } }
 
@@ -60,9 +65,16 @@ public struct ConvertOutcome: Sendable {
     public func summaryLines(maxTypes: Int = 12) -> [String] {
         var lines: [String] = []
         var total = ReadReport()
+        for f in skippedFiles { lines.append("\(f.path): skipped, \(f.reason)") }
         for i in inputs {
             if i.alreadyImported {
-                lines.append("\(i.path): already imported for this person (same sha256); the store is unchanged")
+                lines.append("\(i.path): already imported for this person (same sha256 and options); the store is unchanged")
+            }
+            if let earlier = i.replacedImport {
+                let was = earlier.dayOptions.map { "made with \($0)" } ?? "made by an earlier health-import"
+                lines.append(
+                    "\(i.path): replaced its earlier import in the store (import \(earlier.id), \(was)): its rows, days and payloads are this run's now"
+                )
             }
             if let r = i.report { total.merge(r) }
             if i.duplicateWorkouts > 0 {

@@ -9,25 +9,52 @@ enum ConvertSource: Sendable {
     case hae(paths: [String], bodies: [HAEBody])
 
     /// The run's inputs in command-line order, the HAE ones as one source where the first of
-    /// them stands. A folder is a folder of HAE bodies.
-    static func plan(_ inputs: [String]) throws -> [ConvertSource] {
-        var out: [ConvertSource] = []
+    /// them stands; the files of a folder inputs skipped, with why.
+    struct Plan {
+        var sources: [ConvertSource] = []
+        /// Files of a folder input that are none of the inputs convert reads, named and skipped
+        /// (`ConvertOutcome` prints them), in the order met.
+        var skipped: [(path: String, reason: String)] = []
+    }
+
+    /// The run's inputs in command-line order, the HAE ones as one source where the first of
+    /// them stands. A folder is the list of its files in name order, each read as if it were
+    /// named on the command line (export.zip, export.xml, Health Auto Export JSON); a file of a
+    /// folder that is none of them is skipped and named in `Plan.skipped` (docs/usage.md,
+    /// "A folder is the list of its files"). A file named on the command line that is payload JSON is refused
+    /// (`PayloadInput`): payloads are convert's output, not an input it can pass through exactly.
+    static func planned(_ inputs: [String]) throws -> Plan {
+        var plan = Plan()
         var haePaths: [String] = []
         var haePlace: Int?
-        for path in inputs {
-            let format: InputFormat = HAEBody.isDirectory(path) ? .hae : try InputDetector.detect(path: path)
+        func add(_ path: String, _ format: InputFormat) {
             if format == .hae {
-                if haePlace == nil { haePlace = out.count }
+                if haePlace == nil { haePlace = plan.sources.count }
                 haePaths.append(path)
             } else {
-                out.append(.export(path: path, format: format))
+                plan.sources.append(.export(path: path, format: format))
             }
         }
-        if let haePlace {
-            out.insert(.hae(paths: haePaths, bodies: try HAEBody.list(haePaths)), at: haePlace)
+        for path in inputs {
+            if HAEBody.isDirectory(path) {
+                let (files, skipped) = try FolderInput.files(of: path)
+                plan.skipped += skipped
+                for file in files { add(file.path, file.format) }
+                continue
+            }
+            let format = try InputDetector.detect(path: path)
+            if format == .hae, try PayloadInput.isPayload(path: path) { throw PayloadInput.refusal(path) }
+            add(path, format)
         }
-        return out
+        if let haePlace {
+            plan.sources.insert(.hae(paths: haePaths, bodies: try HAEBody.list(haePaths)), at: haePlace)
+        }
+        return plan
     }
+
+    /// The sources of `planned`, for the commands that read a folder's usable files and say
+    /// nothing of the others (`explain`, `compare`).
+    static func plan(_ inputs: [String]) throws -> [ConvertSource] { try planned(inputs).sources }
 
     var format: InputFormat {
         switch self {

@@ -9,6 +9,9 @@ public final class ExplainJob {
     let options: DayOptions
     let dayNumber: Int
     let field: OutputField
+    /// Called about every 16 MB on the reading thread while an input is read: the CLI's progress
+    /// line on a terminal, as convert shows it.
+    public var progress: ((ConvertProgress) -> Void)?
 
     public init(_ request: ExplainRequest) throws {
         try request.validate()
@@ -43,8 +46,8 @@ public final class ExplainJob {
             guard !imports.isEmpty else { throw StoreAccess.missing(request.person, in: storePath) }
             for hae in [false, true] where imports.contains(where: { ($0.format == InputFormat.hae.rawValue) == hae }) {
                 let label = "\(storePath) (\(request.person)'s \(hae ? "HAE" : "export") imports)"
-                let (book, attribution, days) = try attributedRead { book in
-                    _ = try StoreDateReplay.play(store, person: request.person, hae: hae, day: dayNumber, into: book)
+                let (book, attribution, days) = try attributedRead { sink, _ in
+                    _ = try StoreDateReplay.play(store, person: request.person, hae: hae, day: dayNumber, into: sink)
                 }
                 dates.formUnion(days.map(\.date))
                 r.read.append((label, hae, attributed(label, book: book, attribution: attribution, days: days)))
@@ -64,8 +67,8 @@ public final class ExplainJob {
         }
         // Exports one by one, every HAE input as one set, as convert reads them (`ConvertSource`).
         for source in try ConvertSource.plan(others) {
-            let (book, attribution, days) = try attributedRead { book in
-                _ = try source.read(into: SinkFanout([book, DetailsWanted()]))
+            let (book, attribution, days) = try attributedRead { sink, progress in
+                _ = try source.read(into: sink, progress: progress)
             }
             dates.formUnion(days.map(\.date))
             let isHAE = source.format == .hae
@@ -84,13 +87,29 @@ public final class ExplainJob {
 
     /// One input read into a day book that attributes the date's samples. Without `--timezone`
     /// an input is dated by its `HKTimeZone` timeline, known only at its end, and near-midnight
-    /// samples wait until then unheard; so it is read a second time with the timeline given (or,
-    /// with none, in the recorded offsets), every sample then placed on arrival (docs/explain.md).
-    private func attributedRead(_ read: (DayBook) throws -> Void) throws -> (DayBook, DayAttribution, [FinishedDay]) {
+    /// samples wait until then unheard; so what the read kept around the date
+    /// (`DateWindowRecorder`) is played again into a book given the timeline (or, with none, the
+    /// recorded offsets), every sample then placed on arrival (docs/explain.md). The input is
+    /// read once; the explained date's day is the replay's, as convert's second pass of a trip
+    /// gives it.
+    private func attributedRead(
+        _ read: (SampleSink, _ progress: ((String, Int64, Int64?) -> Void)?) throws -> Void
+    ) throws -> (DayBook, DayAttribution, [FinishedDay]) {
         var book = DayBook(options: options)
         var attribution = DayAttribution(day: dayNumber)
         book.attribute(to: attribution)
-        try read(book)
+        let window = DateWindowRecorder(day: dayNumber)
+        let started = Date()
+        let first = book
+        let onProgress = progress.map { show in
+            { (path: String, done: Int64, total: Int64?) in
+                show(
+                    ConvertProgress(
+                        input: path, bytesDone: done, bytesTotal: total, records: first.samplesSeen,
+                        elapsed: Date().timeIntervalSince(started)))
+            }
+        }
+        try read(SinkFanout([book, window]), onProgress)
         var days = book.finish()
         if book.datedAtTheEnd {
             var again = options
@@ -98,8 +117,9 @@ public final class ExplainJob {
             book = DayBook(options: again)
             attribution = DayAttribution(day: dayNumber)
             book.attribute(to: attribution)
-            try read(book)
-            days = book.finish()
+            window.replay(into: book)
+            let replayed = book.finish().filter { $0.dayNumber == dayNumber }
+            days = (days.filter { $0.dayNumber != dayNumber } + replayed).sorted { $0.dayNumber < $1.dayNumber }
         }
         return (book, attribution, days)
     }

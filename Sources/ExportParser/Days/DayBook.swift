@@ -98,6 +98,11 @@ final class DayBook: SampleSink {
         attribution = a
         sums.attribution = a
     }
+    /// Marks sources as watches before any sample (`explain` replays a date's window of an input
+    /// whose watches showed anywhere in it: `DateWindowRecorder`).
+    func knowWatches(_ names: Set<String>) {
+        for name in names.sorted() { sources.markWatch(name) }
+    }
     /// The `HKTimeZone` timeline the input showed, when this book dated by it (after `finish`):
     /// `explain` reads again with it given, so that every sample is placed on arrival where its
     /// attribution can hear it.

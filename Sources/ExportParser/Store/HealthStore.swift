@@ -11,13 +11,30 @@ struct ImportMetadata: Sendable {
     var format: InputFormat
     var toolVersion: String
     var startedAt: Date
-    init(person: String, fileName: String, sha256: String, format: InputFormat, toolVersion: String, startedAt: Date) {
+    /// The run's options that change the day values (`DayOptions.identity`): with the digest,
+    /// what makes a run the same as an earlier import (docs/store.md, "Rules"). nil: not stated.
+    var dayOptions: String?
+    init(
+        person: String, fileName: String, sha256: String, format: InputFormat, toolVersion: String, startedAt: Date,
+        dayOptions: String? = nil
+    ) {
+        self.dayOptions = dayOptions
         self.person = person
         self.fileName = fileName
         self.sha256 = sha256
         self.format = format
         self.toolVersion = toolVersion
         self.startedAt = startedAt
+    }
+}
+
+extension ImportMetadata {
+    /// `imports.day_options`: the options of a run that change the day values it makes of a
+    /// file, as one text (`timezone=Europe/Madrid; source-priority=Apple Watch,iPhone`; `recorded`
+    /// and `default` when not given). `--from`, `--to` and `--out` change what is written, not
+    /// the days the store keeps, so they are not part of it.
+    static func dayOptions(timeZoneName: String?, sourcePriority: [String]?) -> String {
+        "timezone=\(timeZoneName ?? "recorded"); source-priority=\(sourcePriority?.joined(separator: ",") ?? "default")"
     }
 }
 
@@ -32,6 +49,9 @@ struct StoredImport: Sendable, Equatable {
     /// ISO 8601, UTC.
     var startedAt: String
     var finishedAt: String?
+    /// The options that changed its day values (`ImportMetadata.dayOptions`); nil for an import
+    /// of a store before schema version 7.
+    var dayOptions: String?
 }
 
 /// Rows an import added, by table name (`samples`, `workouts`, `day_values`, …).
@@ -40,6 +60,8 @@ struct StoreImportResult: Sendable {
     var rowsAdded: [String: Int]
     /// Day values of earlier imports removed because this import covers their dates.
     var dayValuesReplaced: Int
+    /// The earlier import of the same file this one replaced (other options or days), if any.
+    var replacedImport: StoredImport? = nil
     /// Top-level samples the input held (the sink saw), and those that were new to the store.
     var samplesRead: Int
     var samplesAdded: Int
@@ -332,6 +354,8 @@ final class HealthStore: @unchecked Sendable {
                         )
                     }
                 }
+                // Version 7 adds its column in Swift, only where it is missing.
+                if v + 1 == 7 { try StoreSchema.addDayOptions(db) }
                 try db.execute("PRAGMA user_version = \(v + 1)")
             }
             let viewSQL = StoreSchema.dailyViewSQL
@@ -371,7 +395,7 @@ final class HealthStore: @unchecked Sendable {
     func existingImport(person: String, sha256: String) throws -> StoredImport? {
         let s = try db.prepare(
             """
-            SELECT id, person, file_name, file_sha256, format, tool_version, started_at, finished_at
+            SELECT id, person, file_name, file_sha256, format, tool_version, started_at, finished_at, day_options
             FROM imports WHERE person = ? AND file_sha256 = ? AND finished_at IS NOT NULL
             """)
         s.bind(1, person)
@@ -379,14 +403,15 @@ final class HealthStore: @unchecked Sendable {
         guard try s.step() else { return nil }
         return StoredImport(
             id: s.int(0), person: s.text(1) ?? "", fileName: s.text(2) ?? "", sha256: s.text(3) ?? "",
-            format: s.text(4) ?? "", toolVersion: s.text(5) ?? "", startedAt: s.text(6) ?? "", finishedAt: s.text(7))
+            format: s.text(4) ?? "", toolVersion: s.text(5) ?? "", startedAt: s.text(6) ?? "", finishedAt: s.text(7),
+            dayOptions: s.text(8))
     }
 
     /// Every finished import of a person, oldest first.
     func imports(person: String) throws -> [StoredImport] {
         let s = try db.prepare(
             """
-            SELECT id, person, file_name, file_sha256, format, tool_version, started_at, finished_at
+            SELECT id, person, file_name, file_sha256, format, tool_version, started_at, finished_at, day_options
             FROM imports WHERE person = ? ORDER BY id
             """)
         s.bind(1, person)
@@ -395,7 +420,8 @@ final class HealthStore: @unchecked Sendable {
             out.append(
                 StoredImport(
                     id: s.int(0), person: s.text(1) ?? "", fileName: s.text(2) ?? "", sha256: s.text(3) ?? "",
-                    format: s.text(4) ?? "", toolVersion: s.text(5) ?? "", startedAt: s.text(6) ?? "", finishedAt: s.text(7)))
+                    format: s.text(4) ?? "", toolVersion: s.text(5) ?? "", startedAt: s.text(6) ?? "", finishedAt: s.text(7),
+                    dayOptions: s.text(8)))
         }
         return out
     }
@@ -420,8 +446,8 @@ final class HealthStore: @unchecked Sendable {
         do {
             let s = try db.prepare(
                 """
-                INSERT INTO imports (person, file_name, file_sha256, format, tool_version, started_at)
-                VALUES (?, ?, ?, ?, ?, ?)
+                INSERT INTO imports (person, file_name, file_sha256, format, tool_version, started_at, day_options)
+                VALUES (?, ?, ?, ?, ?, ?, ?)
                 """)
             s.bind(1, meta.person)
             s.bind(2, meta.fileName)
@@ -429,6 +455,7 @@ final class HealthStore: @unchecked Sendable {
             s.bind(4, meta.format.rawValue)
             s.bind(5, meta.toolVersion)
             s.bind(6, Self.isoUTC(meta.startedAt))
+            s.bind(7, meta.dayOptions)
             try s.run()
             let id = db.lastInsertRowID
             importInProgress = true

@@ -222,12 +222,18 @@ final class StoreImportSession: SampleSink, @unchecked Sendable {
         let db = store.db
         do {
             try drainWriter()
+            var replaced: StoredImport?
+            var remerge: [String] = []
             if let sha256 {
                 // The digest was computed while the file was read (begun with an empty one).
                 if let earlier = try store.existingImport(person: meta.person, sha256: sha256) {
-                    // Stored once, with the days of that import: this run must make the same.
-                    try store.checkSameDays(days, as: earlier)
-                    throw AlreadyImported(existing: earlier)
+                    // The same file with the same options and days is stored once; with other
+                    // options (or days) it replaces that import (`ImportReplacement`).
+                    if try store.isSameImport(earlier, dayOptions: meta.dayOptions, days: days) {
+                        throw AlreadyImported(existing: earlier)
+                    }
+                    remerge = try store.replace(earlier, by: importID)
+                    replaced = earlier
                 }
                 let u = try db.prepare("UPDATE imports SET file_sha256 = ?1 WHERE id = ?2")
                 u.bind(1, sha256.lowercased())
@@ -236,7 +242,7 @@ final class StoreImportSession: SampleSink, @unchecked Sendable {
             }
             var rows = writer.rowsAdded
             let finishStarted = DispatchTime.now().uptimeNanoseconds
-            let (added, replaced) = try writeDays(days)
+            let (added, valuesReplaced) = try writeDays(days, alsoMerging: remerge)
             rows["day_values", default: 0] += added
             try writeCounts(report)
             let s = try db.prepare(
@@ -273,7 +279,8 @@ final class StoreImportSession: SampleSink, @unchecked Sendable {
                 sqlite3_wal_checkpoint_v2(db.handle, nil, SQLITE_CHECKPOINT_PASSIVE, nil, nil)
             }
             return StoreImportResult(
-                importID: importID, rowsAdded: rows, dayValuesReplaced: replaced, samplesRead: writer.samplesRead,
+                importID: importID, rowsAdded: rows, dayValuesReplaced: valuesReplaced, replacedImport: replaced,
+                samplesRead: writer.samplesRead,
                 samplesAdded: writer.samplesAdded,
                 writerSeconds: Double(status.nanoseconds) / 1e9, writerCPUSeconds: Double(status.cpuNanoseconds) / 1e9,
                 finishSeconds: Double(DispatchTime.now().uptimeNanoseconds - finishStarted) / 1e9)
@@ -310,8 +317,9 @@ final class StoreImportSession: SampleSink, @unchecked Sendable {
     /// import among HAE ones; then, field by field, native wins and HAE fills, whatever the order
     /// of the imports. As in `convert` (`DayMerge`), a night's sleep and a min/max/avg summary are
     /// one unit each: the side that has any of their fields gives all of them. Returns rows
-    /// inserted and deleted in `day_values`.
-    private func writeDays(_ days: [FinishedDay]) throws -> (Int, Int) {
+    /// inserted and deleted in `day_values`. `alsoMerging`: dates whose merged values are made
+    /// again though this import has none (an import it replaced covered them).
+    private func writeDays(_ days: [FinishedDay], alsoMerging extra: [String] = []) throws -> (Int, Int) {
         let db = store.db
         // Multi-row inserts for the tens of thousands of rows (one-row inserts cost three times
         // as much: see `MultiRowInsert`), one statement's worth held at a time: holding every
@@ -344,10 +352,12 @@ final class StoreImportSession: SampleSink, @unchecked Sendable {
             }
         }
         try insertHeld()
-        let dates = "SELECT DISTINCT date FROM import_day_values WHERE import_id = ?2"
+        let dates = "SELECT DISTINCT date FROM import_day_values WHERE import_id = ?2 UNION SELECT value FROM json_each(?3)"
+        let extraDates = JSONValue.array(extra.map { .string($0) }).render(indent: nil)
         let delete = try db.prepare("DELETE FROM day_values WHERE person = ?1 AND date IN (\(dates))")
         delete.bind(1, meta.person)
         delete.bind(2, importID)
+        delete.bind(3, extraDates)
         try delete.run()
         let deleted = db.changes
         // The person's first import with day values (the common case, and the biggest import):
@@ -396,6 +406,7 @@ final class StoreImportSession: SampleSink, @unchecked Sendable {
             """)
         merge.bind(1, meta.person)
         merge.bind(2, importID)
+        merge.bind(3, extraDates)
         try merge.run()
         return (db.changes, deleted)
     }
@@ -409,7 +420,11 @@ final class StoreImportSession: SampleSink, @unchecked Sendable {
     private func writeCounts(_ report: ReadReport) throws {
         let db = store.db
         let counts = try db.prepare(
-            "INSERT INTO import_record_counts (import_id, record_type, records_read, records_added) VALUES (?1, ?2, ?3, ?4)")
+            """
+            INSERT INTO import_record_counts (import_id, record_type, records_read, records_added) VALUES (?1, ?2, ?3, ?4)
+            ON CONFLICT (import_id, record_type) DO UPDATE SET records_read = excluded.records_read,
+              records_added = records_added + excluded.records_added
+            """)
         counts.bind(1, importID)
         let byType = writer.countsByType
         let types = Set(report.recordsByType.keys).union(byType.keys)

@@ -5,7 +5,7 @@ import CSQLite
 /// docs/store.md documents the tables.
 enum StoreSchema {
     /// Migration `i` brings the schema from version `i` to `i + 1`.
-    static let migrations: [String] = [v1, v2, v3, v4, v5, v6]
+    static let migrations: [String] = [v1, v2, v3, v4, v5, v6, v7]
 
     /// The newest schema version this build knows.
     static var currentVersion: Int { migrations.count }
@@ -473,6 +473,26 @@ enum StoreSchema {
         CREATE UNIQUE INDEX sample_records_natural_key ON sample_records (person, type_id, start_epoch, key_digest);
         """
 
+    /// Version 7: `imports.day_options`, the options of the run that change an import's day
+    /// values (`ImportMetadata.dayOptions`: the zone and the source priority), so that a file
+    /// imported again with other options replaces its import instead of being "already imported"
+    /// (`StoreImportSession.complete`; docs/store.md, "Rules"); NULL for the imports of earlier
+    /// versions, whose options were not recorded (their days decide). And the `daily` view shows
+    /// a count field's whole values as INTEGER (24504, not 24504.0): dropped here, made again from
+    /// `dailyViewSQL` after the migrations, so that an older build (which would make its own
+    /// view again) refuses the store instead.
+    static let v7 = """
+        DROP VIEW IF EXISTS daily;
+        """
+
+    /// The rest of version 7: `imports.day_options`, added unless the table has it (a store a
+    /// test or a person set back to an older `user_version` by hand keeps its columns; SQLite
+    /// has no `ADD COLUMN IF NOT EXISTS`).
+    static func addDayOptions(_ db: SQLiteConnection) throws {
+        guard try db.scalarInt("SELECT count(*) FROM pragma_table_info('imports') WHERE name = 'day_options'") == 0 else { return }
+        try db.execute("ALTER TABLE imports ADD COLUMN day_options TEXT")
+    }
+
     /// Sets `key_digest` of every stored sample from its columns, by `SampleKeyDigest.digest`
     /// (what the writer binds for a new row), 10,000 rows at a time in id order: read a batch,
     /// then update it, so no read runs over rows being updated. Runs inside the migration's
@@ -585,9 +605,20 @@ enum StoreSchema {
                 cols.append("d.\(name) AS \(name)")
                 continue
             }
-            let source = f.kind.isText ? "d.text" : "d.value"
             let literal = "'" + name.replacingOccurrences(of: "'", with: "''") + "'"
-            cols.append("max(CASE WHEN d.field = \(literal) THEN \(source) END) AS \(quoteIdentifier(column))")
+            let value = "max(CASE WHEN d.field = \(literal) THEN \(f.kind.isText ? "d.text" : "d.value") END)"
+            if f.isWholeCount {
+                // `day_values.value` is a REAL column (full precision, any field), where SQLite keeps
+                // 24504 as 24504.0: a count's whole value is shown as the INTEGER it is, and a
+                // fraction (an HAE step total can have one) as it was stored. "Whole" within 1e-9:
+                // a sum of HAE's fractional minutes that should be 110 is 110.00000000000001 in
+                // binary floating point.
+                cols.append(
+                    "CASE WHEN abs(\(value) - round(\(value))) < 1e-9 THEN CAST(round(\(value)) AS INTEGER) ELSE \(value) END AS \(quoteIdentifier(column))"
+                )
+            } else {
+                cols.append("\(value) AS \(quoteIdentifier(column))")
+            }
         }
         return "CREATE VIEW daily AS SELECT " + cols.joined(separator: ", ")
             + " FROM day_values d LEFT JOIN imports i ON i.id = d.import_id GROUP BY d.person, d.date"

@@ -6,15 +6,17 @@ import XCTest
 /// Inputs that are not regular readable files: a directory, a FIFO (this hung: `open`
 /// waited for a writer), an unreadable file. Each is refused before anything is read.
 final class HostileInputFileTests: XCTestCase {
-    /// A directory given as input is a folder of HAE bodies (docs/hae.md, "Several bodies"): one
-    /// without any (here an unzipped export's folder) is refused, saying what to give instead.
+    /// A directory given as input is the list of its files (docs/usage.md, "A folder is the list of its files"): one that
+    /// holds none convert reads (here an export's CDA document and a note) is refused, naming
+    /// what it holds.
     func testDirectoryIsRefused() throws {
         let bench = try HostileBench()
         try bench.prepareGoodOutput()
         let input = bench.path("a-folder")
         try FileManager.default.createDirectory(atPath: input, withIntermediateDirectories: true)
-        try Data("<HealthData/>".utf8).write(to: URL(fileURLWithPath: input + "/export.xml"))
-        let why = ["is a folder without Health Auto Export JSON files", "give an export.zip or export.xml itself"]
+        try Data("<ClinicalDocument/>".utf8).write(to: URL(fileURLWithPath: input + "/export_cda.xml"))
+        try Data("my notes".utf8).write(to: URL(fileURLWithPath: input + "/notes.txt"))
+        let why = ["is a folder without an Apple Health export", "export_cda.xml (an XML file that is not an Apple Health export.xml"]
         try bench.assertToolRefuses(input, mentioning: why)
         try bench.assertJobRefuses(input, mentioning: why)
     }

@@ -36,18 +36,20 @@ enum CompareText {
         }
     }
 
-    /// native − HAE for a person: `+500 (5 %)`; sleep durations in minutes (`-12 min`), in-bed
-    /// times in minutes already.
+    /// native − HAE for a person: `+500 (+5 %)`, `−1,000 (−10 %)`; sleep durations in minutes
+    /// (`−12 min`), in-bed times in minutes already. Signed as the verdict's exceptions sign the
+    /// same difference (`FieldVerdict.exceptionText`): the per cent carries the difference's
+    /// sign (the relative difference itself is |native − HAE| / |HAE|), both with "−".
     static func difference(_ r: CompareRow) -> String {
         guard var d = r.difference else { return "" }
-        let sign = d >= 0 ? "+" : ""
+        let sign = d >= 0 ? "+" : "−"
         if r.unit == "hr", case .minutes? = r.tolerance?.measure {
             d *= 60
-            return sign + JSONValue.format(d, decimals: 0) + " min"
+            return sign + JSONValue.format(abs(d), decimals: 0) + " min"
         }
-        if r.unit == "min", r.field.hasPrefix("sleep.in_bed") { return sign + JSONValue.format(d, decimals: 0) + " min" }
-        var text = sign + JSONValue.format(d, decimals: max(r.decimals, 1))
-        if let rel = r.relativeDifference, rel.isFinite { text += " (" + JSONValue.format(rel * 100, decimals: 1) + " %)" }
+        if r.unit == "min", r.field.hasPrefix("sleep.in_bed") { return sign + JSONValue.format(abs(d), decimals: 0) + " min" }
+        var text = sign + JSONValue.format(abs(d), decimals: max(r.decimals, 1))
+        if let rel = r.relativeDifference, rel.isFinite { text += " (" + sign + JSONValue.format(rel * 100, decimals: 1) + " %)" }
         return text
     }
 

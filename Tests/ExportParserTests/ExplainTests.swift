@@ -99,6 +99,7 @@ final class ExplainTests: XCTestCase {
                 "2024-03-04T22:30:00+01:00 inBed 0.0", "2024-03-05T00:30:00+01:00 core 360.0",
                 "2024-03-05T18:30:00+01:00 core 40.0",
             ])
+        XCTAssertEqual(e.samples.first?.note, "frames the in-bed window; not counted")
         XCTAssertTrue(e.rule.contains("sessions ending on the date"), e.rule)
     }
 

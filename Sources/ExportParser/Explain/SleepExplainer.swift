@@ -40,7 +40,8 @@ enum SleepExplainer {
                 start: d.iso(s.start), end: d.iso(s.end), text: "\(all[i].stage)", source: s.source,
                 device: ExplainedSample.deviceName(s.device), counted: isText ? nil : (counted[i] ?? 0),
                 used: isText ? chosenFlags[i] || all[i].stage == .inBed : used[i],
-                note: chosenFlags[i] ? nil : "not the chosen source")
+                // Any source's InBed frames its session's window (docs/rules.md, "Sleep", 6).
+                note: chosenFlags[i] ? nil : all[i].stage == .inBed ? "frames the in-bed window; not counted" : "not the chosen source")
         }
         explainSummaries(d, key: key, segments: all, sessions: sessions.map { $0.map { order[$0] } }, into: &e)
     }

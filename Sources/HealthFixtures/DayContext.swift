@@ -9,7 +9,7 @@ struct DayContext {
     let profile: FixtureProfile
     let units: FixtureUnits
     let seed: UInt64
-    /// The range's first and last dates (a shift worker's sleep is cut to fit them).
+    /// The range's first and last dates.
     let firstDay: Int
     let lastDay: Int
     var plan: DayPlan

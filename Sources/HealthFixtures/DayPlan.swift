@@ -25,10 +25,10 @@ struct DayPlan: Sendable {
     }
 }
 
-/// One night, dated by its wake-up date: the watch's stage segments that end in it (or none,
-/// when only the iPhone's bedtime InBed is there) and the iPhone's InBed records that end in it.
-/// A night sleeper's night is one sleep; a shift worker's is the afternoon part of the day
-/// before's sleep and the morning part of this date's (the noon-to-noon window).
+/// One night, dated by its wake-up date: the watch's stage segments (or none, when only the
+/// iPhone's bedtime InBed is there) and the iPhone's InBed of the sleep that ends on the date,
+/// and a shift worker's evening nap, a session of its own on the same date (docs/rules.md,
+/// "Nights"). The properties below but `nap` describe the main sleep.
 struct SleepPlan: Sendable {
     enum Stage: String, Sendable {
         case core = "AsleepCore", deep = "AsleepDeep", rem = "AsleepREM", awake = "Awake", inBed = "InBed"
@@ -42,6 +42,8 @@ struct SleepPlan: Sendable {
     var segments: [Segment]
     /// The iPhone's bedtime InBed records (not overlapping).
     var inBed: [(start: Int64, end: Int64)]
+    /// A nap the watch recorded as one core segment, three hours or more after the main sleep.
+    var nap: Segment? = nil
     var inBedStart: Int64 { inBed.map(\.start).min() ?? sleepStart }
     var inBedEnd: Int64 { inBed.map(\.end).max() ?? sleepEnd }
     var inBedSeconds: Int64 { inBed.reduce(0) { $0 + $1.end - $1.start } }

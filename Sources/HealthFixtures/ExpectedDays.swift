@@ -31,14 +31,19 @@ enum ExpectedDays {
             r.source = FixtureSource.phone.name
             return r
         }
-        var r = SleepResult(totalHours: Double(s.asleepMinutes) / 60)
-        r.coreHours = hours(s.minutes(.core))
+        // A nap is a session of its own on the same date: its core minutes add to the total and
+        // to core, the in-bed window reaches its end (it is the date's last), and the source
+        // stays the main sleep's, which has more sleep (docs/rules.md, "Nights").
+        let napMinutes = s.nap.map { Int($0.end - $0.start) / 60 } ?? 0
+        var r = SleepResult(totalHours: Double(s.asleepMinutes + napMinutes) / 60)
+        r.coreHours = hours(s.minutes(.core) + napMinutes)
         r.deepHours = hours(s.minutes(.deep))
         r.remHours = hours(s.minutes(.rem))
         r.awakeHours = hours(s.minutes(.awake))
         r.inBedStart = clock.iso(min(s.inBedStart, s.sleepStart))
         r.inBedEnd = clock.iso(max(s.inBedEnd, s.sleepEnd))
         r.source = FixtureSource.watch.name
+        if let nap = s.nap { r.inBedEnd = clock.iso(max(s.inBedEnd, s.sleepEnd, nap.end)) }
         return r
     }
 

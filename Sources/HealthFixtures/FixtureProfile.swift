@@ -23,8 +23,8 @@ struct FixtureProfile: Sendable {
     /// Bedtime as minutes after midnight of the evening date (may exceed 1,440 for after midnight).
     var bedtime: ClosedRange<Int>
     var sleepMinutes: ClosedRange<Int>
-    /// Sleeps by day after a night shift: bedtime is in the morning of the date itself, and the
-    /// sleep crosses noon.
+    /// Sleeps by day after a night shift: bedtime is in the morning of the date itself, the sleep
+    /// ends in its afternoon, and an evening nap follows on some dates (`SleepPlanner.nap`).
     var sleepsByDay = false
     /// Changes zone (a flight west) in the middle of the range.
     var travels = false
@@ -45,7 +45,7 @@ struct FixtureProfile: Sendable {
         bedtime: 1_350...1_470, sleepMinutes: 330...450)
 
     /// Night shifts (22:00–06:30): walks at work after midnight and before the shift, sleep from
-    /// about 07:30 to 15:00, across noon, so one sleep is split between two nights.
+    /// about 07:30 to 15:00, dated that day (its wake-up), and an evening nap on some dates.
     static let shiftWorker: FixtureProfile = {
         var p = FixtureProfile(
             name: "shift-worker", steps: 7_000...11_000, runChance: 0.35, walkChance: 0.2, strengthChance: 0, watchSleepChance: 1,

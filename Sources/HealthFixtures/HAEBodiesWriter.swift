@@ -109,6 +109,8 @@ struct HAEBodiesWriter {
                     p.values[m.index] = p.values[m.index].map { ($0 * share * 1_000).rounded() / 1_000 }
                 }
                 if let s = p.sleep, s.sleepEnd > sync { p.sleep = nil }
+                // A nap still to come is not in the body (the night's main sleep is).
+                if let nap = p.sleep?.nap, nap.end > sync { p.sleep?.nap = nil }
                 p.workouts = p.workouts.filter { $0.end <= sync }
             }
             data.plans.append(p)

@@ -56,7 +56,7 @@ struct HAEFixtureWriter {
         metrics.append(
             .object([
                 ("name", .string("sleep_analysis")), ("units", .string("hr")),
-                ("data", .array(data.plans.compactMap(sleep))),
+                ("data", .array(data.plans.flatMap(sleep))),
             ]))
         let workouts = data.plans.flatMap {
             $0.workouts.sorted { $0.start < $1.start }.map { Self.workout($0, clock: clock, units: units) }
@@ -65,12 +65,14 @@ struct HAEFixtureWriter {
         return Array((root.render() + "\n").utf8)
     }
 
-    private func sleep(_ p: DayPlan) -> JSONValue? {
-        guard let s = p.sleep else { return nil }
+    /// A date's nights as HAE states them: the main sleep, and a nap as a record of its own
+    /// (core only; HAE writes 0 for what it did not measure), which the reader adds to it.
+    private func sleep(_ p: DayPlan) -> [JSONValue] {
+        guard let s = p.sleep else { return [] }
         func h(_ minutes: Int) -> JSONValue { number(Double(minutes) / 60) }
         let inBed = Double(s.inBedSeconds) / 3_600
         let source = s.watchWorn ? FixtureSource.watch.name + "|" + FixtureSource.phone.name : FixtureSource.phone.name
-        return .object([
+        let main = JSONValue.object([
             ("date", .string(clock.exportText(clock.midnight(p.day)))),
             ("totalSleep", h(s.asleepMinutes)), ("asleep", number(0)), ("core", h(s.minutes(.core))), ("deep", h(s.minutes(.deep))),
             ("rem", h(s.minutes(.rem))), ("awake", h(s.minutes(.awake))), ("inBed", number(inBed)),
@@ -79,6 +81,18 @@ struct HAEFixtureWriter {
             ("inBedEnd", .string(clock.exportText(max(s.inBedEnd, s.sleepEnd)))),
             ("source", .string(source)),
         ])
+        guard let nap = s.nap else { return [main] }
+        let napText = (clock.exportText(nap.start), clock.exportText(nap.end))
+        let hours = number(Double(nap.end - nap.start) / 3_600)
+        return [
+            main,
+            .object([
+                ("date", .string(clock.exportText(clock.midnight(p.day)))),
+                ("totalSleep", hours), ("asleep", number(0)), ("core", hours), ("deep", number(0)), ("rem", number(0)),
+                ("awake", number(0)), ("inBed", number(0)), ("sleepStart", .string(napText.0)), ("sleepEnd", .string(napText.1)),
+                ("inBedStart", .string(napText.0)), ("inBedEnd", .string(napText.1)), ("source", .string(FixtureSource.watch.name)),
+            ]),
+        ]
     }
 
     /// A workout in HAE's version-2 schema; the same in both styles (HAE's Summarize setting

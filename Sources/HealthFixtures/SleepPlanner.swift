@@ -3,9 +3,10 @@ import ExportParser
 /// Sleep: the iPhone's bedtime InBed envelope, and when the watch is worn its stage segments
 /// (core, deep, REM, short awakenings), contiguous and in whole minutes so every stage's hours
 /// are exact. A night sleeper's sleep starts the evening before and crosses midnight; its
-/// wake-up date is the plan's date. A shift worker's starts in the morning of the date and
-/// crosses noon: its segments are cut at noon, the morning part belongs to this date's night and
-/// the afternoon part to the next date's (docs/rules.md, "Nights").
+/// wake-up date is the plan's date. A shift worker's starts in the morning of the date and ends
+/// in the afternoon of the same date, and on about half of the dates the watch records an
+/// evening nap before the shift, more than three hours after that sleep: a session of its own,
+/// on the same date (docs/rules.md, "Nights").
 enum SleepPlanner {
     static let type = FixtureRecord.category + "SleepAnalysis"
 
@@ -24,11 +25,7 @@ enum SleepPlanner {
         let latency = r.int(5...20)
         let inBedStart = c.clock.instant(day: c.profile.sleepsByDay ? day : day - 1, minute: bedtime)
         let sleepStart = inBedStart + Int64(latency) * 60
-        var end = sleepStart + Int64(window) * 60
-        let noon = c.clock.instant(day: day, minute: 720)
-        // On the last date a day sleeper is woken at noon: an afternoon part would belong to a
-        // night after the range.
-        if c.profile.sleepsByDay, day == c.lastDay { end = min(end, noon) }
+        let end = sleepStart + Int64(window) * 60
         var segments: [SleepPlan.Segment] = []
         if r.chance(c.profile.watchSleepChance) {
             var t = sleepStart
@@ -41,13 +38,7 @@ enum SleepPlanner {
                 if r.chance(0.5) { stages.append((.awake, r.int(2...8))) }
                 for (stage, minutes) in stages where t < end {
                     let e = min(t + Int64(minutes) * 60, end)
-                    // A segment across noon is written as two: the noon window splits nights.
-                    if c.profile.sleepsByDay, t < noon, e > noon {
-                        segments.append(SleepPlan.Segment(stage: stage, start: t, end: noon))
-                        segments.append(SleepPlan.Segment(stage: stage, start: noon, end: e))
-                    } else {
-                        segments.append(SleepPlan.Segment(stage: stage, start: t, end: e))
-                    }
+                    segments.append(SleepPlan.Segment(stage: stage, start: t, end: e))
                     t = e
                 }
                 cycle += 1
@@ -56,8 +47,7 @@ enum SleepPlanner {
             while segments.last?.stage == .awake { segments.removeLast() }
         }
         let lastAsleep = segments.last?.end ?? end
-        var inBedEnd = lastAsleep + Int64(r.int(3...12)) * 60
-        if c.profile.sleepsByDay, day == c.lastDay { inBedEnd = min(inBedEnd, noon) }
+        let inBedEnd = lastAsleep + Int64(r.int(3...12)) * 60
         return Period(segments: segments, inBed: (inBedStart, inBedEnd))
     }
 
@@ -71,16 +61,25 @@ enum SleepPlanner {
         c.add(
             type, .phone, unit: nil, value: "HKCategoryValueSleepAnalysisInBed", start: own.inBed.start, end: own.inBed.end,
             metadata: [c.zoneMetadata(at: own.inBed.start), ("HKMetadataKeySyncVersion", "1")])
-        guard c.profile.sleepsByDay else {
-            c.plan.sleep = SleepPlan(segments: own.segments, inBed: [own.inBed])
-            return
+        c.plan.sleep = SleepPlan(segments: own.segments, inBed: [own.inBed], nap: nap(c, after: own))
+        if let nap = c.plan.sleep?.nap {
+            c.add(
+                type, .watch, unit: nil, value: "HKCategoryValueSleepAnalysis" + nap.stage.rawValue, start: nap.start, end: nap.end,
+                metadata: [c.zoneMetadata(at: nap.start)])
         }
-        // The night ending at noon today: what ends after yesterday's noon and by today's.
-        let from = c.clock.instant(day: c.day - 1, minute: 720), to = c.clock.instant(day: c.day, minute: 720)
-        var periods = [own]
-        if c.day > c.firstDay { periods.insert(period(c, day: c.day - 1), at: 0) }
-        let segments = periods.flatMap(\.segments).filter { $0.end > from && $0.end <= to }
-        let inBed = periods.map(\.inBed).filter { $0.end > from && $0.end <= to }
-        c.plan.sleep = segments.isEmpty && inBed.isEmpty ? nil : SleepPlan(segments: segments, inBed: inBed)
+    }
+
+    /// A shift worker's evening nap on about half of the dates the watch is worn: 25–45 minutes
+    /// of core sleep starting 19:00–19:30, before the 22:00 shift. The day's sleep ends by 15:32
+    /// (bedtime 07:50 at the latest, 20 minutes to fall asleep, 430 minutes, 12 minutes in bed
+    /// after), so the nap starts at least 3 h 28 min after it: a session of its own (a gap of
+    /// three hours or more), dated the same day. A random stream of its own (7), so that no other
+    /// draw of the plan moves.
+    static func nap(_ c: DayContext, after own: Period) -> SleepPlan.Segment? {
+        guard c.profile.sleepsByDay, !own.segments.isEmpty else { return nil }
+        var r = c.random(7)
+        guard r.chance(0.5) else { return nil }
+        let start = c.clock.instant(day: c.day, minute: r.int(1_140...1_170))
+        return SleepPlan.Segment(stage: .core, start: start, end: start + Int64(r.int(25...45)) * 60)
     }
 }

@@ -77,7 +77,7 @@ struct Fixtures: ParsableCommand {
 
     @Option(
         help: ArgumentHelp(
-            "runner (runs with running mechanics most days), sedentary (walks, fewer steps, nights without the watch), shift-worker (night shifts, sleep across noon) or traveller (a runner who flies west mid-range). Example: --profile shift-worker",
+            "runner (runs with running mechanics most days), sedentary (walks, fewer steps, nights without the watch), shift-worker (night shifts, sleep by day and an evening nap) or traveller (a runner who flies west mid-range). Example: --profile shift-worker",
             valueName: "p"))
     var profile: Profile = .runner
 

@@ -70,6 +70,39 @@ final class ExplainTests: XCTestCase {
         XCTAssertEqual(next.samples.map(\.counted), [30])
     }
 
+    /// A sleep field names the date's sessions (docs/rules.md, "Nights"), worked out by hand
+    /// (+01:00, no HKTimeZone):
+    ///
+    ///   iPhone InBed 03-04 22:30–23:40   ends on 03-04, but the core starts 50 min later:
+    ///   watch  core  03-05 00:30–06:30   one session, 22:30–06:30, ending on 03-05       6 h
+    ///   watch  core  03-05 18:30–19:10   12 h later: a second session on 03-05       40 min
+    ///   watch  core  03-05 23:00–03-06 06:00   3 h 50 min after 19:10: 03-06's session, not here
+    ///                                                      total 6 + 40/60 = 6.6667 h
+    /// The InBed frames session 1 and counts nothing (the watch's stages are the sleep).
+    func testASleepFieldNamesItsSessions() throws {
+        let sleep = "HKCategoryTypeIdentifierSleepAnalysis", v = "HKCategoryValueSleepAnalysis"
+        let body =
+            record(sleep, v + "InBed", source: Self.phone, start: "2024-03-04 22:30:00 +0100", end: "2024-03-04 23:40:00 +0100")
+            + record(sleep, v + "AsleepCore", start: "2024-03-05 00:30:00 +0100", end: "2024-03-05 06:30:00 +0100")
+            + record(sleep, v + "AsleepCore", start: "2024-03-05 18:30:00 +0100", end: "2024-03-05 19:10:00 +0100")
+            + record(sleep, v + "AsleepCore", start: "2024-03-05 23:00:00 +0100", end: "2024-03-06 06:00:00 +0100")
+        let path = try TestPaths.temporaryDirectory().appendingPathComponent("export.xml")
+        try Data(export(body, exportDate: "2024-03-07 08:00:00 +0100").utf8).write(to: path)
+        let e = try explain(path.path, date: "2024-03-05", field: "sleep.total_hours").explanation
+        XCTAssertEqual(e.number ?? 0, 6 + 40.0 / 60, accuracy: 1e-9)
+        XCTAssertEqual(e.countedTotal ?? 0, 6 + 40.0 / 60, accuracy: 1e-9)
+        XCTAssertTrue(e.notes.contains("session 1 of 2: 2024-03-04T22:30:00+01:00 to 2024-03-05T06:30:00+01:00, 2 samples"), "\(e.notes)")
+        XCTAssertTrue(e.notes.contains("session 2 of 2: 2024-03-05T18:30:00+01:00 to 2024-03-05T19:10:00+01:00, 1 sample"), "\(e.notes)")
+        XCTAssertEqual(
+            e.samples.map { "\($0.start) \($0.text ?? "") \((($0.counted ?? -1) * 60).rounded())" },
+            [
+                "2024-03-04T22:30:00+01:00 inBed 0.0", "2024-03-05T00:30:00+01:00 core 360.0",
+                "2024-03-05T18:30:00+01:00 core 40.0",
+            ])
+        XCTAssertEqual(e.samples.first?.note, "frames the in-bed window; not counted")
+        XCTAssertTrue(e.rule.contains("sessions ending on the date"), e.rule)
+    }
+
     func testTextNamesTheRuleAndAlignsTheRows() throws {
         let text = try explain(try Self.handMadeExport(), date: "2024-03-05", field: "step_count").text
         let lines = text.split(separator: "\n").map(String.init)
@@ -129,7 +162,8 @@ final class ExplainTests: XCTestCase {
     /// workouts) add up to their values too.
     func testPartsAddUpAndValuesAreThePayloadsOnEveryDateOfAFixture() throws {
         // The runner wears the watch every night and runs; the sedentary person's nights are
-        // often InBed only; the shift worker's nights cross noon; the traveller's date is 30 h.
+        // often InBed only; the shift worker sleeps by day and naps (two sessions a date); the
+        // traveller's date is 30 h.
         for profile in ["runner", "sedentary", "shift-worker", "traveller"] {
             try checkEveryField(profile: profile)
         }

@@ -30,13 +30,27 @@ final class FixturesConvertTests: XCTestCase {
 
     func testTravellerFixturesConvertToTheirPlan() throws { try check(profile: "traveller") }
 
-    /// A shift worker sleeps from the morning across noon: each sleep is split between two nights
-    /// at noon, so a night's in-bed window ends at 12:00 and starts the morning before.
-    func testAShiftWorkersSleepIsSplitAtNoon() throws {
-        let dir = try FixtureCheck.make(days: 4, seed: 4, profile: "shift-worker")
-        let payload = try String(contentsOf: dir.appendingPathComponent("expected/payloads/2026-03-03.json"), encoding: .utf8)
-        XCTAssertTrue(payload.contains("\"in_bed_start\": \"2026-03-02T07:"), payload)
-        XCTAssertTrue(payload.contains("\"in_bed_end\": \"2026-03-03T12:00:00+01:00\""), payload)
+    /// A shift worker sleeps by day, from about 07:30 to 15:00, and on some dates naps in the
+    /// evening: each sleep is a session dated by its end, the day it was slept, and a nap three
+    /// hours or more later is a second session on the same date (docs/rules.md, "Nights"). So
+    /// every date's in-bed window starts that morning and ends that afternoon, or at the nap's
+    /// end (19:25–20:15) on a date with a nap.
+    func testAShiftWorkersDaySleepAndNapAreTheirOwnDate() throws {
+        let dir = try FixtureCheck.make(days: 4, start: "2026-03-02", seed: 4, profile: "shift-worker")
+        var naps = 0, plain = 0
+        for date in ["2026-03-02", "2026-03-03", "2026-03-04", "2026-03-05"] {
+            let data = try Data(contentsOf: dir.appendingPathComponent("expected/payloads/\(date).json"))
+            let payload = try XCTUnwrap(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+            let sleep = try XCTUnwrap(payload["sleep"] as? [String: Any], date)
+            let start = try XCTUnwrap(sleep["in_bed_start"] as? String), end = try XCTUnwrap(sleep["in_bed_end"] as? String)
+            XCTAssertTrue(start.hasPrefix(date + "T07:"), "\(date): \(start)")
+            XCTAssertTrue(end.hasPrefix(date + "T"), "\(date): \(end)")
+            let hour = Int(end.dropFirst(11).prefix(2)) ?? 0
+            if hour >= 19 { naps += 1 } else { plain += 1 }
+            XCTAssertTrue((13...15).contains(hour) || (19...20).contains(hour), "\(date): \(end)")
+        }
+        XCTAssertGreaterThan(naps, 0, "seed 4 plans a nap on some date")
+        XCTAssertGreaterThan(plain, 0, "and none on another")
         try FixtureCheck.assertConvertReproducesExpected(dir, "shift-worker")
     }
 

@@ -3,8 +3,9 @@ import XCTest
 @testable import ExportParser
 
 /// `NightBook` keeps sleep samples as they came and places them in their nights only at the end
-/// (`place`, an index sorted by night): nights interleaved in the input must still come out whole,
-/// each from its own samples, and a night's first sample must be the first one added.
+/// (`place`: chained into sessions in order of start, an index sorted by session): nights
+/// interleaved in the input must still come out whole, each from its own samples, and a night's
+/// first sample must be the first one added (docs/rules.md, "Nights").
 final class NightBookTests: XCTestCase {
     private let utc = LocalClock(zone: TimeZone(identifier: "UTC"))
 
@@ -19,8 +20,9 @@ final class NightBookTests: XCTestCase {
 
     func testInterleavedNightsArePlacedWholeAndTheFirstAddedSampleGivesTheOffset() throws {
         var book = NightBook()
-        // Added in this order; with a UTC clock a night is the date its sample ends on (waking
-        // before noon): samples 1, 3 and 4 end on 2024-03-02, sample 2 on 2024-03-03.
+        // Added in this order; with a UTC clock a session is the date it ends on: samples 4, 1 and
+        // 3 (by start: 22:00, 23:00, 03:00, each before the end so far) are one session ending
+        // 03-02 04:00; sample 2 starts 20 h later, a session of its own ending on 2024-03-03.
         book.addSample(sample(.core, ("2024-03-01", 23), ("2024-03-02", 3), offset: 3_600))  // 1: 4 h core
         book.addSample(sample(.deep, ("2024-03-03", 0), ("2024-03-03", 2), offset: 7_200))  // 2: 2 h deep
         book.addSample(sample(.rem, ("2024-03-02", 3), ("2024-03-02", 4), offset: 0))  // 3: 1 h REM
@@ -92,5 +94,55 @@ final class NightBookTests: XCTestCase {
         let nights = book.finish(priority: SourcePriority(), clock: utc, watches: ["Watch"], names: ["Watch"])
         XCTAssertEqual(nights.count, 5_000)
         XCTAssertEqual(nights.values.map { $0.sleep?.totalHours ?? 0 }.reduce(0, +), 5_000, accuracy: 1e-9)
+    }
+
+    private func sample(
+        _ stage: SleepSegment.Stage, _ from: (String, Int64, Int64), _ to: (String, Int64, Int64), source: Int32, offset: Int32
+    ) -> WaitingSleepSample {
+        func t(_ x: (String, Int64, Int64)) -> Timestamp { Timestamp(seconds: at(x.0, x.1) + x.2 * 60, offset: offset) }
+        return WaitingSleepSample(SleepSegment(start: t(from), end: t(to), stage: stage, source: ""), source: source)
+    }
+
+    /// Sessions chain in order of start whatever the order added, and two sessions ending on one
+    /// date are each resolved on their own, then added: a nap that only a third-party app wrote
+    /// counts beside the watch's day sleep (one choice of source for the date would have dropped
+    /// it), the window runs from the first session's start to the last one's end, and the source
+    /// is the one with the most sleep.
+    func testSessionsChainByStartAndTwoOnOneDateAreAdded() throws {
+        var book = NightBook()
+        let watch: Int32 = 0, app: Int32 = 1
+        // Positions 0-4, in the order added (the recorded offsets tell each date's first sample).
+        book.addSample(sample(.core, ("2024-03-05", 13, 0), ("2024-03-05", 15, 0), source: watch, offset: 60))  // 0: 2 h
+        book.addSample(sample(.core, ("2024-03-05", 23, 0), ("2024-03-06", 6, 0), source: watch, offset: 120))  // 1: 7 h
+        book.addSample(sample(.unspecified, ("2024-03-05", 19, 0), ("2024-03-05", 19, 45), source: app, offset: 180))  // 2: 0.75 h
+        book.addSample(sample(.core, ("2024-03-05", 8, 0), ("2024-03-05", 11, 0), source: watch, offset: 240))  // 3: 3 h
+        book.addSample(sample(.deep, ("2024-03-05", 11, 0), ("2024-03-05", 12, 30), source: watch, offset: 300))  // 4: 1.5 h
+        XCTAssertEqual(book.sleepSampleCount, 5)
+        book.place(clock: utc)
+        // By start: 3 (08:00), 4 (11:00 < 11:00 + 3 h), 0 (13:00 < 12:30 + 3 h): session 1, ends
+        // 15:00; 2 starts 19:00, 4 h after: session 2, ends 19:45; 1 starts 23:00, 3 h 15 min
+        // after: session 3, ends 03-06 06:00.
+        let fifth = CivilDate.parseISODate("2024-03-05")!, sixth = fifth + 1
+        XCTAssertEqual(book.positions(night: fifth), [0, 2, 3, 4])
+        XCTAssertEqual(book.positions(night: sixth), [1])
+        // The first added of the date's first session: sample 0 (offset 60), not 3 (starts first).
+        XCTAssertEqual(book.firstSegmentOffset(fifth), 60)
+        XCTAssertEqual(book.firstSegmentOffset(sixth), 120)
+
+        let nights = book.finish(priority: SourcePriority(), clock: utc, watches: [], names: ["Anna’s Apple Watch", "Nap App"])
+        // 03-05: session 1 (the watch): core 3 + 2 = 5 h, deep 1.5 h, 6.5 h asleep; session 2
+        // (only the app: its unspecified asleep): 0.75 h. Total 6.5 + 0.75 = 7.25 h.
+        let s5 = try XCTUnwrap(nights[fifth]?.sleep)
+        XCTAssertEqual(s5.totalHours, 7.25, accuracy: 1e-12)
+        XCTAssertEqual(s5.coreHours ?? 0, 5, accuracy: 1e-12)
+        XCTAssertEqual(s5.deepHours ?? 0, 1.5, accuracy: 1e-12)
+        XCTAssertNil(s5.remHours)
+        XCTAssertEqual(s5.inBedStart, "2024-03-05T08:00:00+00:00")
+        XCTAssertEqual(s5.inBedEnd, "2024-03-05T19:45:00+00:00")
+        XCTAssertEqual(s5.source, "Anna’s Apple Watch")  // 6.5 h against the app's 0.75 h
+        // 03-06: 23:00-06:00 = 7 h core.
+        let s6 = try XCTUnwrap(nights[sixth]?.sleep)
+        XCTAssertEqual(s6.totalHours, 7, accuracy: 1e-12)
+        XCTAssertEqual(s6.inBedStart, "2024-03-05T23:00:00+00:00")
     }
 }

@@ -59,6 +59,60 @@ final class SameDaysBothReadersTests: XCTestCase {
         XCTAssertNil(s4["core_hours"])
     }
 
+    /// A night that ends after noon (a real HAE night ran 23:45–15:20) is dated by its end on
+    /// both sides (docs/rules.md, "Nights"): export.xml's samples chain into one session ending
+    /// 05-10 15:20; HAE's summarised night is dated by its `sleepEnd`, and HAE's segments chain
+    /// as the export's do. The noon window before issue 39 put the export's night on 05-11.
+    func testANightEndingAfterNoonIsTheDateItEndsOnBothSides() throws {
+        let dir = try StoreTestSupport.temporaryDirectory()
+        let watch = "Anna’s Apple Watch"
+        func record(_ from: String, _ to: String, _ stage: String) -> String {
+            "<Record type=\"HKCategoryTypeIdentifierSleepAnalysis\" sourceName=\"\(watch)\" startDate=\"\(from)\" endDate=\"\(to)\" "
+                + "value=\"HKCategoryValueSleepAnalysis\(stage)\"/>"
+        }
+        let xml =
+            "<HealthData locale=\"en_US\"><ExportDate value=\"2024-05-12 08:00:00 +0200\"/>"
+            + record("2024-05-09 23:45:00 +0200", "2024-05-10 07:00:00 +0200", "AsleepCore")
+            + record("2024-05-10 07:00:00 +0200", "2024-05-10 15:20:00 +0200", "AsleepREM") + "</HealthData>"
+        let summary = dir.appendingPathComponent("summarised.json")
+        try Data(
+            """
+            {"data": {"metrics": [{"name": "sleep_analysis", "units": "hr", "data": [
+              {"date": "2024-05-09 00:00:00 +0200", "totalSleep": 15.583333, "core": 7.25, "deep": 0, "rem": 8.333333, "awake": 0,
+               "asleep": 0, "inBed": 0, "sleepStart": "2024-05-09 23:45:00 +0200", "sleepEnd": "2024-05-10 15:20:00 +0200",
+               "inBedStart": "2024-05-09 23:45:00 +0200", "inBedEnd": "2024-05-10 15:20:00 +0200", "source": "\(watch)"}]}]}}
+            """.utf8
+        ).write(to: summary)
+        let segments = dir.appendingPathComponent("segments.json")
+        try Data(
+            """
+            {"data": {"metrics": [{"name": "sleep_analysis", "units": "hr", "data": [
+              {"startDate": "2024-05-09 23:45:00 +0200", "endDate": "2024-05-10 07:00:00 +0200", "qty": 7.25, "value": "Core", "source": "\(watch)"},
+              {"startDate": "2024-05-10 07:00:00 +0200", "endDate": "2024-05-10 15:20:00 +0200", "qty": 8.333333, "value": "REM", "source": "\(watch)"}]}]}}
+            """.utf8
+        ).write(to: segments)
+        func nights(_ read: (SampleSink) throws -> ReadReport) throws -> [String: String] {
+            let book = DayBook(options: try DayOptions(timeZoneName: "Europe/Berlin"))
+            _ = try read(book)
+            var out: [String: String] = [:]
+            for d in book.finish() {
+                let payload = try XCTUnwrap(
+                    JSONSerialization.jsonObject(with: Data(PayloadEncoder.payload(d).render().utf8)) as? [String: Any])
+                guard let sleep = payload["sleep"] else { continue }
+                out[d.date] = String(decoding: try JSONSerialization.data(withJSONObject: sleep, options: [.sortedKeys]), as: UTF8.self)
+            }
+            return out
+        }
+        let native = try nights { try AppleExportReader.read(data: Data(xml.utf8), name: "night.xml", into: $0) }
+        // Core 23:45–07:00 = 7.25 h, REM 07:00–15:20 = 8 h 20 min = 8.3333 h: 15.5833 h -> 15.58.
+        let expected =
+            "{\"core_hours\":7.25,\"in_bed_end\":\"2024-05-10T15:20:00+02:00\",\"in_bed_start\":\"2024-05-09T23:45:00+02:00\","
+            + "\"rem_hours\":8.33,\"source\":\"\(watch)\",\"total_hours\":15.58}"
+        XCTAssertEqual(native, ["2024-05-10": expected])
+        XCTAssertEqual(try nights { try HAEReader(path: summary.path).read(into: $0) }, native)
+        XCTAssertEqual(try nights { try HAEReader(path: segments.path).read(into: $0) }, native)
+    }
+
     /// The payload as canonical JSON text, less the heart-rate count, workout sources and the
     /// sync timestamp.
     static func comparable(_ payload: [String: Any]) -> String {

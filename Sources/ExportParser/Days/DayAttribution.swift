@@ -14,8 +14,11 @@ final class DayAttribution {
     /// Samples by metric index that the book placed on `day` (avg, latest, minmaxavg; the night
     /// ending on `day` for night-avg; the start's date for workout-avg).
     private(set) var samples: [Int: [Sample]] = [:]
-    /// The sleep samples of the night that ends on `day`.
+    /// The sleep samples of the sessions that end on `day` (docs/rules.md, "Nights"), once the
+    /// book has finished; while it reads, every sample that may be one of them (it ends on `day`
+    /// or on one of the two dates before), with its position among the book's sleep samples.
     private(set) var sleepSamples: [Sample] = []
+    private var sleepPositions: [Int32] = []
     /// Nights an input already summarised (HAE) that end on `day`.
     private(set) var nightSummaries: [SleepSummary] = []
     /// Workouts the book kept (duplicates left out) that start on `day` (workout fields, and the
@@ -46,10 +49,23 @@ final class DayAttribution {
         samples[m, default: []].append(s)
     }
 
+    /// A sleep sample, the `position`-th the book kept, ending on date `endDay`. Which session it
+    /// is in is known only at the end (`keepSleepSamples`): a session ends at or after each of its
+    /// samples, so none ending after `day` can be in one of `day`'s; one ending more than two
+    /// dates before would take a chain of samples over two whole days, and is not kept.
     @inline(__always)
-    func sleepSample(_ s: Sample, night n: Int) {
-        guard n == day else { return }
+    func sleepSample(_ s: Sample, position: Int32, endDay: Int) {
+        guard endDay <= day, endDay >= day - 2 else { return }
         sleepSamples.append(s)
+        sleepPositions.append(position)
+    }
+
+    /// Keeps the samples the book placed in a session of `day` (`NightBook.positions`).
+    func keepSleepSamples(_ positions: Set<Int32>) {
+        var kept: [Sample] = []
+        for (s, p) in zip(sleepSamples, sleepPositions) where positions.contains(p) { kept.append(s) }
+        sleepSamples = kept
+        sleepPositions = []
     }
 
     func summary(_ night: SleepSummary, night n: Int) {

@@ -164,7 +164,7 @@ final class DayBook: SampleSink {
                 // Dated in `finish` (`NightBook.place`), by the timeline's clock or this one.
                 nights.addSample(WaitingSleepSample(segment, source: source))
                 if !dating {
-                    attribution?.sleepSample(s, night: clock.night(endingAt: s.end))
+                    attribution?.sleepSample(s, position: Int32(nights.sleepSampleCount - 1), endDay: clock.day(s.end))
                     state(clock.day(s.start)).note(zone: s.timeZoneName, offset: s.start.offset)
                 }
             }
@@ -416,6 +416,7 @@ final class DayBook: SampleSink {
         // Every sleep sample is placed now: the nights resolve on their own thread, with a clock of
         // their own (a clock caches); this thread only reads them from here on (a date's zone).
         nights.place(clock: clock)
+        if let a = attribution { a.keepSleepSamples(nights.positions(night: a.day)) }
         let nightBook = Box(nights), nightClock = Box(parallel ? clock.twin() : clock)
         var finishedNights: FinishingWork<[Int: (means: [Int: Double], sleep: SleepResult?)]>? = FinishingWork(
             "day-nights", parallel: parallel

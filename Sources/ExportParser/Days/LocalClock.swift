@@ -103,12 +103,11 @@ package final class LocalClock {
         return guess
     }
 
-    /// The night a sleep sample belongs to: it ends after 12:00 on D−1 and no later than 12:00 on D.
+    /// The night that ends at `t`: the local date of its end, whatever the hour (docs/rules.md,
+    /// "Nights"). A sleep session's end dates it (`NightBook.place`), a wrist temperature's its
+    /// own; a night that ends at exactly midnight is the new date's, as HAE dates its nights.
     @inline(__always)
-    func night(endingAt t: Timestamp) -> Int {
-        let local = t.seconds + Int64(offset(t)) - 43_200
-        return Self.floorDiv(local - 1, 86_400) + 1
-    }
+    func night(endingAt t: Timestamp) -> Int { day(t) }
 
     /// ISO 8601 with the local offset.
     func iso(_ t: Timestamp) -> String {

@@ -1,11 +1,12 @@
-/// The nights of one input, each by the local date it ends on: sleep samples (the sleep rule,
-/// `SleepNight`), nights an input already summarised (HAE), and the `night-avg` samples (wrist
-/// temperature).
+/// The nights of one input, each by the local date it ends on: sleep samples chained into
+/// sessions (`SleepSessions`, each session resolved by the sleep rule, `SleepNight`), nights an
+/// input already summarised (HAE), and the `night-avg` samples (wrist temperature).
 ///
 /// Memory (issue 24): the sleep samples are kept as they came, 32 bytes each in fixed blocks
-/// (`WaitingSleepSample`, the source as the day book's id), and are placed in their nights only
-/// when the book finishes: an index of 8 bytes a sample sorted by night (`place`). A night's
-/// own array of 48-byte `SleepSegment`s, each growing by doubling, held 19 MB of a 6 GB
+/// (`WaitingSleepSample`, the source as the day book's id), and are placed in their sessions only
+/// when the book finishes (`place`): an order of 4 bytes a sample sorted by start (chaining needs
+/// it), then an index of 8 bytes a sample sorted by session, and 4 bytes a session for its date.
+/// A night's own array of 48-byte `SleepSegment`s, each growing by doubling, held 19 MB of a 6 GB
 /// export's 12,205 nights at the finish's peak; the samples themselves are 8 MB, the index 2 MB.
 struct NightBook {
     /// What a night holds besides its sleep samples.
@@ -19,17 +20,23 @@ struct NightBook {
     /// from `place` on.
     private var arriving = SpilledList<WaitingSleepSample>()
     private var samples = BlockList<WaitingSleepSample>()
-    /// After `place`: each sample's night and position in `samples`, in night order and, within
-    /// a night, in the order added (the order `SleepNight.resolve` has always been given).
+    /// After `place`: each sample's session and position in `samples`, in session order (which
+    /// is date order) and, within a session, in the order added (the order `SleepNight.resolve`
+    /// has always been given).
     private var placed: [Placed] = []
+    /// After `place`: each session's date (days since 1970-01-01), by session number.
+    private var sessionNights: [Int32] = []
     /// After `place`: each night's first sample's recorded start offset, in night order.
     private var firsts: [(night: Int32, offset: Int32)] = []
 
     private struct Placed: Comparable {
-        var night: Int32
+        var session: Int32
         var position: Int32
-        static func < (a: Placed, b: Placed) -> Bool { (a.night, a.position) < (b.night, b.position) }
+        static func < (a: Placed, b: Placed) -> Bool { (a.session, a.position) < (b.session, b.position) }
     }
+
+    /// How many sleep samples were added: the next one's position (`explain` names them so).
+    var sleepSampleCount: Int { arriving.count }
 
     private mutating func night(_ day: Int) -> Night {
         if let n = nights[day] { return n }
@@ -38,7 +45,7 @@ struct NightBook {
         return n
     }
 
-    /// Keeps a sleep sample; its night is the one `place`'s clock gives its end.
+    /// Keeps a sleep sample; its night is the date `place` gives the end of its session.
     mutating func addSample(_ sample: WaitingSleepSample) { arriving.append(sample) }
     mutating func addSummary(_ summary: SleepSummary, night day: Int) { night(day).summaries.append(summary) }
     mutating func addNightAvg(metric: Int, _ value: Double, night day: Int) {
@@ -46,28 +53,53 @@ struct NightBook {
         night(day).nightAvg[metric]!.count += 1
     }
 
-    /// Dates every sleep sample by the night `clock` ends it in (`LocalClock.night(endingAt:)`).
-    /// Call once, after the last sample and before `firstSegmentOffset` and `finish`.
+    /// Chains the sleep samples into sessions and dates each session by the local date `clock`
+    /// gives its end (`LocalClock.night(endingAt:)`). Call once, after the last sample and before
+    /// `firstSegmentOffset`, `positions` and `finish`.
     mutating func place(clock: LocalClock) {
         samples = arriving.restore()
-        var index: [Placed] = []
-        index.reserveCapacity(samples.count)
-        var position: Int32 = 0
-        samples.forEach { s in
-            let end = Timestamp(seconds: s.end, offset: s.endOffset)
-            index.append(Placed(night: Int32(clock.night(endingAt: end)), position: position))
-            position += 1
+        let all = samples
+        // In order of start (the order added on a tie): most inputs add them nearly so.
+        var order = [Int32](0..<Int32(all.count))
+        order.sort { a, b in
+            let (x, y) = (all[Int(a)].start, all[Int(b)].start)
+            return x != y ? x < y : a < b
         }
+        let sessions = SleepSessions.split(count: order.count, start: { all[Int(order[$0])].start }, end: { all[Int(order[$0])].end })
+        var index: [Placed] = []
+        index.reserveCapacity(all.count)
+        sessionNights = []
+        sessionNights.reserveCapacity(sessions.count)
+        for (number, range) in sessions.enumerated() {
+            // The session's end: its latest sample end, in that sample's recorded offset.
+            var last = all[Int(order[range.lowerBound])]
+            for i in range {
+                let p = order[i]
+                if all[Int(p)].end > last.end { last = all[Int(p)] }
+                index.append(Placed(session: Int32(number), position: p))
+            }
+            sessionNights.append(Int32(clock.night(endingAt: Timestamp(seconds: last.end, offset: last.endOffset))))
+        }
+        order = []
         index.sort()
         placed = index
-        // Each night's first sample's offset (the index is in night order and, within a night,
-        // in the order added), so that a date's zone can be looked up once the samples are gone.
+        // Each night's first sample's offset (the index is in session order, which is date order,
+        // and within a session in the order added), so that a date's zone can be looked up once
+        // the samples are gone.
         firsts = []
-        var last: Int32?
-        for p in index where p.night != last {
-            firsts.append((p.night, samples[Int(p.position)].startOffset))
-            last = p.night
+        var lastNight: Int32?
+        for p in index where sessionNights[Int(p.session)] != lastNight {
+            lastNight = sessionNights[Int(p.session)]
+            firsts.append((lastNight!, all[Int(p.position)].startOffset))
         }
+    }
+
+    /// The positions (in the order added, from 0) of the sleep samples of the sessions dated
+    /// `day`, for `explain`. Only after `place` and before `releaseSamples`.
+    func positions(night day: Int) -> Set<Int32> {
+        var out = Set<Int32>()
+        for p in placed where Int(sessionNights[Int(p.session)]) == day { out.insert(p.position) }
+        return out
     }
 
     /// Lets go of the sleep samples and their index once a copy of this book that finishes the
@@ -77,10 +109,11 @@ struct NightBook {
     mutating func releaseSamples() {
         samples = BlockList()
         placed = []
+        sessionNights = []
     }
 
-    /// The recorded offset of the night's first sleep sample (the first added), for a date's
-    /// zone fallback. Only after `place`.
+    /// The recorded offset of the night's first sleep sample (the first added of its first
+    /// session), for a date's zone fallback. Only after `place`.
     func firstSegmentOffset(_ day: Int) -> Int32? {
         var (lo, hi) = (0, firsts.count)
         while lo < hi {
@@ -99,16 +132,22 @@ struct NightBook {
     )] {
         var out: [Int: (means: [Int: Double], sleep: SleepResult?)] = [:]
         let ranks = SourceRanks(priority: priority, watches: watches)
-        var segments: [SleepSegment] = []
+        var sessions: [[SleepSegment]] = []
         var i = 0
+        // Sessions in date order: a date's are consecutive, resolved one by one and combined.
         while i < placed.count {
-            let day = placed[i].night
-            segments.removeAll(keepingCapacity: true)
-            while i < placed.count, placed[i].night == day {
-                segments.append(samples[Int(placed[i].position)].segment(names: names))
-                i += 1
+            let day = sessionNights[Int(placed[i].session)]
+            sessions.removeAll(keepingCapacity: true)
+            while i < placed.count, sessionNights[Int(placed[i].session)] == day {
+                let session = placed[i].session
+                var segments: [SleepSegment] = []
+                while i < placed.count, placed[i].session == session {
+                    segments.append(samples[Int(placed[i].position)].segment(names: names))
+                    i += 1
+                }
+                sessions.append(segments)
             }
-            out[Int(day)] = ([:], SleepNight.resolve(segments, ranks: ranks, clock: clock))
+            out[Int(day)] = ([:], SleepNight.resolve(sessions: sessions, ranks: ranks, clock: clock))
         }
         for (day, n) in nights {
             var means: [Int: Double] = [:]

@@ -1,4 +1,4 @@
-/// The sleep rule for one night (docs/rules.md, "Sleep").
+/// The sleep rule for one night (docs/rules.md, "Sleep"), session by session ("Nights").
 ///
 /// Stages come from one choice of source: every Apple Watch source when any has stage data that
 /// night, otherwise the highest-priority source with asleep samples. Within the choice each stage
@@ -35,6 +35,48 @@ enum SleepNight {
 
     /// The same, with the sources' ranks of a pass over many nights (each source's worked out once).
     static func resolve(_ segments: [SleepSegment], ranks: SourceRanks, clock: LocalClock) -> SleepResult? {
+        resolve(sessions: [segments], ranks: ranks, clock: clock)
+    }
+
+    /// A date's night from its sessions (docs/rules.md, "Nights"): each session resolved on its
+    /// own (its own choice of source), then added. Hours are summed (a stage is there when any
+    /// session has it); the in-bed window runs from the earliest session's start to the latest
+    /// one's end, as for several nights HAE states on one date (`NightBook.summarize`); the source
+    /// is that of the session with the most sleep (the earlier on a tie). Sessions are at least
+    /// three hours apart, so no interval is counted in two.
+    static func resolve(sessions: [[SleepSegment]], ranks: SourceRanks, clock: LocalClock) -> SleepResult? {
+        var parts: [Session] = []
+        for s in sessions { if let r = session(s, ranks: ranks) { parts.append(r) } }
+        guard var out = parts.first?.result else { return nil }
+        var main = parts[0]
+        var frame = (start: parts[0].frameStart, end: parts[0].frameEnd)
+        func add(_ a: Double?, _ b: Double?) -> Double? { a.map { $0 + (b ?? 0) } ?? b }
+        for p in parts.dropFirst() {
+            out.totalHours += p.result.totalHours
+            out.coreHours = add(out.coreHours, p.result.coreHours)
+            out.deepHours = add(out.deepHours, p.result.deepHours)
+            out.remHours = add(out.remHours, p.result.remHours)
+            out.awakeHours = add(out.awakeHours, p.result.awakeHours)
+            if p.result.totalHours > main.result.totalHours { main = p }
+            if let s = p.frameStart, frame.start.map({ s < $0 }) ?? true { frame.start = s }
+            if let e = p.frameEnd, frame.end.map({ e > $0 }) ?? true { frame.end = e }
+        }
+        out.source = main.result.source
+        if let s = frame.start, let e = frame.end {
+            out.inBedStart = clock.iso(s)
+            out.inBedEnd = clock.iso(e)
+        }
+        return out
+    }
+
+    /// One session's sleep, its in-bed window as instants (written by `resolve(sessions:)`).
+    private struct Session {
+        var result: SleepResult
+        var frameStart: Timestamp?
+        var frameEnd: Timestamp?
+    }
+
+    private static func session(_ segments: [SleepSegment], ranks: SourceRanks) -> Session? {
         guard !segments.isEmpty else { return nil }
         let staged = segments.filter { $0.stage != .inBed }
         let inBed = segments.filter { $0.stage == .inBed }
@@ -93,11 +135,8 @@ enum SleepNight {
         }
         result.source = sourceName
         let frame = inBed + asleep
-        if let first = frame.min(by: { $0.start < $1.start }), let last = frame.max(by: { $0.end < $1.end }) {
-            result.inBedStart = clock.iso(first.start)
-            result.inBedEnd = clock.iso(last.end)
-        }
-        return result
+        return Session(
+            result: result, frameStart: frame.min(by: { $0.start < $1.start })?.start, frameEnd: frame.max(by: { $0.end < $1.end })?.end)
     }
 
     /// The distinct sources of `segments`, in the order they first come. A night's segments run

@@ -243,10 +243,9 @@ final class HAEDatumMapper {
 
     /// HAE dates a day bucket of sleeping wrist temperature by the evening the night began
     /// (docs/hae.md, "Wrist temperature": the night ending 03-30 is dated 03-29 00:00). The day book
-    /// assigns a night-avg sample to night D when it ends after 12:00 on D−1 and no later than
-    /// 12:00 on D, so the bucket instant moves to the next local midnight (date + 24 h, same
-    /// offset), which falls inside the night that ends that morning. Nil when `t` is not at local
-    /// midnight (not a day bucket).
+    /// dates a night-avg sample by the local date it ends on (docs/rules.md, "night-avg"), so the
+    /// bucket instant moves to the next local midnight (date + 24 h, same offset), the wake-up
+    /// date. Nil when `t` is not at local midnight (not a day bucket).
     static func wristTemperatureInstant(_ t: Timestamp) -> Timestamp? {
         let local = t.seconds + Int64(t.offset)
         guard local % 86_400 == 0 else { return nil }

@@ -58,7 +58,8 @@ public final class FixtureJob {
             try FixtureFiles.write(HAEFixtureWriter(data: data, clock: clock, units: units).json(), to: out + "/hae.json")
         }
         if let window = options.haeBodies {
-            try HAEBodiesWriter(window: window, clock: clock, units: units, samplesStyle: options.samplesStyle).write(bodyDays, to: out)
+            try HAEBodiesWriter(window: window, clock: clock, units: units, samplesStyle: options.bodiesSamplesStyle).write(
+                bodyDays, to: out)
         }
         let days = ExpectedDays.days(data, clock: clock)
         try writeExpected(days, to: out + "/expected")

@@ -161,7 +161,7 @@ public final class CompareJob {
         superseded += syncs.superseded
         for source in try ConvertSource.plan(others) {
             let book = DayBook(options: options)
-            _ = try source.read(into: book)
+            _ = try source.read(into: book, zone: options.timeZone)
             FreedMemory.giveBack()
             for d in try ConvertJob.finishedDays(book, source: source, options: options).0 {
                 overlay(ComparableDay(d, inputSources: book.sourceNames))

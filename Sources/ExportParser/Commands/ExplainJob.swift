@@ -65,7 +65,7 @@ public final class ExplainJob {
         // Exports one by one, every HAE input as one set, as convert reads them (`ConvertSource`).
         for source in try ConvertSource.plan(others) {
             let (book, attribution, days) = try attributedRead { book in
-                _ = try source.read(into: SinkFanout([book, DetailsWanted()]))
+                _ = try source.read(into: SinkFanout([book, DetailsWanted()]), zone: options.timeZone)
             }
             dates.formUnion(days.map(\.date))
             let isHAE = source.format == .hae

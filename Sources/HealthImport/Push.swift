@@ -116,7 +116,11 @@ struct Push: ParsableCommand {
         } catch let error as UserFacingError {
             throw Usage.report(error, exitCode: 1)
         }
-        if !quiet { for line in outcome.summaryLines() { print(line) } }
+        if !quiet {
+            for line in outcome.summaryLines() { print(line) }
+        } else {
+            for line in outcome.partialLines { Usage.say(line) }
+        }
         if let reason = outcome.stopReason { throw Usage.report(PushError(reason), exitCode: 1) }
         if outcome.exitStatus != 0 { throw ExitCode(outcome.exitStatus) }
     }

@@ -53,8 +53,9 @@ public struct PushOutcome: Sendable {
     /// 0: every day accepted or already sent; 1: a day failed or the run stopped.
     public var exitStatus: Int32 { failures.isEmpty && stopReason == nil ? 0 : 1 }
 
-    /// One line a partial date left out: what was not sent and why.
-    var partialLines: [String] {
+    /// One line a partial date left out: what was not sent and why. Part of the summary; with
+    /// `--quiet` printed on stderr alone, so a quiet run never leaves a date out unsaid.
+    public var partialLines: [String] {
         partialLeftOut.map {
             "Left out \($0.date): partial, its input's export moment falls on it (device_sync_timestamp \($0.moment)), so it holds the day only until \(PartialDate.timeOfDay($0.moment)) and would replace the whole day the app synced; give --include-partial to send it"
         }

@@ -130,4 +130,34 @@ final class ExportMomentTests: XCTestCase {
         XCTAssertEqual(all.skipped, 1)
         XCTAssertEqual(server.posts().compactMap(\.date), ["2019-06-16", "2019-06-17"])
     }
+
+    /// Two exports: this one (made 06-17 17:08: 06-17 holds 500 steps) and a later one made
+    /// 06-20 09:00 that holds 06-17 whole (500 + 300 at 20:00 = 800) and 06-18 (100). In either
+    /// order 06-17 is the whole day's 800 steps and not partial (its device_sync_timestamp is the
+    /// later export's); 06-16 (1,000) only the first has.
+    func testAWholeDayOfALaterExportWinsOverAPartialOneInEitherOrder() throws {
+        let dir = try TestPaths.temporaryDirectory(#function)
+        let early = dir.appendingPathComponent("early.xml"), later = dir.appendingPathComponent("later.xml")
+        try Data(Self.xml.utf8).write(to: early)
+        let whole = export(
+            record(Self.steps, "500", unit: "count", source: "iPhone", start: "2019-06-17 09:00:00 -0400", end: "2019-06-17 09:10:00 -0400")
+                + record(
+                    Self.steps, "300", unit: "count", source: "iPhone", start: "2019-06-17 20:00:00 -0400", end: "2019-06-17 20:10:00 -0400"
+                )
+                + record(
+                    Self.steps, "100", unit: "count", source: "iPhone", start: "2019-06-18 09:00:00 -0400", end: "2019-06-18 09:10:00 -0400"
+                ),
+            exportDate: "2019-06-20 09:00:00 -0400")
+        try Data(whole.utf8).write(to: later)
+        for (i, inputs) in [[early.path, later.path], [later.path, early.path]].enumerated() {
+            let out = dir.appendingPathComponent("out-\(i)")
+            let outcome = try ConvertJob(ConvertRequest(inputs: inputs, outDir: out.path)).run()
+            let days = try TestDays(out)
+            XCTAssertEqual(days.metric("2019-06-16", "step_count"), 1_000, "\(i)")
+            XCTAssertEqual(days.metric("2019-06-17", "step_count"), 800, "\(i)")  // 500 + 300, never the partial 500
+            XCTAssertEqual(days.metric("2019-06-18", "step_count"), 100, "\(i)")
+            XCTAssertEqual(days.payloads["2019-06-17"]?["device_sync_timestamp"] as? String, "2019-06-20T09:00:00-04:00", "\(i)")
+            XCTAssertEqual(outcome.partialDates.map(\.date), [], "\(i)")
+        }
+    }
 }

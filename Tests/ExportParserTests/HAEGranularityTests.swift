@@ -178,4 +178,14 @@ final class HAEGranularityTests: XCTestCase {
         XCTAssertEqual(minutes["2026-03-03"]?["count"] as? Int, 3)
         XCTAssertEqual(minutes["2026-03-03"]?["avg"] as? Double, 70)
     }
+
+    /// The generator dates its HAE files at the export moment (docs/fixtures.md), so a fixture of
+    /// future dates is not cut by the file's-time bound: 2 dates from 2030-06-01, both read.
+    func testAFixtureOfFutureDatesIsReadWhole() throws {
+        let dir = try TestPaths.temporaryDirectory(#function)
+        _ = try FixtureJob(FixtureRequest(days: 2, start: "2030-06-01", outDir: dir.path, haeStyle: "samples")).run()
+        let (outcome, days) = try convert([dir.appendingPathComponent("hae.json").path], dir.appendingPathComponent("out"))
+        XCTAssertEqual(days.keys.sorted(), ["2030-06-01", "2030-06-02"])
+        XCTAssertNil(outcome.inputs.first?.report?.skips[HAEDatumMapper.afterMoment])
+    }
 }

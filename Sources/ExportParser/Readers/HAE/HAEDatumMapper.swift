@@ -141,7 +141,7 @@ final class HAEDatumMapper {
             report.skip(Self.afterMoment, at: location(d))
             return
         }
-        /// A heart-rate datum that cannot be told a reading or a bucket yet (`heartRateBucket`).
+        // A heart-rate datum that cannot be told a reading or a bucket yet (`heartRateBucket`).
         var holding = false
         var value = d.qty
         var minimum: Double? = nil, maximum: Double? = nil
@@ -154,7 +154,7 @@ final class HAEDatumMapper {
                 // for heart rate, and Summarize off): Min = Avg = Max there. But a summarized
                 // bucket whose readings agree (or a day with one reading) looks the same, and
                 // a bucket does not say how many readings it holds. Which one a datum is, the
-                // metric's other datums tell (`heartRateDatum`, docs/hae.md, "heart_rate").
+                // metric's other datums tell (`heartRateBucket`; docs/hae.md, "heart_rate").
                 let equal = d.min == avg && d.max == avg
                 if bucket {
                     if let decided = heartRateBucket(at: start, equal: equal, sink) { bucket = decided } else { holding = true }

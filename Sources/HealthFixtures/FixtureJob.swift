@@ -1,4 +1,5 @@
 import ExportParser
+import Foundation
 
 /// The `fixtures` command: a synthetic export, its HAE twin and the payloads they must give,
 /// all from one seeded plan (docs/fixtures.md).
@@ -58,13 +59,30 @@ public final class FixtureJob {
             try FixtureFiles.write(HAEFixtureWriter(data: data, clock: clock, units: units).json(), to: out + "/hae.json")
         }
         if let window = options.haeBodies {
-            try HAEBodiesWriter(window: window, clock: clock, units: units, samplesStyle: options.samplesStyle).write(bodyDays, to: out)
+            try HAEBodiesWriter(window: window, clock: clock, units: units, samplesStyle: options.bodiesSamplesStyle).write(
+                bodyDays, to: out)
         }
+        try Self.dateHAEFiles(in: out, at: data.exportDate)
         let days = ExpectedDays.days(data, clock: clock)
         try writeExpected(days, to: out + "/expected")
         try FixtureFiles.write(PlanJSON.json(data, request: request, clock: clock), to: out + "/plan.json")
         try FixtureFiles.write(FixtureReadme.text(request, days: days), to: out + "/README.md")
         return FixtureOutcome(outDir: out, days: days.count, records: writer.recordCount, exportBytes: Int(xml.size))
+    }
+
+    /// The HAE files' modification time is the export moment, as HAE's own files' would be: the
+    /// reader skips what starts after a file's time (docs/hae.md, "The file's time bounds the
+    /// data"), so a fixture of future dates (`--start 2030-01-01`) is read whole, as its
+    /// export.xml is (its `ExportDate` is that moment too).
+    static func dateHAEFiles(in out: String, at moment: Int64) throws {
+        var paths = [out + "/hae.json", out + "/hae-bodies.jsonl"]
+        if let names = try? FileManager.default.contentsOfDirectory(atPath: out + "/hae-bodies") {
+            paths += names.map { out + "/hae-bodies/" + $0 }
+        }
+        let date = Date(timeIntervalSince1970: TimeInterval(moment))
+        for p in paths where FileManager.default.fileExists(atPath: p) {
+            try FileManager.default.setAttributes([.modificationDate: date], ofItemAtPath: p)
+        }
     }
 
     /// `expected/`: written exactly as `convert` writes its outputs (the same writers and the

@@ -22,6 +22,8 @@ struct FixtureOptions {
     let samplesStyle: Bool
     /// `--hae-bodies`: the REST bodies' sync period, when they are asked for.
     let haeBodies: HAEBodiesWriter.Window?
+    /// The REST bodies' style: `--hae-bodies-style`, else hae.json's.
+    let bodiesSamplesStyle: Bool
     /// `--export-offsets export` (the default): export.xml's timestamps all in the export
     /// moment's offset, as the Health app writes them; false: each in its own (`sample`).
     let exportOffsets: Bool
@@ -86,6 +88,14 @@ struct FixtureOptions {
         } else {
             haeBodies = nil
         }
+        if let s = request.haeBodiesStyle {
+            guard ["days", "samples"].contains(s) else {
+                throw UsageError("--hae-bodies-style", "--hae-bodies-style \"\(s)\" is not a style: days, samples")
+            }
+            guard request.haeBodies != nil else {
+                throw UsageError("--hae-bodies-style", "--hae-bodies-style is the style of the REST bodies: give --hae-bodies with it")
+            }
+        }
         guard ["export", "sample"].contains(request.exportOffsets) else {
             throw UsageError(
                 "--export-offsets", "--export-offsets \"\(request.exportOffsets)\" is not a choice: export, sample")
@@ -96,6 +106,7 @@ struct FixtureOptions {
         self.profile = profile
         self.units = units
         samplesStyle = request.haeStyle == "samples"
+        bodiesSamplesStyle = (request.haeBodiesStyle ?? request.haeStyle) == "samples"
         scale = try request.scaleMegabytes.map { ($0, try Self.scaleFile(request)) }
     }
 

@@ -39,11 +39,16 @@ enum FixtureReadme {
     /// The README's row for the REST bodies, when `--hae-bodies` asked for them (ends in a line end).
     static func bodiesRow(_ request: FixtureRequest) -> String {
         guard let period = request.haeBodies else { return "" }
+        let mixed = request.haeBodiesStyle.map { ($0 == "samples") != (request.haeStyle == "samples") } ?? false
+        let style =
+            request.haeBodiesStyle == "samples"
+            ? " (Summarize off: one datum a sample)" : request.haeBodiesStyle == "days" ? " (summarised by day)" : ""
         let cut =
             period == "since"
             ? "\"Since Last Sync\": each body holds what is new since the previous sync"
             : "the default period: each body holds the previous day and today so far, so windows overlap"
         return
-            "| `hae-bodies/NNNN-DATETIME.json`, `hae-bodies.jsonl` | the REST bodies HAE's API automation would have POSTed instead, four syncs a day (\(cut)), one file a body and one body a line; converted together they give the days `hae.json` gives |\n"
+            "| `hae-bodies/NNNN-DATETIME.json`, `hae-bodies.jsonl` | the REST bodies HAE's API automation would have POSTed instead\(style), four syncs a day (\(cut)), one file a body and one body a line; converted together they give the days `hae.json` gives"
+            + (mixed ? " (a date given both ways counts once: the samples win)" : "") + " |\n"
     }
 }

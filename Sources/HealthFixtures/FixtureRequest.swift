@@ -24,6 +24,10 @@ public struct FixtureRequest: Sendable {
     /// `default` or `since`: also write the REST bodies HAE would have POSTed, four syncs a day,
     /// with its default period (windows overlap) or "Since Last Sync" (`HAEBodiesWriter`).
     public var haeBodies: String?
+    /// `days` or `samples`: the REST bodies' style when it is not `haeStyle`'s (nil: the same).
+    /// A manual export with Summarize on beside REST bodies with Summarize off, as a person who
+    /// changed the setting has (docs/fixtures.md, "Both styles in one set").
+    public var haeBodiesStyle: String?
     /// `--scale MB`: one large file of about this many megabytes (10^6 bytes), for benchmarks,
     /// instead of a fixture of `days` dates.
     public var scaleMegabytes: Int?
@@ -69,6 +73,7 @@ public struct FixtureRequest: Sendable {
             "health-import fixtures \(size) --start \(start) --seed \(seed) --timezone \(timeZoneName) --profile \(profile) --units \(units)"
             + (variant.map { " --variant " + $0 } ?? "") + (locale.map { " --locale " + $0 } ?? "")
             + (haeStyle == "samples" ? " --hae-style samples" : "") + (haeBodies.map { " --hae-bodies " + $0 } ?? "")
+            + (haeBodiesStyle.map { " --hae-bodies-style " + $0 } ?? "")
             + (exportOffsets == "export" ? "" : " --export-offsets " + exportOffsets)
     }
 

@@ -43,6 +43,9 @@ struct FixtureScaleRun {
             let hae = try OutputFiles.Staged(out + "/hae.json")
             try writer.finish(into: hae)
             try hae.commit()
+            // Dated at the export moment, as a fixture of --days is (`FixtureJob.dateHAEFiles`):
+            // a large file reaches years past --start, maybe past today.
+            try FixtureJob.dateHAEFiles(in: out, at: planner.exportDate)
             files.append(("hae.json", hae.size))
             items = writer.datumCount
         }

@@ -112,6 +112,12 @@ struct Fixtures: ParsableCommand {
 
     @Option(
         help: ArgumentHelp(
+            "days or samples: the REST bodies' style when it is not --hae-style's, as a person who changed Summarize has (a manual export summarised by day beside REST bodies of samples). Example: --hae-bodies default --hae-bodies-style samples",
+            valueName: "style"))
+    var haeBodiesStyle: HAEStyle?
+
+    @Option(
+        help: ArgumentHelp(
             "export (the default: every export.xml timestamp in the offset of the export moment, as the Health app writes them) or sample (each in the offset of its own instant). Example: --export-offsets sample",
             valueName: "form"))
     var exportOffsets: ExportOffsets = .export
@@ -129,6 +135,7 @@ struct Fixtures: ParsableCommand {
             outDir: out, variant: variant?.rawValue, locale: locale?.rawValue, haeStyle: haeStyle?.rawValue, scaleMegabytes: scale,
             scaleFile: scaleFile?.rawValue, haeBodies: haeBodies?.rawValue)
         r.exportOffsets = exportOffsets.rawValue
+        r.haeBodiesStyle = haeBodiesStyle?.rawValue
         return r
     }
 

@@ -68,6 +68,12 @@ struct Push: ParsableCommand {
     @Flag(help: "Print the dates and sizes that would be sent; send nothing.")
     var dryRun = false
 
+    @Flag(
+        help:
+            "Send the partial dates too: a date on which its input's export moment falls (an export made at 17:08 holds that day until 17:08). Left out by default, and said so."
+    )
+    var includePartial = false
+
     // `.unconditional`: a negative number is this option's value (then refused by `validate`
     // with the range), not an unknown option that leaves it "Missing value".
     @Option(parsing: .unconditional, help: ArgumentHelp("Requests in flight at once. Example: --concurrency 2", valueName: "n"))
@@ -91,10 +97,12 @@ struct Push: ParsableCommand {
     }
 
     private var request: PushRequest {
-        PushRequest(
+        var r = PushRequest(
             url: url, apiKeyFile: apiKeyFile, storePath: store, person: person, payloadsDir: payloads, from: from, to: to,
             body: body, force: force, dryRun: dryRun, concurrency: concurrency,
             maxAttempts: maxAttempts, timeout: timeout)
+        r.includePartial = includePartial
+        return r
     }
 
     func run() throws {
@@ -108,7 +116,11 @@ struct Push: ParsableCommand {
         } catch let error as UserFacingError {
             throw Usage.report(error, exitCode: 1)
         }
-        if !quiet { for line in outcome.summaryLines() { print(line) } }
+        if !quiet {
+            for line in outcome.summaryLines() { print(line) }
+        } else {
+            for line in outcome.partialLines { Usage.say(line) }
+        }
         if let reason = outcome.stopReason { throw Usage.report(PushError(reason), exitCode: 1) }
         if outcome.exitStatus != 0 { throw ExitCode(outcome.exitStatus) }
     }

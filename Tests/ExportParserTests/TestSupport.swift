@@ -129,8 +129,9 @@ struct Converted {
     }
 }
 
-/// A minimal export around some body XML.
-func export(_ body: String, exportDate: String = "2024-03-05 08:00:00 +0100") -> String {
+/// A minimal export around some body XML. The default export moment lies after the records the
+/// tests write without one (a record never starts after it: docs/rules.md, "The export moment").
+func export(_ body: String, exportDate: String = "2024-12-31 23:00:00 +0100") -> String {
     """
     <?xml version="1.0" encoding="UTF-8"?>
     <HealthData locale="en_US">

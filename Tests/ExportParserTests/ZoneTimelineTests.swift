@@ -43,7 +43,7 @@ final class ZoneTimelineTests: XCTestCase {
         try export(
             """
              <Record type="HKQuantityTypeIdentifierStepCount" sourceName="Anna’s iPhone" unit="count" startDate="2024-06-10 23:30:00 +0100" endDate="2024-06-10 23:40:00 +0100" value="300"/>
-            """, exportDate: "2024-01-15 09:00:00 +0100"
+            """, exportDate: "2025-01-15 09:00:00 +0100"
         ).write(to: xml, atomically: true, encoding: .utf8)
         let outcome = try ConvertJob(ConvertRequest(inputs: [xml.path], outDir: dir.appendingPathComponent("out").path)).run()
         XCTAssertEqual(outcome.firstDate, "2024-06-10")

@@ -185,7 +185,7 @@ public final class CompareJob {
             let book = DayBook(options: options)
             let started = Date()
             _ = try source.read(
-                into: book,
+                into: book, zone: options.timeZone,
                 progress: progress.map { show in
                     { path, done, total in
                         show(

@@ -99,6 +99,10 @@ public final class ConvertJob {
             throw error
         }
         outcome.daysWritten = days.count
+        outcome.partialDates = days.compactMap { d in
+            PartialDate.isPartial(date: d.date, deviceSyncTimestamp: d.deviceSyncTimestamp)
+                ? ConvertOutcome.PartialDay(date: d.date, moment: d.deviceSyncTimestamp) : nil
+        }
         outcome.firstDate = days.first?.date
         outcome.lastDate = days.last?.date
         outcome.elapsed = Date().timeIntervalSince(started)
@@ -182,7 +186,7 @@ public final class ConvertJob {
                     elapsed: Date().timeIntervalSince(started)))
         }
         do {
-            (report, set) = try source.read(into: sink, progress: onProgress)
+            (report, set) = try source.read(into: sink, zone: options.timeZone, progress: onProgress)
         } catch {
             session?.abandon()
             throw error
@@ -224,7 +228,7 @@ public final class ConvertJob {
         var again = options
         again.timeline = timeline
         let second = DayBook(options: again)
-        _ = try source.read(into: second)
+        _ = try source.read(into: second, zone: options.timeZone)
         return (second.finish(), true)
     }
 

@@ -32,6 +32,14 @@ public struct ConvertOutcome: Sendable {
         var sources: [String] = []
         var watchSources: Set<String> = []
     }
+    /// A written date on which its input's export moment falls (`PartialDate`).
+    struct PartialDay: Sendable, Equatable {
+        var date: String
+        /// The day's `device_sync_timestamp`.
+        var moment: String
+    }
+    /// The written dates that are partial, in date order.
+    var partialDates: [PartialDay] = []
     /// `--source-priority` as given (nil: the default order).
     var sourcePriority: [String]?
     var inputs: [Input] = []
@@ -86,6 +94,11 @@ public struct ConvertOutcome: Sendable {
                 lines.append(
                     "\(i.path): \(CountText.count(set.bodies)) Health Auto Export bodies read as one person's data: \(CountText.count(set.repeatedDatums)) datums another body had already given, \(CountText.count(set.supersededBuckets)) day figures a more complete body replaced and \(CountText.count(set.repeatedWorkouts)) repeated workouts counted once"
                 )
+                if set.bucketsSetAside > 0 {
+                    lines.append(
+                        "\(i.path): \(CountText.count(set.bucketsSetAside)) summarized buckets (Summarize on) set aside: samples (Summarize off) of the same metric and date were given, and a date's data is counted once"
+                    )
+                }
             }
             if i.runningOutsideRuns > 0 {
                 lines.append(
@@ -125,6 +138,11 @@ public struct ConvertOutcome: Sendable {
             lines.append(
                 "Wrote \(CountText.count(daysWritten, "day")) (\(f) … \(l)) to \(outDir)/payloads, \(outDir)/payloads.json and \(outDir)/daily.csv"
             )
+            for p in partialDates {
+                lines.append(
+                    "Note: \(p.date) is partial: its input's export moment falls on it (device_sync_timestamp \(p.moment); for Health Auto Export, which states none, the latest instant its data reaches), so its figures stop at \(PartialDate.timeOfDay(p.moment)); push sends it only with --include-partial"
+                )
+            }
             let disagreeing = inputs.reduce(0) { $0 + ($1.appleTotals?.disagreeing.count ?? 0) }
             if disagreeing > 0 {
                 lines.append(

@@ -68,7 +68,7 @@ public final class ExplainJob {
         // Exports one by one, every HAE input as one set, as convert reads them (`ConvertSource`).
         for source in try ConvertSource.plan(others) {
             let (book, attribution, days) = try attributedRead { sink, progress in
-                _ = try source.read(into: sink, progress: progress)
+                _ = try source.read(into: sink, zone: options.timeZone, progress: progress)
             }
             dates.formUnion(days.map(\.date))
             let isHAE = source.format == .hae

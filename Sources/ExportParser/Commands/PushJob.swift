@@ -29,6 +29,12 @@ public final class PushJob {
         let earlier = try log?.entries() ?? [:]
         var toSend: [PushDay] = []
         for day in days {
+            // A partial day would replace the complete day the app synced with a part of it
+            // (docs/push.md, "Partial dates").
+            if let moment = day.partialMoment, !request.includePartial {
+                outcome.partialLeftOut.append(.init(date: day.date, moment: moment))
+                continue
+            }
             if !request.force, let e = earlier[day.date], e.result == PushLog.Result.accepted.rawValue, e.sha256 == day.sha256 {
                 outcome.skipped += 1
             } else {

@@ -36,6 +36,13 @@ public struct PushOutcome: Sendable {
     /// Why the run stopped before the end (401/403, an untrusted certificate), as one sentence.
     public var stopReason: String?
     public var planned: [Planned] = []
+    /// A date left out as partial (its input's export moment falls on it), and that moment.
+    public struct PartialDay: Sendable, Equatable {
+        public var date: String
+        public var moment: String
+    }
+    /// The partial dates left out (without `--include-partial`), in date order. Not among `days`.
+    public var partialLeftOut: [PartialDay] = []
     public var elapsed: Double = 0
 
     init(endpoint: String, dryRun: Bool) {
@@ -46,6 +53,14 @@ public struct PushOutcome: Sendable {
     /// 0: every day accepted or already sent; 1: a day failed or the run stopped.
     public var exitStatus: Int32 { failures.isEmpty && stopReason == nil ? 0 : 1 }
 
+    /// One line a partial date left out: what was not sent and why. Part of the summary; with
+    /// `--quiet` printed on stderr alone, so a quiet run never leaves a date out unsaid.
+    public var partialLines: [String] {
+        partialLeftOut.map {
+            "Left out \($0.date): partial, its input's export moment falls on it (device_sync_timestamp \($0.moment)), so it holds the day only until \(PartialDate.timeOfDay($0.moment)) and would replace the whole day the app synced; give --include-partial to send it"
+        }
+    }
+
     public func summaryLines() -> [String] {
         let n: (Int) -> String = CountText.count
         func days(_ k: Int) -> String { "\(n(k)) day\(k == 1 ? "" : "s")" }
@@ -54,6 +69,7 @@ public struct PushOutcome: Sendable {
                 "\($0.date)  \(n($0.bytes)) bytes" + ($0.changed ? "  (sent before: not accepted or changed since)" : "")
             }
             let bytes = planned.reduce(0) { $0 + $1.bytes }
+            lines += partialLines
             lines.append(
                 "Dry run: would send \(days(planned.count)) (\(n(bytes)) bytes) to \(endpoint)/sync/healthkit; \(n(skipped)) skipped as already sent. Nothing was sent."
             )
@@ -70,6 +86,7 @@ public struct PushOutcome: Sendable {
                 + (notSent > 0 ? ", \(n(notSent)) not sent (the run stopped\(tried))" : "")
                 + String(format: " (%.1f s)", elapsed))
         for f in failures { lines.append("  \(f.date): \(f.reason)") }
+        lines += partialLines
         return lines
     }
 }

@@ -21,6 +21,9 @@ public struct PushRequest: Sendable {
     public var force: Bool
     /// List what would be sent (dates, sizes) and send nothing.
     public var dryRun: Bool
+    /// Send the partial dates too: those on which their input's export moment falls
+    /// (`PartialDate`; docs/push.md, "Partial dates"). Off: they are left out, and said so.
+    public var includePartial = false
     /// Requests in flight at once.
     public var concurrency: Int
     /// Requests made for one day before it is given up (the first one included).

@@ -37,7 +37,11 @@ enum DayMerge {
         return byDay.values.sorted { $0.dayNumber < $1.dayNumber }
     }
 
-    /// Inputs of one side merged: a later input wins field by field.
+    /// Inputs of one side merged: a later input wins field by field, except that a partial day
+    /// (its input's export moment falls on it: `PartialDate`) never replaces a whole one's values,
+    /// only fills what it lacks; and a whole day over a partial one makes the date whole, with
+    /// its input's `device_sync_timestamp` (docs/rules.md, "The export moment": an export made at
+    /// 17:08 beside a later one that holds that whole day).
     private static func layer(_ inputs: [[FinishedDay]]) -> [Int: FinishedDay] {
         var byDay: [Int: FinishedDay] = [:]
         for days in inputs {
@@ -46,6 +50,17 @@ enum DayMerge {
                     byDay[d.dayNumber] = d
                     continue
                 }
+                let date = d.date
+                let curPartial = PartialDate.isPartial(date: date, deviceSyncTimestamp: cur.deviceSyncTimestamp)
+                if PartialDate.isPartial(date: date, deviceSyncTimestamp: d.deviceSyncTimestamp), !curPartial {
+                    for (i, v) in d.values.enumerated() where v != nil && cur.values[i] == nil { cur.values[i] = v }
+                    for (i, m) in d.summaries where cur.summaries[i] == nil { cur.summaries[i] = m }
+                    if cur.sleep == nil { cur.sleep = d.sleep }
+                    add(d.workouts, to: &cur)
+                    byDay[d.dayNumber] = cur
+                    continue
+                }
+                if curPartial { cur.deviceSyncTimestamp = d.deviceSyncTimestamp }
                 for (i, v) in d.values.enumerated() where v != nil { cur.values[i] = v }
                 for (i, m) in d.summaries { cur.summaries[i] = m }
                 if let s = d.sleep { cur.sleep = s }

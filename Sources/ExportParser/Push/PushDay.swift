@@ -7,10 +7,16 @@ struct PushDay: Sendable {
     let date: String
     let body: Data
     let sha256: String
+    /// The day's `device_sync_timestamp` when the export moment falls on it (`PartialDate`): a
+    /// partial day, left out unless `--include-partial`; nil for a whole day.
+    let partialMoment: String?
 
     /// `payload` is the day's payload JSON as `payloads/DATE.json` holds it.
     init(date: String, payload: String, body kind: PushBody) {
         self.date = date
+        let object = (try? JSONSerialization.jsonObject(with: Data(payload.utf8))) as? [String: Any]
+        let sync = object?["device_sync_timestamp"] as? String
+        partialMoment = sync.flatMap { PartialDate.isPartial(date: date, deviceSyncTimestamp: $0) ? $0 : nil }
         var text = payload
         while text.last?.isNewline == true { text.removeLast() }
         // One day a request, as the app sends it (docs/push.md, "The request").

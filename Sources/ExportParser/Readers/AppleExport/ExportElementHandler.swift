@@ -62,6 +62,11 @@ final class ExportElementHandler: @unchecked Sendable {
     /// Whether the sink heard `recordsEnded` (once, at the first top-level workout or activity
     /// summary).
     private var toldRecordsEnded = false
+    /// `ExportDate`, the export moment: nothing the export holds can have started after it, so a
+    /// record or workout that does (a device clock set years ahead) is skipped and counted
+    /// (docs/export-xml.md, "ExportDate"; docs/rules.md, "The export moment"). Apple writes it
+    /// first, before every record.
+    private var exportMoment: Int64 = .max
     private var activity: WorkoutActivity?
     private var event: WorkoutEvent?
     private var route: WorkoutRoute?
@@ -225,7 +230,12 @@ final class ExportElementHandler: @unchecked Sendable {
             sink.activitySummary(ActivitySummary(date: date, attributes: entries.filter { $0.key != "dateComponents" }))
         case .exportDate where depth == 1:
             if let v = attrs.value(named: "value") {
-                if let t = TimestampParser.parse(v) { sink.exportDate(t) } else { report.skip("unparseable ExportDate", at: locate()) }
+                if let t = TimestampParser.parse(v) {
+                    exportMoment = t.seconds
+                    sink.exportDate(t)
+                } else {
+                    report.skip("unparseable ExportDate", at: locate())
+                }
             }
         case .me where depth == 1:
             sink.me(Me(attributes: attrs.entries()))
@@ -252,7 +262,11 @@ final class ExportElementHandler: @unchecked Sendable {
         case .workout where depth == 1:
             if let w = workout {
                 report.workouts += 1
-                sink.workout(w)
+                if w.start.seconds > exportMoment {
+                    report.skip(Self.afterExportMoment("workout"), at: locate())
+                } else {
+                    sink.workout(w)
+                }
             }
             workout = nil
         case .workoutActivity:
@@ -637,6 +651,10 @@ final class ExportElementHandler: @unchecked Sendable {
             report.skip("record lasting more than a year (\(shortType(interner[rec.typeID])))", at: rec.location)
             return
         }
+        if start.seconds > exportMoment {
+            report.skip(Self.afterExportMoment("record"), at: rec.location)
+            return
+        }
         let metric = typeInfo(rec.typeID)
         var canonical: Double?
         if let metric {
@@ -722,6 +740,11 @@ final class ExportElementHandler: @unchecked Sendable {
             sink.sample(sample)
         }
         sc.initialize(to: consume sample)
+    }
+
+    /// The skip reason of a record or workout that starts after `ExportDate`.
+    static func afterExportMoment(_ what: String) -> String {
+        "\(what) starting after the export moment (ExportDate): not data the export can hold"
     }
 
     private func finishTopLevelRecord() {

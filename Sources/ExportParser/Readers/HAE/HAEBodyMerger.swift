@@ -1,3 +1,5 @@
+import Foundation
+
 /// Makes the Health Auto Export bodies of one run one person's HAE data (docs/hae.md, "Several
 /// bodies"; docs/rules.md, "Several inputs in one run"), between the HAE reader and the day book.
 ///
@@ -18,6 +20,11 @@
 ///   a date is the most complete); ties: the later body.
 /// - An aggregated night (`sleep_analysis` with Summarize on) likewise, per night (the local
 ///   date of its `sleepEnd`).
+/// - One granularity per metric and date: a bucket of a type and local date on which sample-level
+///   datums of that type were given is set aside (`bucketsSetAside`): a manual export with
+///   Summarize on beside REST bodies with Summarize off holds the same day twice, once summed
+///   and once sample by sample, and the samples hold more (sources, times). docs/rules.md, "HAE
+///   bodies".
 /// - A workout with an `id` (version 2) once, the latest body's copy (a later body may state more
 ///   of it); one without passes on, and the day book keeps identical copies once.
 ///
@@ -61,6 +68,11 @@ final class HAEBodyMerger: SampleSink {
     }
 
     private var body = -1
+    /// Dates buckets and samples by the day book's clock (the run's zone, else each instant's
+    /// recorded offset), so "the same date" is the date the day book will file both under.
+    private let clock: LocalClock
+    /// Per type, the local dates on which sample-level datums were passed on.
+    private var sampleDays: [String: Set<Int>] = [:]
     private var copiesInBody: [DatumKey: UInt32] = [:]
     private var passedOn: [DatumKey: UInt32] = [:]
     /// Per body, the latest instant its data reaches (epoch seconds).
@@ -74,13 +86,16 @@ final class HAEBodyMerger: SampleSink {
     private(set) var repeatedDatums = 0
     /// Buckets and nights that a more complete body's replaced.
     private(set) var supersededBuckets = 0
+    /// Buckets set aside because samples of the same type and date were given.
+    private(set) var bucketsSetAside = 0
     /// Workouts with an `id` seen again in a later body.
     private(set) var repeatedWorkouts = 0
     /// Bodies read.
     var bodies: Int { reach.count }
 
-    init(downstream: SampleSink) {
+    init(downstream: SampleSink, zone: TimeZone? = nil) {
         self.downstream = downstream
+        clock = LocalClock(zone: zone)
         wantsDetails = downstream.wantsDetails
     }
 
@@ -111,9 +126,23 @@ final class HAEBodyMerger: SampleSink {
             return
         }
         passedOn[key] = k + 1
+        noteSampleDays(s)
         var copy = s
         copy.occurrence = k
         downstream.sample(copy)
+    }
+
+    /// The local dates a sample-level datum gives something to: from its start's to its end's (a
+    /// sample that ends exactly at midnight gives the next date nothing, docs/rules.md, "sum").
+    private func noteSampleDays(_ s: Sample) {
+        guard s.type != Catalog.sleepType else { return }  // nights: docs/rules.md, "Sleep"
+        let first = clock.day(s.start)
+        var last = first
+        if s.end.seconds > s.start.seconds {
+            last = max(first, clock.day(Timestamp(seconds: s.end.seconds - 1, offset: s.end.offset)))
+        }
+        if let known = sampleDays[s.type], known.contains(first), known.contains(last) { return }
+        for d in first...min(last, first + 400) { sampleDays[s.type, default: []].insert(d) }
     }
 
     func workout(_ w: Workout) {
@@ -158,10 +187,12 @@ final class HAEBodyMerger: SampleSink {
             bucketWinner[key] = b
         }
         for (b, s) in buckets {
-            if bucketWinner[BucketKey(type: s.type, start: s.start.seconds)] == b {
-                downstream.sample(s)
-            } else {
+            if bucketWinner[BucketKey(type: s.type, start: s.start.seconds)] != b {
                 supersededBuckets += 1
+            } else if sampleDays[s.type]?.contains(clock.day(s.start)) == true {
+                bucketsSetAside += 1
+            } else {
+                downstream.sample(s)
             }
         }
         var nightWinner: [Int64: Int] = [:]
@@ -179,6 +210,7 @@ final class HAEBodyMerger: SampleSink {
         }
         for id in identifiedOrder { if let w = identified[id]?.workout { downstream.workout(w) } }
         buckets = []
+        sampleDays = [:]
         nights = []
         identified = [:]
     }

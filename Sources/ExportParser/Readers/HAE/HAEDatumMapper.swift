@@ -5,7 +5,8 @@
 /// - A datum with `date` only is an aggregated bucket (`isBucket`, start = end = bucket start);
 ///   one with `startDate`/`endDate` is a single HealthKit sample.
 /// - `heart_rate` buckets carry `Min/Avg/Max`: value = Avg, extremes in `bucketMinimum/Maximum`.
-///   A `heart_rate` datum with only `qty`, or with Min = Avg = Max, is one sample.
+///   A `heart_rate` datum with only `qty` is one sample; one with Min = Avg = Max is one sample
+///   when the metric's datums are readings, not summarized buckets (`heartRateBucket`).
 /// - Day buckets of wrist temperature move to the next local midnight (see `emitWristTemperature`).
 /// - Aggregated sleep becomes a `SleepSummary` dated by `sleepEnd`; segments become category samples.
 ///
@@ -23,12 +24,24 @@ final class HAEDatumMapper {
     private var unaggregatedExamples: [InputLocation] = []
     private let unaggregatedReason: String?
 
+    /// The file's modification time (epoch seconds): a datum or night that starts after it is
+    /// skipped (`afterMoment`). `.max`: no bound.
+    var moment: Int64 = .max
+    static let afterMoment = "HAE datum starting after its file was last written (modification time): not data the file can hold"
+
     /// Whether this metric's wrist-temperature buckets are day buckets (see `emitWristTemperature`).
     private enum BucketSize { case undecided, days, finer }
     private var wristBuckets = BucketSize.undecided
     /// Wrist-temperature buckets held while undecided: one per night, so few; capped.
     private var heldWristTemperatures: [Sample] = []
     static let wristHoldLimit = 4096
+
+    /// Whether this metric's `heart_rate` datums dated by `date` with Min = Avg = Max are
+    /// readings (seconds grouping, Summarize off) or summarized buckets (`heartRateBucket`).
+    private enum HeartRateDatums { case undecided, readings, buckets }
+    private var heartRates = HeartRateDatums.undecided
+    /// Such datums held while undecided; capped like the wrist temperatures.
+    private var heldHeartRates: [Sample] = []
     /// HAE rounds hours and times; a total may exceed its window by this much before it is
     /// taken as impossible.
     static let windowSlackHours = 1.0 / 60
@@ -70,6 +83,7 @@ final class HAEDatumMapper {
     /// Ends the metric: emits held wrist temperatures and adds this metric's counts to the report.
     func finish(into sink: SampleSink, report: inout ReadReport) {
         if wristBuckets == .undecided, !heldWristTemperatures.isEmpty { decideWristBuckets(.days, sink) }
+        if heartRates == .undecided, !heldHeartRates.isEmpty { decideHeldHeartRates(sink) }
         if samples > 0 { report.recordsByType[shape.type, default: 0] += samples }
         if nights > 0 { report.recordsByType["hae:" + HAEMetricShape.sleepName, default: 0] += nights }
         if shape.kind == .uncataloged {
@@ -123,6 +137,12 @@ final class HAEDatumMapper {
 
     private func emitQuantity(_ d: HAEDatumFields, _ sink: SampleSink, _ report: inout ReadReport) {
         guard case (let start, let end, var bucket)? = instants(d, &report) else { return }
+        if start.seconds > moment {
+            report.skip(Self.afterMoment, at: location(d))
+            return
+        }
+        // A heart-rate datum that cannot be told a reading or a bucket yet (`heartRateBucket`).
+        var holding = false
         var value = d.qty
         var minimum: Double? = nil, maximum: Double? = nil
         if shape.kind == .heartRate {
@@ -130,11 +150,17 @@ final class HAEDatumMapper {
                 value = avg
                 minimum = shape.canonical(d.min)
                 maximum = shape.canonical(d.max)
-                // HAE writes Min/Avg/Max even for single samples (seconds grouping, the default for
-                // heart rate): Min = Avg = Max there. Such a datum is taken as one sample, so a
-                // per-sample export keeps its day count; any real bucket on the day still makes
-                // the day book leave the count out.
-                bucket = !(d.min == avg && d.max == avg)
+                // HAE writes Min/Avg/Max for single samples too (seconds grouping, the default
+                // for heart rate, and Summarize off): Min = Avg = Max there. But a summarized
+                // bucket whose readings agree (or a day with one reading) looks the same, and
+                // a bucket does not say how many readings it holds. Which one a datum is, the
+                // metric's other datums tell (`heartRateBucket`; docs/hae.md, "heart_rate").
+                let equal = d.min == avg && d.max == avg
+                if bucket {
+                    if let decided = heartRateBucket(at: start, equal: equal, sink) { bucket = decided } else { holding = true }
+                } else {
+                    bucket = !equal
+                }
             } else {
                 bucket = false  // one heart-rate sample, even when dated by `date`
             }
@@ -163,6 +189,17 @@ final class HAEDatumMapper {
             }
         }
         samples += 1
+        if holding {
+            // Held until the metric shows whether its equal datums are readings or buckets.
+            var s = Sample(
+                type: shape.type, metric: shape.metric, source: d.source ?? "", unit: shape.units, value: value,
+                canonicalValue: canonical, start: start, end: end, metadata: wantsDetails ? d.extras : [])
+            s.bucketMinimum = minimum
+            s.bucketMaximum = maximum
+            s.occurrence = Self.occurrence(d)
+            holdHeartRate(s, sink)
+            return
+        }
         if shape.kind == .wristTemperature, bucket {
             // May be held (a few a night): a sample of its own.
             var s = Sample(
@@ -195,6 +232,53 @@ final class HAEDatumMapper {
         let s = scratch.move()
         sink.sample(s)
         scratch.initialize(to: consume s)
+    }
+
+    /// Whether a `heart_rate` datum dated by `date` is a bucket (true), a reading (false), or
+    /// cannot be told yet (nil: hold it). A bucket starts at a whole minute (minutes, hours, days,
+    /// …), so a datum between whole minutes is HAE's seconds grouping: one reading when Min = Avg
+    /// = Max, and the metric's equal datums are readings. A datum at a whole minute with Min ≠ Max
+    /// is a summarized bucket, and then so are the metric's equal ones: a bucket whose readings
+    /// agree does not say how many it holds, so it gives no count (docs/rules.md, "minmaxavg";
+    /// a real file had one such day bucket of 91, which became a count of 1). Equal datums at whole
+    /// minutes wait for one of those two signs.
+    private func heartRateBucket(at t: Timestamp, equal: Bool, _ sink: SampleSink) -> Bool? {
+        let local = t.seconds + Int64(t.offset)
+        if local % 60 != 0 {
+            if heartRates == .undecided { decideHeartRates(.readings, sink) }
+            return !equal
+        }
+        if !equal {
+            if heartRates == .undecided { decideHeartRates(.buckets, sink) }
+            return true
+        }
+        switch heartRates {
+        case .readings: return false
+        case .buckets: return true
+        case .undecided: return nil
+        }
+    }
+
+    private func holdHeartRate(_ s: Sample, _ sink: SampleSink) {
+        heldHeartRates.append(s)
+        if heldHeartRates.count >= Self.wristHoldLimit { decideHeldHeartRates(sink) }
+    }
+
+    /// Without a sign: equal datums all at local midnight are day buckets (a day-summarized file
+    /// whose days each hold agreeing readings); any elsewhere makes them readings at whole
+    /// minutes, as a file of readings can be.
+    private func decideHeldHeartRates(_ sink: SampleSink) {
+        let days = heldHeartRates.allSatisfy { ($0.start.seconds + Int64($0.start.offset)) % 86_400 == 0 }
+        decideHeartRates(days ? .buckets : .readings, sink)
+    }
+
+    private func decideHeartRates(_ kind: HeartRateDatums, _ sink: SampleSink) {
+        heartRates = kind
+        for var s in heldHeartRates {
+            s.isBucket = kind == .buckets
+            sink.sample(s)
+        }
+        heldHeartRates = []
     }
 
     /// A datum's number within its body (`Sample.occurrence`): its byte offset, unique in a file
@@ -265,6 +349,10 @@ final class HAEDatumMapper {
             report.skip("HAE datum lasting more than a year", at: location(d, "endDate"))
             return
         }
+        if start.seconds > moment {
+            report.skip(Self.afterMoment, at: location(d))
+            return
+        }
         var s = Sample(
             type: Catalog.sleepType, source: d.source ?? "", unit: shape.units, valueText: valueText,
             value: d.qty, start: start, end: d.endDate ?? start, metadata: wantsDetails ? d.extras : [])
@@ -277,6 +365,11 @@ final class HAEDatumMapper {
     private func emitNight(_ d: HAEDatumFields, _ f: HAESleepFields, _ sink: SampleSink, _ report: inout ReadReport) {
         guard let sleepEnd = f.sleepEnd else {
             report.skip("HAE sleep record without a parseable sleepEnd", at: location(d, "sleepEnd"))
+            return
+        }
+        // A night starts at its earliest stated start (else its wake-up, all it states).
+        if ([f.sleepStart, f.inBedStart].compactMap { $0?.seconds }.min() ?? sleepEnd.seconds) > moment {
+            report.skip(Self.afterMoment, at: location(d))
             return
         }
         if !shape.unitConverts {

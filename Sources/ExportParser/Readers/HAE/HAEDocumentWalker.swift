@@ -111,6 +111,10 @@ final class HAEDocumentWalker: @unchecked Sendable {
     private var extraKind = ""
     private var writer = HAEJSONTextWriter()
 
+    /// The file's modification time (epoch seconds): what starts after it is skipped
+    /// (`HAEDatumMapper.moment`).
+    var moment: Int64 = .max
+
     init(sink: SampleSink, pendingLimit: Int = 50_000, replayMetric: (name: String, units: String?, path: String)? = nil) {
         self.sink = sink
         self.pendingLimit = Swift.max(1, pendingLimit)
@@ -373,7 +377,11 @@ final class HAEDocumentWalker: @unchecked Sendable {
             return finishMetric()
         case .workout:
             if let w = HAEWorkoutMapper.workout(from: workout, path: workoutPath, wantsDetails: wantsDetails, report: &report) {
-                sink.workout(w)
+                if w.start.seconds > moment {
+                    report.skip(HAEDatumMapper.afterMoment, at: InputLocation(byteOffset: workout.byteOffset, path: workoutPath + ".start"))
+                } else {
+                    sink.workout(w)
+                }
             }
         case .quantity(let target):
             endQuantity(target, key: closed.keyInParent)
@@ -493,6 +501,7 @@ final class HAEDocumentWalker: @unchecked Sendable {
         }
         guard metricUnits != nil || force else { return }
         let m = HAEDatumMapper(shape: HAEMetricShape(name: name, units: metricUnits, path: metricPath), wantsDetails: wantsDetails)
+        m.moment = moment
         mapper = m
         for d in pending { m.emit(d, into: sink, report: &report) }
         pending.removeAll(keepingCapacity: true)

@@ -56,7 +56,10 @@ struct HAEReader {
     /// Streams the file (or, with `range`, the one JSON value at those bytes: a line of a JSON
     /// Lines file of bodies) into `sink`: `begin`, samples / sleep summaries / workouts / extras in
     /// document order, `finish`. No `exportDate`: HAE states none, and the file's modification
-    /// time is no property of the data (the day book dates the payloads by the data instead).
+    /// time is no property of the data (the day book dates the payloads by the data instead). The
+    /// modification time bounds the data, though: nothing in the file can have started after the
+    /// file was written, so a datum, night or workout that does (a clock set wrong, a datum in
+    /// 2999) is skipped and counted (docs/hae.md, "The file's time bounds the data").
     /// Throws `InputError` (byte offset, JSON path, yajl's message) for bad, truncated or empty JSON.
     func read(into sink: SampleSink, range: Range<Int64>? = nil) throws -> ReadReport {
         let fd = try InputFile.openRegular(path: path)
@@ -75,7 +78,9 @@ struct HAEReader {
 
         let buffer = UnsafeMutablePointer<UInt8>.allocate(capacity: Self.chunkSize)
         defer { buffer.deallocate() }
+        let moment = FileTimes.modificationSeconds(st)
         let walker = HAEDocumentWalker(sink: sink, pendingLimit: pendingLimit)
+        walker.moment = moment
         // The first pass runs on two threads (yajl here, the walker on a decoder thread).
         let player = HAETapePlayer(walker: walker)
         try parse(
@@ -91,6 +96,7 @@ struct HAEReader {
         if !walker.metricsToReread.isEmpty { sink.takeOver() }
         for m in walker.metricsToReread {
             let again = HAEDocumentWalker(sink: sink, replayMetric: (m.name, m.units, m.path))
+            again.moment = moment
             try parse(fd: fd, from: m.start, to: m.end, walker: again, buffer: buffer)
             report.merge(again.report)
         }

@@ -11,12 +11,16 @@ struct HAESetReader {
     let bodies: [HAEBody]
     /// Called about every 16 MB with (the body, bytes read in it, its size).
     var progress: ((HAEBody, Int64, Int64?) -> Void)?
+    /// The run's zone (`--timezone`), which dates buckets and samples as the day book will.
+    var zone: TimeZone?
 
     /// What reading the set found besides the read report (nil for a single body).
     struct Summary: Sendable {
         var bodies = 0
         var repeatedDatums = 0
         var supersededBuckets = 0
+        /// Buckets (Summarize on) of a type and date that samples (Summarize off) also gave.
+        var bucketsSetAside = 0
         var repeatedWorkouts = 0
     }
 
@@ -31,7 +35,7 @@ struct HAESetReader {
             if let progress { reader.progress = { progress(bodies[0], $0, $1) } }
             return (try reader.read(into: sink), nil)
         }
-        let merger = HAEBodyMerger(downstream: sink)
+        let merger = HAEBodyMerger(downstream: sink, zone: zone)
         var report = ReadReport()
         for body in bodies {
             merger.beginBody()
@@ -61,7 +65,7 @@ struct HAESetReader {
         merger.finishSet()
         let summary = Summary(
             bodies: merger.bodies, repeatedDatums: merger.repeatedDatums, supersededBuckets: merger.supersededBuckets,
-            repeatedWorkouts: merger.repeatedWorkouts)
+            bucketsSetAside: merger.bucketsSetAside, repeatedWorkouts: merger.repeatedWorkouts)
         return (report, summary)
     }
 

@@ -185,6 +185,7 @@ enum CompareJSON {
                         ])
                     })
             ),
+            ("skipped_bodies", .array(report.skippedBodies.map { .string($0) })),
         ])
     }
 }

@@ -129,7 +129,13 @@ public final class ConvertJob {
             // The error names the body (id, time received), not the temporary file it was read from.
             throw received.naming(error)
         }
-        for i in outcome.inputs.indices { outcome.inputs[i].path = received.label(outcome.inputs[i].path) }
+        // The summary names the bodies as received, not the temporary files they were read from.
+        for i in outcome.inputs.indices {
+            let path = received.label(outcome.inputs[i].path)
+            outcome.inputs[i].path =
+                path.hasPrefix(received.folder + "/")
+                ? "\(store) (\(request.person)'s \(CountText.count(received.hae.count)) Health Auto Export bodies received)" : path
+        }
         outcome.skippedBodies = skipped
         return outcome
     }

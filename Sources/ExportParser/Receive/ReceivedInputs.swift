@@ -43,7 +43,8 @@ public struct ReceivedInputs: Sendable {
     /// checked by its reader first.
     public static func materialize(storePath: String, person: String) throws -> ReceivedInputs {
         let store = try openStore(storePath)
-        var template = Array((NSTemporaryDirectory() + "/health-import-received-XXXXXX").utf8CString)
+        let temporary = NSTemporaryDirectory().hasSuffix("/") ? String(NSTemporaryDirectory().dropLast()) : NSTemporaryDirectory()
+        var template = Array((temporary + "/health-import-received-XXXXXX").utf8CString)
         guard let made = mkdtemp(&template) else {
             throw OutputError(
                 file: NSTemporaryDirectory(), message: "cannot create a private temporary folder: \(String(cString: strerror(errno)))")
@@ -58,7 +59,8 @@ public struct ReceivedInputs: Sendable {
                 let id = s.int(0)
                 guard let endpoint = s.text(1).flatMap(ReceiveEndpoint.init(rawValue:)) else { continue }
                 let receivedAt = s.text(2) ?? "at an unknown time"
-                let file = folder + "/" + String(format: "%010lld-%@.json", id, endpoint == .app ? "app" : "hae")
+                // Named for the body: a reader's skipped-item examples name a body's file by its name.
+                let file = folder + "/" + String(format: "received-body-%010lld-%@.json", id, endpoint == .app ? "app" : "hae")
                 let bytes = s.blob(3)
                 try write(file, bytes)
                 if let reason = problem(endpoint, bytes, file: file) {

@@ -10,7 +10,8 @@ enum TemporaryBody {
     }
 
     static func withFile<T>(_ bytes: UnsafeRawBufferPointer, _ body: (String) throws -> T) throws -> T {
-        var template = Array((NSTemporaryDirectory() + "/health-import-body-XXXXXX").utf8CString)
+        let temporary = NSTemporaryDirectory().hasSuffix("/") ? String(NSTemporaryDirectory().dropLast()) : NSTemporaryDirectory()
+        var template = Array((temporary + "/health-import-body-XXXXXX").utf8CString)
         let fd = mkstemp(&template)
         guard fd >= 0 else { throw Failure(reason: "no temporary file: \(String(cString: strerror(errno)))") }
         let path = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)

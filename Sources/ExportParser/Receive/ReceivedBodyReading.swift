@@ -8,6 +8,10 @@ import Foundation
 /// implausible value) is said in the answer's warnings. `receive` also refuses data dated
 /// before 2014 or after tomorrow (`PlausibleDates`); `compare` and `convert` do not apply that
 /// rule to bodies already stored (time moves on; a body accepted yesterday stays readable).
+///
+/// Unsafe code here (docs/architecture.md, "Where unsafe code lives"): the body, lent by the
+/// server for the call, is read by the payload reader in place through `Data(bytesNoCopy:)`
+/// with no deallocator: the data does not outlive `payloads`, and nothing writes through it.
 enum ReceivedBodyReading {
     /// The largest app body read: the payload reader parses a file whole (a tree in memory), and
     /// the app sends a few KB a day (a week's re-upload, tens of KB).

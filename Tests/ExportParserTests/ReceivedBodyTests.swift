@@ -66,6 +66,26 @@ final class ReceivedBodyTests: XCTestCase {
         XCTAssertEqual(try? check(#"{"metrics": []}"#, .hae).get(), ReceivedBodyCheck(firstDate: nil, lastDate: nil))
     }
 
+    /// The payload reader leaves out a negative value only where no real day has one: a count or
+    /// sum, sleep hours; a wrist temperature deviation (-20…60 °C in the catalog) may be negative.
+    func testOnlyFieldsThatCannotBeNegativeLoseANegativeValue() throws {
+        let paths = PayloadReader.nonNegativePaths
+        XCTAssertTrue(paths.contains("metrics.step_count"))
+        XCTAssertTrue(paths.contains("sleep.total_hours"))
+        XCTAssertFalse(paths.contains("metrics.apple_sleeping_wrist_temperature"))
+        let text = """
+            {"data": [{"date": "2026-03-02", "metrics": {"step_count": -1, "apple_sleeping_wrist_temperature": -0.4},
+                       "sleep": {"total_hours": -2}}]}
+            """
+        var result = PayloadReader.Result()
+        try PayloadReader.read(data: Data(text.utf8), file: "t", into: &result)
+        // Left: the wrist temperature alone; step_count and total_hours left out, one sentence each.
+        XCTAssertEqual(result.days.first?.values, ["metrics.apple_sleeping_wrist_temperature": .number(-0.4)])
+        XCTAssertEqual(
+            result.leftOut.sorted(),
+            ["2026-03-02: metrics.step_count is negative; left out", "2026-03-02: sleep.total_hours is negative; left out"])
+    }
+
     /// The dates a body may hold: 2014-01-01 to tomorrow in the data's zone.
     func testPlausibleDatesEndTomorrowInTheDatasZone() {
         // now = 2026-03-02T12:00:00Z = 20_514 days * 86_400 + 43_200 s = 1_772_452_800.

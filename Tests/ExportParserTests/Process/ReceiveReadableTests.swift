@@ -121,4 +121,34 @@ final class ReceiveReadableTests: XCTestCase {
         // 40 steps: the one plausible datum (the -3 is no real count).
         XCTAssertEqual((payload["metrics"] as? [String: Any])?["step_count"] as? Double, 40)
     }
+
+    /// explain --store on a person who has only HAE bodies received: the bodies are read as HAE
+    /// input, sample by sample, as compare --store reads them.
+    func testExplainReadsAnHAEOnlyPersonsReceivedBodies() throws {
+        let dir = try TestPaths.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let store = dir.appendingPathComponent("received.sqlite").path
+        let server = try ReceiveProcess(
+            ["--store", store, "--api-key-file", try keyFile(dir)], log: dir.appendingPathComponent("receive.log"))
+        // Two bodies of 2026-03-02 (+01:00): 25 steps at 09:00, then 40 at 11:00 with -3 at 10:00.
+        let first = #"{"data":{"metrics":[{"name":"step_count","units":"count","data":[{"date":"2026-03-02 09:00:00 +0100","qty":25}]}]}}"#
+        let second = """
+            {"data":{"metrics":[{"name":"step_count","units":"count","data":[
+              {"date":"2026-03-02 10:00:00 +0100","qty":-3},{"date":"2026-03-02 11:00:00 +0100","qty":40}]}]}}
+            """
+        for body in [first, second] { XCTAssertEqual(server.send("POST", "/hae", body: Array(body.utf8))?.status, 200) }
+        XCTAssertEqual(server.terminate(), 0)
+        let r = try ToolRun.run(
+            [
+                "explain", "--store", store, "--date", "2026-03-02", "--field", "metrics.step_count", "--timezone", "Europe/Berlin",
+                "--format",
+                "json",
+            ], in: dir)
+        XCTAssertEqual(r.status, 0, r.printed)
+        let explained = try object(r.stdout)
+        // 25 + 40 = 65 steps; the -3 datum is skipped by the reader.
+        XCTAssertEqual(explained["value"] as? Double, 65, r.stdout)
+        XCTAssertEqual((explained["samples"] as? [Any])?.count, 2, r.stdout)
+        XCTAssertFalse(r.printed.contains("health-import-received"), r.printed)
+    }
 }

@@ -98,8 +98,10 @@ public struct ReceiveServer: Sendable {
         bytes = body.readableBytes
         let receivedAt = Date()
         let bodies = self.bodies
+        // The HAE reader's copy of a body goes beside the store (`TemporaryBody`).
+        let scratchFolder = URL(fileURLWithPath: options.storePath).deletingLastPathComponent().path
         let result: Result<ReceivedBodyCheck, any Error> = body.withUnsafeReadableBytes { raw in
-            switch ReceivedBodyCheck.check(raw, endpoint: endpoint, now: receivedAt) {
+            switch ReceivedBodyCheck.check(raw, endpoint: endpoint, now: receivedAt, scratchFolder: scratchFolder) {
             case .failure(let problem): return .failure(problem)
             case .success(let check):
                 return Result {

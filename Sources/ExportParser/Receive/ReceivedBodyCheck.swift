@@ -22,10 +22,11 @@ public struct ReceivedBodyCheck: Sendable, Equatable {
     public var warnings: [String] = []
 
     /// Checks `bytes` as a body of `endpoint` received at `now`: the dates it covers and the
-    /// warnings, or the sentence a 400 says.
-    public static func check(_ bytes: UnsafeRawBufferPointer, endpoint: ReceiveEndpoint, now: Date = Date()) -> Result<
-        ReceivedBodyCheck, BodyProblem
-    > {
+    /// warnings, or the sentence a 400 says. An HAE body is read from a file written in
+    /// `scratchFolder` for the reader (`TemporaryBody`; nil: the system's temporary folder).
+    public static func check(_ bytes: UnsafeRawBufferPointer, endpoint: ReceiveEndpoint, now: Date = Date(), scratchFolder: String? = nil)
+        -> Result<ReceivedBodyCheck, BodyProblem>
+    {
         let head = [UInt8](bytes.prefix(4096))
         var i = 0
         if head.count >= 3, head[0] == 0xEF, head[1] == 0xBB, head[2] == 0xBF { i = 3 }
@@ -62,7 +63,8 @@ public struct ReceivedBodyCheck: Sendable, Equatable {
         case .hae where isPayload || !Self.isObjectOrArrayOfObjects(head, at: i):
             return .failure(BodyProblem("the body is not a Health Auto Export body (an object with data.metrics or data.workouts)"))
         default:
-            return ReceivedBodyReading.read(bytes, endpoint: endpoint, dates: PlausibleDates(now: now)).map { warnings in
+            return ReceivedBodyReading.read(bytes, endpoint: endpoint, dates: PlausibleDates(now: now), folder: scratchFolder).map {
+                warnings in
                 ReceivedBodyCheck(firstDate: dates.first, lastDate: dates.last, warnings: warnings)
             }
         }

@@ -18,13 +18,16 @@ enum ReceivedBodyReading {
     static let appBodyLimit = 16 << 20
 
     /// What reading a body found: the warnings of what the reader leaves out, or the one
-    /// sentence of why it cannot be read. With `dates`, data outside them is refused too.
-    static func read(_ bytes: UnsafeRawBufferPointer, endpoint: ReceiveEndpoint, dates: PlausibleDates?) -> Result<[String], BodyProblem> {
+    /// sentence of why it cannot be read. With `dates`, data outside them is refused too. An HAE
+    /// body is written for its reader into `folder` (nil: the system's temporary folder).
+    static func read(_ bytes: UnsafeRawBufferPointer, endpoint: ReceiveEndpoint, dates: PlausibleDates?, folder: String? = nil)
+        -> Result<[String], BodyProblem>
+    {
         switch endpoint {
         case .app: return payloads(bytes, dates: dates)
         case .hae:
             do {
-                return try TemporaryBody.withFile(bytes) { hae(file: $0, dates: dates) }
+                return try TemporaryBody.withFile(bytes, in: folder) { hae(file: $0, dates: dates) }
             } catch {
                 let reason = (error as? TemporaryBody.Failure)?.reason ?? "a temporary file failed"
                 return .failure(BodyProblem("the server could not read it (\(reason)); send it again"))

@@ -113,6 +113,9 @@ final class ReceiveReadableTests: XCTestCase {
         XCTAssertEqual(try object(clean?.body)["warnings"] as? [String], [])
         XCTAssertEqual(try count(store), 3)
         XCTAssertEqual(server.terminate(), 0)
+        // The HAE reader's copy of each body was written beside the store and is gone.
+        let left = try FileManager.default.contentsOfDirectory(atPath: dir.path).filter { $0.hasPrefix(".health-import-body") }
+        XCTAssertEqual(left, [])
 
         let out = dir.appendingPathComponent("conv")
         let r = try ToolRun.run(["convert", "--store", store, "--received", "--out", out.path, "--quiet"], in: dir)

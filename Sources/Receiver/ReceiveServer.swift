@@ -116,6 +116,9 @@ public struct ReceiveServer: Sendable {
             // of the body (docs/receive.md, "Endpoints").
             return Self.json(
                 .ok, ["status": "accepted", "last_sync": ReceivedBodyStore.isoUTCMilliseconds(receivedAt), "warnings": check.warnings])
+        case .failure(let problem as BodyProblem) where problem.isServerFault:
+            ReceiveLog.write("receive: checking a body failed: \(problem.message)")
+            return Self.json(.internalServerError, ["error": problem.message])
         case .failure(let problem as BodyProblem): return Self.json(.badRequest, ["error": problem.message])
         case .failure(let error):
             ReceiveLog.write("receive: storing a body failed: \(error)")

@@ -120,8 +120,13 @@ public struct ReceivedBodyCheck: Sendable, Equatable {
     }()
 }
 
-/// Why a body was refused (400), in one sentence that quotes nothing of the body.
+/// Why a body was refused (400), in one sentence that quotes nothing of the body; or, with
+/// `isServerFault`, why the server could not check it (500: the client sends it again).
 public struct BodyProblem: Error, Sendable, Equatable {
     public let message: String
-    init(_ message: String) { self.message = message }
+    public let isServerFault: Bool
+    init(_ message: String, isServerFault: Bool = false) {
+        self.message = message
+        self.isServerFault = isServerFault
+    }
 }

@@ -30,7 +30,7 @@ enum ReceivedBodyReading {
                 return try TemporaryBody.withFile(bytes, in: folder) { hae(file: $0, dates: dates) }
             } catch {
                 let reason = (error as? TemporaryBody.Failure)?.reason ?? "a temporary file failed"
-                return .failure(BodyProblem("the server could not read it (\(reason)); send it again"))
+                return .failure(BodyProblem("the body could not be checked (\(reason)); send it again", isServerFault: true))
             }
         }
     }

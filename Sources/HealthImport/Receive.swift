@@ -10,9 +10,12 @@ struct Receive: ParsableCommand {
         discussion: """
             POST /sync/healthkit takes the app's body ({"data": [payload, …]} or a payload), POST /hae a \
             Health Auto Export REST automation body; both need the header x-api-key. A body is committed \
-            to the store (received_bodies) before the 200 {"status": "accepted"} is sent; the same body \
-            again is stored once. GET /status (same key) tells per side the bodies received, the dates \
-            they cover and the last body's time. Not JSON or not the endpoint's kind: 400; no or a wrong \
+            to the store (received_bodies) before the 200 {"status": "accepted", "last_sync": …, "warnings": \
+            […]} is sent; the same body again is stored once. A body is first read as compare and convert \
+            will read it (the payload reader, the HAE reader): one they cannot read, or data dated before \
+            2014 or after tomorrow, is 400; a value they leave out (a negative count) is a warning. GET \
+            /status (same key) tells per side the bodies received, the dates they cover and the last \
+            body's time. Not JSON or not the endpoint's kind: 400; no or a wrong \
             key: 401; larger than --max-body: 413. One log line a request on stderr (no key, no health \
             value). SIGTERM or Ctrl-C: the requests in flight finish, then exit 0. compare --store and \
             convert --store FILE --received read what was received, also while receive runs. \
@@ -97,7 +100,10 @@ struct Receive: ParsableCommand {
         let failure = FailureBox()
         Task.detached {
             do {
-                try await server.run { bound in Self.say("receive: listening on http://\(host):\(bound) (store \(store))") }
+                try await server.run { bound in
+                    Self.say("receive: listening on http://\(host):\(bound) (store \(store))")
+                    Self.reportUnreadable(store)
+                }
             } catch {
                 failure.set(error)
             }
@@ -109,6 +115,25 @@ struct Receive: ParsableCommand {
             throw ExitCode(1)
         }
         Self.say("receive: stopped")
+    }
+
+    /// The bodies already in the store that their reader cannot read (taken before receive
+    /// checked bodies as the readers read them, or written by hand), a line each, checked beside
+    /// the running server so that it answers at once: compare and convert --received skip them.
+    static func reportUnreadable(_ store: String) {
+        Task.detached(priority: .background) {
+            do {
+                let found = try ReceivedInputs.unreadable(storePath: store)
+                for body in found { say("receive: \(body.person): \(body.sentence)") }
+                if !found.isEmpty {
+                    say(
+                        "receive: \(found.count) stored \(found.count == 1 ? "body" : "bodies") cannot be read: compare --store and convert --received skip \(found.count == 1 ? "it" : "them") and name \(found.count == 1 ? "it" : "them")"
+                    )
+                }
+            } catch {
+                say("receive: the stored bodies could not be checked: \(error)")
+            }
+        }
     }
 
     static func say(_ line: String) { FileHandle.standardError.write(Data((line + "\n").utf8)) }

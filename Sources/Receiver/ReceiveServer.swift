@@ -103,15 +103,27 @@ public struct ReceiveServer: Sendable {
         bytes = body.readableBytes
         let receivedAt = Date()
         let bodies = self.bodies
-        let result: Result<ReceivedBodyStore.Kept, any Error> = body.withUnsafeReadableBytes { raw in
-            switch ReceivedBodyCheck.check(raw, endpoint: endpoint) {
+        // The HAE reader's copy of a body goes beside the store (`TemporaryBody`).
+        let scratchFolder = URL(fileURLWithPath: options.storePath).deletingLastPathComponent().path
+        let result: Result<ReceivedBodyCheck, any Error> = body.withUnsafeReadableBytes { raw in
+            switch ReceivedBodyCheck.check(raw, endpoint: endpoint, now: receivedAt, scratchFolder: scratchFolder) {
             case .failure(let problem): return .failure(problem)
             case .success(let check):
-                return Result { try bodies.keep(raw, endpoint: endpoint, person: who, check: check, receivedAt: receivedAt) }
+                return Result {
+                    _ = try bodies.keep(raw, endpoint: endpoint, person: who, check: check, receivedAt: receivedAt)
+                    return check
+                }
             }
         }
         switch result {
-        case .success: return Self.json(.ok, ["status": "accepted"])
+        case .success(let check):
+            // As the backend answers, with the time of this sync and what the readers leave out
+            // of the body (docs/receive.md, "Endpoints").
+            return Self.json(
+                .ok, ["status": "accepted", "last_sync": ReceivedBodyStore.isoUTCMilliseconds(receivedAt), "warnings": check.warnings])
+        case .failure(let problem as BodyProblem) where problem.isServerFault:
+            ReceiveLog.write("receive: checking a body failed: \(problem.message)")
+            return Self.json(.internalServerError, ["error": problem.message])
         case .failure(let problem as BodyProblem): return Self.json(.badRequest, ["error": problem.message])
         case .failure(let error):
             ReceiveLog.write("receive: storing a body failed: \(error)")

@@ -17,14 +17,15 @@ final class ReceivedBodyTests: XCTestCase {
         // Dates met: "2026-03-03", "2026-03-02", "2026-03-02" -> first 2026-03-02, last 2026-03-03.
         // device_sync_timestamp is no date key and does not count (it is 2026-03-04).
         let body = """
-            {"data": [{"date": "2026-03-03", "device_sync_timestamp": "2026-03-04T08:00:00+01:00", "steps": 100},
-                      {"date": "2026-03-02", "workouts": [{"start": "2026-03-02T18:00:00+01:00", "type": "run"}]}]}
+            {"data": [{"date": "2026-03-03", "device_sync_timestamp": "2026-03-04T08:00:00+01:00", "metrics": {"step_count": 100}},
+                      {"date": "2026-03-02", "workouts": [{"start": "2026-03-02T18:00:00+01:00", "end": "2026-03-02T19:00:00+01:00",
+                                                           "duration_seconds": 3600, "type": "run"}]}]}
             """
         XCTAssertEqual(try check(body, .app).get(), ReceivedBodyCheck(firstDate: "2026-03-02", lastDate: "2026-03-03"))
-        // A bare payload is the app's kind too.
+        // A bare payload is the app's kind too; a key no payload field has is named in the warnings.
         XCTAssertEqual(
             try check(#"{"date": "2026-03-05", "steps": 1}"#, .app).get(),
-            ReceivedBodyCheck(firstDate: "2026-03-05", lastDate: "2026-03-05"))
+            ReceivedBodyCheck(firstDate: "2026-03-05", lastDate: "2026-03-05", warnings: ["keys no payload field has, not read: steps"]))
     }
 
     func testAnHAEBodyCoversItsDatumsAndWorkoutsDates() {
@@ -57,10 +58,58 @@ final class ReceivedBodyTests: XCTestCase {
         XCTAssertEqual(try? check(#"[1, 2]"#, .hae).get(), nil, "an array of numbers is not an HAE body")
         XCTAssertEqual(try? check(#""text""#, .hae).get(), nil, "a string is not an HAE body")
         // The reader's other shapes are: an array of bodies, the body without its data wrapper.
+        // (The workout has no end: the HAE reader skips it, and the answer's warnings say so.)
         XCTAssertEqual(
             try? check(#"[{"data": {"workouts": [{"start": "2026-03-07 06:00:00 +0100"}]}}]"#, .hae).get(),
-            ReceivedBodyCheck(firstDate: "2026-03-07", lastDate: "2026-03-07"))
+            ReceivedBodyCheck(
+                firstDate: "2026-03-07", lastDate: "2026-03-07", warnings: ["1 item left out: HAE workout without a parseable end"]))
         XCTAssertEqual(try? check(#"{"metrics": []}"#, .hae).get(), ReceivedBodyCheck(firstDate: nil, lastDate: nil))
+    }
+
+    /// The payload reader leaves out a negative value only where no real day has one: a count or
+    /// sum, sleep hours; a wrist temperature deviation (-20…60 °C in the catalog) may be negative.
+    func testOnlyFieldsThatCannotBeNegativeLoseANegativeValue() throws {
+        let paths = PayloadReader.nonNegativePaths
+        XCTAssertTrue(paths.contains("metrics.step_count"))
+        XCTAssertTrue(paths.contains("sleep.total_hours"))
+        XCTAssertFalse(paths.contains("metrics.apple_sleeping_wrist_temperature"))
+        let text = """
+            {"data": [{"date": "2026-03-02", "metrics": {"step_count": -1, "apple_sleeping_wrist_temperature": -0.4},
+                       "sleep": {"total_hours": -2}}]}
+            """
+        var result = PayloadReader.Result()
+        try PayloadReader.read(data: Data(text.utf8), file: "t", into: &result)
+        // Left: the wrist temperature alone; step_count and total_hours left out, one sentence each.
+        XCTAssertEqual(result.days.first?.values, ["metrics.apple_sleeping_wrist_temperature": .number(-0.4)])
+        XCTAssertEqual(
+            result.leftOut.sorted(),
+            ["2026-03-02: metrics.step_count is negative; left out", "2026-03-02: sleep.total_hours is negative; left out"])
+    }
+
+    /// The dates a body may hold: 2014-01-01 to tomorrow in the data's zone.
+    func testPlausibleDatesEndTomorrowInTheDatasZone() {
+        // now = 2026-03-02T12:00:00Z = 20_514 days * 86_400 + 43_200 s = 1_772_452_800.
+        let dates = PlausibleDates(now: Date(timeIntervalSince1970: 1_772_452_800))
+        let march2 = CivilDate.parseISODate("2026-03-02")!
+        XCTAssertEqual(march2, 20_514)
+        // At UTC+14 it is 2026-03-03T02:00 (12 + 14 = 26 h): today 03-03, tomorrow 03-04.
+        XCTAssertEqual(dates.latest(offset: PlausibleDates.widestOffset), march2 + 2)
+        // At UTC-10 it is 2026-03-02T02:00: today 03-02, tomorrow 03-03.
+        XCTAssertEqual(dates.latest(offset: -36_000), march2 + 1)
+        XCTAssertNil(dates.problem(march2 + 2, offset: PlausibleDates.widestOffset))
+        XCTAssertNotNil(dates.problem(march2 + 2, offset: -36_000))
+        XCTAssertNil(dates.problem(CivilDate.parseISODate("2014-01-01")!, offset: 0))
+        XCTAssertNotNil(dates.problem(CivilDate.parseISODate("2013-12-31")!, offset: 0))
+        // Zones: offsets as written (5 * 3600 + 30 * 60 = 19_800), Berlin in winter (+01:00), none.
+        XCTAssertEqual(dates.offset(ofZone: "+05:30"), 19_800)
+        XCTAssertEqual(dates.offset(ofZone: "-0800"), -28_800)
+        XCTAssertEqual(dates.offset(ofZone: "Europe/Berlin"), 3_600)
+        XCTAssertEqual(dates.offset(ofZone: "UTC"), 0)
+        XCTAssertNil(dates.offset(ofZone: "Mars/Olympus"))
+        XCTAssertNil(dates.offset(ofZone: "+25:00"))
+        // A local date from an instant and its offset: 2026-03-02T23:30-05:00 is 2026-03-03T04:30Z.
+        XCTAssertEqual(PlausibleDates.day(1_772_512_200, offset: -18_000), march2)
+        XCTAssertEqual(PlausibleDates.day(1_772_512_200, offset: 0), march2 + 1)
     }
 
     func testKeysFindTheirPersonAndNothingElse() throws {

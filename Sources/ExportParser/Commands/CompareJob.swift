@@ -26,12 +26,13 @@ public final class CompareJob {
         let native: [String: ComparableDay], hae: [String: ComparableDay]
         var ignored: [IgnoredPayloadKeys] = []
         var superseded = (native: 0, hae: 0)
+        var skipped: [String] = []
         var sides: [CompareSideSummary]
         if let store = request.storePath {
             let read = try Self.storeSides(
                 store, person: request.person, options: options, haeOptional: request.monitor != nil, ignored: &ignored,
                 superseded: &superseded)
-            (native, hae) = (read.native, read.hae)
+            (native, hae, skipped) = (read.native, read.hae, read.skipped)
             sides = [
                 CompareSideSummary(side: .native, kind: read.nativeKind, files: [store], days: native),
                 CompareSideSummary(side: .hae, kind: read.haeKind, files: [store], days: hae),
@@ -98,6 +99,7 @@ public final class CompareJob {
             ]
         }
         report.ignoredKeys = ignored
+        report.skippedBodies = skipped
         report.supersededSyncs = superseded
         try CompareFiles.write(report, to: request.outDir)
         return CompareOutcome(report: report, outDir: request.outDir)
@@ -118,33 +120,50 @@ public final class CompareJob {
 
     /// `compare --store`: per side, the bodies `receive` took for the person when it took any
     /// (the app's payloads: native; HAE's bodies: hae), else the side's imports (`StoreSides`);
-    /// with the kind of each side, for the report. With `haeOptional` (`--monitor`, after HAE is
-    /// switched off) a person with the app's bodies and no HAE data at all is monitored too.
+    /// with the kind of each side, for the report, and the sentences naming the received bodies
+    /// left out because their reader cannot read them (`ReceivedInputs.skipped`). With
+    /// `haeOptional` (`--monitor`, after HAE is switched off) a person with the app's bodies and
+    /// no HAE data at all is monitored too.
     static func storeSides(
         _ path: String, person: String, options: DayOptions, haeOptional: Bool = false, ignored: inout [IgnoredPayloadKeys],
         superseded: inout (native: Int, hae: Int)
-    ) throws -> (native: [String: ComparableDay], hae: [String: ComparableDay], nativeKind: String, haeKind: String) {
+    ) throws -> (native: [String: ComparableDay], hae: [String: ComparableDay], nativeKind: String, haeKind: String, skipped: [String]) {
         let importedKinds = ("store imports of export.xml", "store imports of HAE JSON")
         let received = try ReceivedInputs.materialize(storePath: path, person: person)
         defer { received.remove() }
+        let skipped = received.skipped.map(\.sentence)
         if received.isEmpty {
+            // Every body skipped: the imports are read as for a store without received bodies.
             let imported = try StoreSides.read(path, person: person)
-            return (imported.native, imported.hae, importedKinds.0, importedKinds.1)
+            return (imported.native, imported.hae, importedKinds.0, importedKinds.1, skipped)
         }
-        let native =
-            received.app.isEmpty ? nil : try side(received.app, options: options, ignored: &ignored, superseded: &superseded.native)
-        let hae = received.hae.isEmpty ? nil : try side(received.hae, options: options, ignored: &ignored, superseded: &superseded.hae)
+        // Messages name a body by its id and time received, never the temporary file it was read from.
+        var ignoredHere: [IgnoredPayloadKeys] = []
+        defer { ignored += ignoredHere.map { IgnoredPayloadKeys(input: received.label($0.input), keys: $0.keys) } }
+        let native: [String: ComparableDay]?, hae: [String: ComparableDay]?
+        do {
+            native =
+                received.app.isEmpty ? nil : try side(received.app, options: options, ignored: &ignoredHere, superseded: &superseded.native)
+            hae = received.hae.isEmpty ? nil : try side(received.hae, options: options, ignored: &ignoredHere, superseded: &superseded.hae)
+        } catch {
+            throw received.naming(error)
+        }
         let nativeKind = native == nil ? importedKinds.0 : "the app's payloads received (POST /sync/healthkit)"
         let haeKind = hae == nil ? importedKinds.1 : "Health Auto Export bodies received (POST /hae)"
-        if let native, let hae { return (native, hae, nativeKind, haeKind) }
+        if let native, let hae { return (native, hae, nativeKind, haeKind, skipped) }
         let store = try HealthStore(path: path)
         guard try !store.imports(person: person).isEmpty else {
-            if let native, haeOptional { return (native, [:], nativeKind, "no HAE data") }
+            if let native, haeOptional { return (native, [:], nativeKind, "no HAE data", skipped) }
             let missing = native == nil ? "the app's payloads (POST /sync/healthkit)" : "Health Auto Export's (POST /hae)"
-            throw InputError(file: path, message: "holds no bodies of \(missing) received for \"\(person)\" and no import for that side")
+            let left =
+                skipped.isEmpty
+                ? ""
+                : " (\(skipped.count) received \(skipped.count == 1 ? "body was" : "bodies were") skipped: \(skipped.joined(separator: "; ")))"
+            throw InputError(
+                file: path, message: "holds no bodies of \(missing) received for \"\(person)\" and no import for that side\(left)")
         }
         let imported = try StoreSides.read(path, person: person)
-        return (native ?? imported.native, hae ?? imported.hae, nativeKind, haeKind)
+        return (native ?? imported.native, hae ?? imported.hae, nativeKind, haeKind, skipped)
     }
 
     /// One side's days by date (docs/compare.md, "Inputs"): payload JSON read back, the app's

@@ -116,9 +116,12 @@ public final class ConvertJob {
         let store = request.storePath!
         let received = try ReceivedInputs.materialize(storePath: store, person: request.person)
         defer { received.remove() }
+        let skipped = received.skipped.filter { $0.endpoint == .hae }.map(\.sentence)
         guard !received.hae.isEmpty else {
+            let left = skipped.isEmpty ? "" : " that can be read (\(skipped.joined(separator: "; ")))"
             throw InputError(
-                file: store, message: "holds no Health Auto Export body received for \"\(request.person)\" (POST /hae of receive)")
+                file: store,
+                message: "holds no Health Auto Export body received for \"\(request.person)\" (POST /hae of receive)\(left)")
         }
         var inputs = request
         inputs.inputs = received.hae
@@ -126,7 +129,22 @@ public final class ConvertJob {
         inputs.received = false
         let job = try ConvertJob(inputs)
         job.progress = progress
-        return try job.run()
+        var outcome: ConvertOutcome
+        do {
+            outcome = try job.run()
+        } catch {
+            // The error names the body (id, time received), not the temporary file it was read from.
+            throw received.naming(error)
+        }
+        // The summary names the bodies as received, not the temporary files they were read from.
+        for i in outcome.inputs.indices {
+            let path = received.label(outcome.inputs[i].path)
+            outcome.inputs[i].path =
+                path.hasPrefix(received.folder + "/")
+                ? "\(store) (\(request.person)'s \(CountText.count(received.hae.count)) Health Auto Export bodies received)" : path
+        }
+        outcome.skippedBodies = skipped
+        return outcome
     }
 
     /// The days inside `--from`/`--to`: the list itself when the run has no window. A filtered

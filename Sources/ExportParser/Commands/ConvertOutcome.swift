@@ -52,6 +52,8 @@ public struct ConvertOutcome: Sendable {
     var storeRowsAdded: [String: Int] = [:]
     /// Files of a folder input that are none of the inputs convert reads, with why (skipped).
     var skippedFiles: [(path: String, reason: String)] = []
+    /// `--received`: the bodies left out because the HAE reader cannot read them, a sentence each.
+    var skippedBodies: [String] = []
 
     var bytesRead: Int64 { inputs.reduce(0) { $0 + ($1.report?.bytesRead ?? 0) } }
 
@@ -59,14 +61,16 @@ public struct ConvertOutcome: Sendable {
     /// matched no source of any input (the list still replaced the default order, so a typo
     /// changes which source wins), with the sources there are.
     public var warnings: [String] {
-        guard let list = sourcePriority else { return [] }
+        let skipped = skippedBodies.map { "warning: " + $0 }
+        guard let list = sourcePriority else { return skipped }
         let sources = Set(inputs.flatMap(\.sources)).sorted()
         let watches = inputs.reduce(into: Set<String>()) { $0.formUnion($1.watchSources) }
         let unmatched = SourcePriority(list).unmatchedEntries(sources: sources, watches: watches)
         let there = sources.isEmpty ? "the inputs have none" : "those sources are: " + sources.joined(separator: ", ")
-        return unmatched.map {
-            "warning: --source-priority \"\($0)\" matches no source in the input whose data it ranks (sums such as steps, and sleep); \(there)"
-        }
+        return skipped
+            + unmatched.map {
+                "warning: --source-priority \"\($0)\" matches no source in the input whose data it ranks (sums such as steps, and sleep); \(there)"
+            }
     }
 
     /// The summary: records by type, days written, skips with reasons, time and MB/s.

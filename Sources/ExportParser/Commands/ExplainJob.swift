@@ -40,11 +40,34 @@ public final class ExplainJob {
         var r = DateReading()
         var perInput: [(days: [FinishedDay], isHAE: Bool)] = []
         var dates = Set<String>()
+        var received: ReceivedInputs?
+        defer { received?.remove() }
+        var others: [String] = []
         if let storePath = request.storePath {
             let store = try StoreAccess.open(storePath)
             let imports = try store.imports(person: request.person).filter { $0.finishedAt != nil }
-            guard !imports.isEmpty else { throw StoreAccess.missing(request.person, in: storePath) }
+            // The bodies `receive` took, as `compare --store` reads them: a side that has any is
+            // read from them, not from the imports (docs/explain.md, "--store"); unreadable ones
+            // are left out as there.
+            let bodies = try ReceivedInputs.materialize(storePath: storePath, person: request.person)
+            received = bodies
+            guard !imports.isEmpty || !bodies.isEmpty else { throw StoreAccess.missing(request.person, in: storePath) }
+            if !bodies.app.isEmpty {
+                var syncs = LatestSyncs()
+                for file in bodies.app {
+                    for d in try Self.naming(bodies, { try PayloadReader.read(file).days }) { syncs.add(d) }
+                }
+                let label = "\(storePath) (\(request.person)'s payloads received, POST /sync/healthkit)"
+                dates.formUnion(syncs.days.map(\.date))
+                if let day = syncs.days.first(where: { $0.date == request.date }) { r.payloads.append((label, day)) }
+            }
+            // Received HAE bodies are the day's samples only where no export and no app body is:
+            // the native side wins, as in compare.
+            let exportImported = imports.contains { $0.format != InputFormat.hae.rawValue }
+            if !bodies.hae.isEmpty, bodies.app.isEmpty, !exportImported { others = bodies.hae }
             for hae in [false, true] where imports.contains(where: { ($0.format == InputFormat.hae.rawValue) == hae }) {
+                // A side with received bodies is read from them.
+                if hae ? !bodies.hae.isEmpty : !bodies.app.isEmpty { continue }
                 let label = "\(storePath) (\(request.person)'s \(hae ? "HAE" : "export") imports)"
                 let (book, attribution, days) = try attributedRead { sink, _ in
                     _ = try StoreDateReplay.play(store, person: request.person, hae: hae, day: dayNumber, into: sink)
@@ -53,9 +76,8 @@ public final class ExplainJob {
                 r.read.append((label, hae, attributed(label, book: book, attribution: attribution, days: days)))
                 perInput.append((days, hae))
             }
-            r.storeValues = try Self.storedDayValues(store, person: request.person, date: request.date)
+            if !imports.isEmpty { r.storeValues = try Self.storedDayValues(store, person: request.person, date: request.date) }
         }
-        var others: [String] = []
         for path in request.inputs {
             if PayloadReader.isPayloadInput(path) {
                 let days = try PayloadReader.read(path).days
@@ -68,11 +90,15 @@ public final class ExplainJob {
         // Exports one by one, every HAE input as one set, as convert reads them (`ConvertSource`).
         for source in try ConvertSource.plan(others) {
             let (book, attribution, days) = try attributedRead { sink, progress in
-                _ = try source.read(into: sink, zone: options.timeZone, progress: progress)
+                _ = try Self.naming(received) { try source.read(into: sink, zone: options.timeZone, progress: progress) }
             }
             dates.formUnion(days.map(\.date))
             let isHAE = source.format == .hae
-            r.read.append((source.label, isHAE, attributed(source.label, book: book, attribution: attribution, days: days)))
+            var label = source.label
+            if let received, source.label.hasPrefix(received.folder + "/") {
+                label = "\(request.storePath!) (\(request.person)'s Health Auto Export bodies received, POST /hae)"
+            }
+            r.read.append((label, isHAE, attributed(label, book: book, attribution: attribution, days: days)))
             perInput.append((days, isHAE))
         }
         r.merged = DayMerge.merge(perInput).first { $0.dayNumber == dayNumber }
@@ -80,9 +106,19 @@ public final class ExplainJob {
             let sorted = dates.sorted()
             let range =
                 sorted.isEmpty ? "they hold no dates" : "their dates run from \(sorted.first!) to \(sorted.last!) (\(sorted.count) dates)"
-            throw UsageError("--date", "no data on \(request.date) in \(request.inputs.joined(separator: ", ")); \(range)")
+            let inputs = request.inputs + (request.storePath.map { ["\($0) (\(request.person))"] } ?? [])
+            throw UsageError("--date", "no data on \(request.date) in \(inputs.joined(separator: ", ")); \(range)")
         }
         return r
+    }
+
+    /// `body()`, its error naming a received body by its id and time, not its temporary file.
+    static func naming<T>(_ received: ReceivedInputs?, _ body: () throws -> T) throws -> T {
+        do {
+            return try body()
+        } catch {
+            throw received?.naming(error) ?? error
+        }
     }
 
     /// One input read into a day book that attributes the date's samples. Without `--timezone`

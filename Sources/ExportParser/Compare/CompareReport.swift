@@ -21,6 +21,8 @@ struct CompareReport: Sendable {
     var notEnoughDates: (have: Int, need: Int)?
     /// Payload JSON keys no field has, per input.
     var ignoredKeys: [IgnoredPayloadKeys] = []
+    /// `--store`: received bodies left out because their reader cannot read them, a sentence each.
+    var skippedBodies: [String] = []
     /// Per side, the app's earlier syncs of a date that a later sync replaced (`LatestSyncs`).
     var supersededSyncs = (native: 0, hae: 0)
     /// What each side is (native first): stated before any verdict.

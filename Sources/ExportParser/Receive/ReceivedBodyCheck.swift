@@ -2,9 +2,10 @@ import CYajl
 import Foundation
 
 /// What `receive` checks of a body before it stores it: that it is one JSON document (yajl,
-/// streaming, so a 200 MB HAE body costs no tree in memory) of the endpoint's kind, and which
-/// dates it covers (for `GET /status`). A body that fails gets a 400 with `problem` as its one
-/// sentence; nothing of it is stored.
+/// streaming, so a 200 MB HAE body costs no tree in memory) of the endpoint's kind, which
+/// dates it covers (for `GET /status`), and then that the reader which will read it later takes
+/// it (`ReceivedBodyReading`: its warnings are what that reader leaves out). A body that fails
+/// gets a 400 with `problem` as its one sentence; nothing of it is stored.
 ///
 /// Unsafe code here (docs/architecture.md, "Where unsafe code lives"): the yajl boundary of
 /// `receive`. The date collector reaches the C callbacks through `Unmanaged.passRetained` and is
@@ -16,9 +17,16 @@ public struct ReceivedBodyCheck: Sendable, Equatable {
     /// (payload dates, HAE datums' and workouts' local dates); nil when it has none.
     public var firstDate: String?
     public var lastDate: String?
+    /// What the reader leaves out of the body (an implausible value), one sentence each, for the
+    /// answer's `warnings`; never a value.
+    public var warnings: [String] = []
 
-    /// Checks `bytes` as a body of `endpoint`: the dates it covers, or the sentence a 400 says.
-    public static func check(_ bytes: UnsafeRawBufferPointer, endpoint: ReceiveEndpoint) -> Result<ReceivedBodyCheck, BodyProblem> {
+    /// Checks `bytes` as a body of `endpoint` received at `now`: the dates it covers and the
+    /// warnings, or the sentence a 400 says. An HAE body is read from a file written in
+    /// `scratchFolder` for the reader (`TemporaryBody`; nil: the system's temporary folder).
+    public static func check(_ bytes: UnsafeRawBufferPointer, endpoint: ReceiveEndpoint, now: Date = Date(), scratchFolder: String? = nil)
+        -> Result<ReceivedBodyCheck, BodyProblem>
+    {
         let head = [UInt8](bytes.prefix(4096))
         var i = 0
         if head.count >= 3, head[0] == 0xEF, head[1] == 0xBB, head[2] == 0xBF { i = 3 }
@@ -55,7 +63,10 @@ public struct ReceivedBodyCheck: Sendable, Equatable {
         case .hae where isPayload || !Self.isObjectOrArrayOfObjects(head, at: i):
             return .failure(BodyProblem("the body is not a Health Auto Export body (an object with data.metrics or data.workouts)"))
         default:
-            return .success(ReceivedBodyCheck(firstDate: dates.first, lastDate: dates.last))
+            return ReceivedBodyReading.read(bytes, endpoint: endpoint, dates: PlausibleDates(now: now), folder: scratchFolder).map {
+                warnings in
+                ReceivedBodyCheck(firstDate: dates.first, lastDate: dates.last, warnings: warnings)
+            }
         }
     }
 
@@ -109,8 +120,13 @@ public struct ReceivedBodyCheck: Sendable, Equatable {
     }()
 }
 
-/// Why a body was refused (400), in one sentence that quotes nothing of the body.
+/// Why a body was refused (400), in one sentence that quotes nothing of the body; or, with
+/// `isServerFault`, why the server could not check it (500: the client sends it again).
 public struct BodyProblem: Error, Sendable, Equatable {
     public let message: String
-    init(_ message: String) { self.message = message }
+    public let isServerFault: Bool
+    init(_ message: String, isServerFault: Bool = false) {
+        self.message = message
+        self.isServerFault = isServerFault
+    }
 }

@@ -89,7 +89,7 @@ public final class ReceivedBodyStore: @unchecked Sendable {
     }
 
     /// `2026-11-26T17:50:01.250Z`: milliseconds, so bodies of one second keep their order.
-    static func isoUTCMilliseconds(_ date: Date) -> String {
+    public static func isoUTCMilliseconds(_ date: Date) -> String {
         let ms = Int64((date.timeIntervalSince1970 * 1000).rounded(.down))
         let secs = ms >= 0 ? ms / 1000 : (ms - 999) / 1000
         let base = CivilDate.isoTimestamp(seconds: secs, offset: 0).replacingOccurrences(of: "+00:00", with: "")

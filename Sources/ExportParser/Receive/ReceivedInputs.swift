@@ -5,48 +5,136 @@ import Foundation
 /// read after an earlier one), in a private temporary folder (0700, files 0600) that `remove`
 /// deletes. The readers then treat them as any other inputs: the app's bodies are payload JSON
 /// (the native side), HAE's bodies Health Auto Export JSON.
+///
+/// A body the readers cannot read (one an earlier `receive` took before it checked bodies as the
+/// readers read them, or one written into the store by hand) never stops the run: it is read
+/// first on its own, and when its reader refuses it, it is left out and named in `skipped`
+/// (docs/receive.md, "Reading what was received").
 public struct ReceivedInputs: Sendable {
     public let folder: String
     /// The app's bodies (`POST /sync/healthkit`), oldest first.
     public let app: [String]
     /// Health Auto Export's bodies (`POST /hae`), oldest first.
     public let hae: [String]
+    /// The bodies left out because their reader cannot read them, oldest first.
+    public let skipped: [Unreadable]
+    /// Each file's name for messages (`received body 7 (POST /hae, received …)`): a temporary
+    /// file's path means nothing to the person.
+    let labels: [String: String]
 
     public var isEmpty: Bool { app.isEmpty && hae.isEmpty }
 
-    /// Writes out every body `person` has in the store at `storePath` (read as a WAL reader, so
-    /// a `receive` writing the store meanwhile is neither blocked nor blocking).
-    public static func materialize(storePath: String, person: String) throws -> ReceivedInputs {
-        guard FileManager.default.fileExists(atPath: storePath) else {
-            throw InputError(file: storePath, message: "no store here (convert or receive writes one)")
+    /// A stored body that cannot be read, and why.
+    public struct Unreadable: Sendable, Equatable {
+        public let id: Int64
+        public let person: String
+        public let endpoint: ReceiveEndpoint
+        public let receivedAt: String
+        public let reason: String
+
+        /// One sentence: which body (id, time received, endpoint) and why it is left out.
+        public var sentence: String {
+            "received body \(id) (POST \(endpoint.path), received \(receivedAt)) cannot be read and is skipped: \(reason)"
         }
-        let store = try HealthStore(path: storePath)
-        var template = Array((NSTemporaryDirectory() + "/health-import-received-XXXXXX").utf8CString)
+    }
+
+    /// Writes out every body `person` has in the store at `storePath` (read as a WAL reader, so
+    /// a `receive` writing the store meanwhile is neither blocked nor blocking), each one
+    /// checked by its reader first.
+    public static func materialize(storePath: String, person: String) throws -> ReceivedInputs {
+        let store = try openStore(storePath)
+        let temporary = NSTemporaryDirectory().hasSuffix("/") ? String(NSTemporaryDirectory().dropLast()) : NSTemporaryDirectory()
+        var template = Array((temporary + "/health-import-received-XXXXXX").utf8CString)
         guard let made = mkdtemp(&template) else {
             throw OutputError(
                 file: NSTemporaryDirectory(), message: "cannot create a private temporary folder: \(String(cString: strerror(errno)))")
         }
         let folder = String(cString: made)
         do {
-            var app: [String] = [], hae: [String] = []
-            let s = try store.db.prepare("SELECT id, endpoint, body FROM received_bodies WHERE person = ?1 ORDER BY id")
+            var app: [String] = [], hae: [String] = [], skipped: [Unreadable] = [], labels: [String: String] = [:]
+            let s = try store.db.prepare(
+                "SELECT id, endpoint, received_at, body FROM received_bodies WHERE person = ?1 ORDER BY id")
             s.bind(1, person)
             while try s.step() {
                 let id = s.int(0)
                 guard let endpoint = s.text(1).flatMap(ReceiveEndpoint.init(rawValue:)) else { continue }
-                let file = folder + "/" + String(format: "%010lld-%@.json", id, endpoint == .app ? "app" : "hae")
-                try write(file, s.blob(2))
+                let receivedAt = s.text(2) ?? "at an unknown time"
+                // Named for the body: a reader's skipped-item examples name a body's file by its name.
+                let file = folder + "/" + String(format: "received-body-%010lld-%@.json", id, endpoint == .app ? "app" : "hae")
+                let bytes = s.blob(3)
+                try write(file, bytes)
+                if let reason = problem(endpoint, bytes, file: file) {
+                    unlink(file)
+                    skipped.append(Unreadable(id: id, person: person, endpoint: endpoint, receivedAt: receivedAt, reason: reason))
+                    continue
+                }
+                labels[file] = "received body \(id) (POST \(endpoint.path), received \(receivedAt))"
                 if endpoint == .app { app.append(file) } else { hae.append(file) }
             }
-            return ReceivedInputs(folder: folder, app: app, hae: hae)
+            return ReceivedInputs(folder: folder, app: app, hae: hae, skipped: skipped, labels: labels)
         } catch {
             try? FileManager.default.removeItem(atPath: folder)
             throw error
         }
     }
 
+    /// Every person's bodies in the store that their reader cannot read, oldest first: what
+    /// `receive` reports when it starts. Each body is read on its own, one at a time.
+    public static func unreadable(storePath: String) throws -> [Unreadable] {
+        let store = try openStore(storePath)
+        let s = try store.db.prepare("SELECT id, person, endpoint, received_at, body FROM received_bodies ORDER BY id")
+        var out: [Unreadable] = []
+        while try s.step() {
+            guard let endpoint = s.text(2).flatMap(ReceiveEndpoint.init(rawValue:)) else { continue }
+            if let reason = problem(endpoint, s.blob(4), file: nil) {
+                out.append(
+                    Unreadable(
+                        id: s.int(0), person: s.text(1) ?? "?", endpoint: endpoint, receivedAt: s.text(3) ?? "at an unknown time",
+                        reason: reason))
+            }
+        }
+        return out
+    }
+
+    /// Why the readers cannot read a stored body, or nil when they can: the same reading
+    /// `receive` does before it acknowledges a body (`ReceivedBodyReading`), without the dates'
+    /// rule (a date that was tomorrow when received is today's now). `file`: the body written
+    /// out already (the HAE reader reads files), else it is written to a temporary one.
+    static func problem(_ endpoint: ReceiveEndpoint, _ bytes: [UInt8], file: String?) -> String? {
+        // `compare` tells payload JSON from HAE JSON by the first bytes: a body of one kind sent to
+        // the other's endpoint would be read on the wrong side.
+        if PayloadSniffer.isPayload(Array(bytes.prefix(65_536))) != (endpoint == .app) {
+            return endpoint == .app ? "it is not the app's payload JSON" : "it is payload JSON, not a Health Auto Export body"
+        }
+        let result: Result<[String], BodyProblem>
+        if endpoint == .hae, let file {
+            result = ReceivedBodyReading.hae(file: file, dates: nil)
+        } else {
+            result = bytes.withUnsafeBytes { ReceivedBodyReading.read($0, endpoint: endpoint, dates: nil) }
+        }
+        if case .failure(let problem) = result { return problem.message }
+        return nil
+    }
+
+    /// What a file of the folder is, for messages; the path itself for any other.
+    public func label(_ path: String) -> String { labels[path] ?? path }
+
+    /// `error` with a body's file named as the body it is.
+    public func naming(_ error: Error) -> Error {
+        guard var e = error as? InputError, let label = labels[e.file] else { return error }
+        e.file = label
+        return e
+    }
+
     /// Deletes the folder and its files.
     public func remove() { try? FileManager.default.removeItem(atPath: folder) }
+
+    private static func openStore(_ storePath: String) throws -> HealthStore {
+        guard FileManager.default.fileExists(atPath: storePath) else {
+            throw InputError(file: storePath, message: "no store here (convert or receive writes one)")
+        }
+        return try HealthStore(path: storePath)
+    }
 
     private static func write(_ file: String, _ bytes: [UInt8]) throws {
         let fd = open(file, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)

@@ -13,6 +13,12 @@ enum PayloadReader {
         var days: [ComparableDay] = []
         /// Keys no output field has, with how often they were seen.
         var unknownKeys: [String: Int] = [:]
+        /// Values left out because no real day can hold them (a negative count or duration), one
+        /// sentence each naming the date and the field, never the value.
+        var leftOut: [String] = []
+        /// The `timezone` each date's payload states (the last read of a date), for the dates
+        /// `receive` finds plausible (`PlausibleDates`).
+        var zones: [String: String] = [:]
     }
 
     /// Whether `path` is payload JSON rather than an HAE export (both can start `{"data"`: a
@@ -48,6 +54,11 @@ enum PayloadReader {
 
     private static func read(file: String, into result: inout Result) throws {
         guard let data = FileManager.default.contents(atPath: file) else { throw InputError(file: file, message: "cannot be read") }
+        try read(data: data, file: file, into: &result)
+    }
+
+    /// One file's (or one received body's) bytes; `file` names it in messages.
+    static func read(data: Data, file: String, into result: inout Result) throws {
         var values: [Any] = []
         do {
             values = [try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])]
@@ -79,7 +90,7 @@ enum PayloadReader {
             }
             for (i, item) in list.enumerated() { try collect(item, at: join(path, "data") + "[\(i)]", file: file, into: &result) }
         } else if let object = value as? [String: Any] {
-            result.days.append(try day(object, at: path, file: file, unknown: &result.unknownKeys))
+            result.days.append(try day(object, at: path, file: file, into: &result))
         } else {
             throw InputError(file: file, location: InputLocation(path: path.isEmpty ? nil : path), message: "expected a payload object")
         }
@@ -89,16 +100,32 @@ enum PayloadReader {
 
     private static let knownPaths = Set(OutputFields.all.compactMap(\.payloadPath))
 
-    /// One payload object as a comparable day.
-    static func day(_ object: [String: Any], at path: String, file: String, unknown: inout [String: Int]) throws -> ComparableDay {
+    /// The payload fields that hold text (dates, zones, in-bed times); every other one is a number.
+    static let textPaths = Set(OutputFields.all.filter { $0.kind.isText }.compactMap(\.payloadPath))
+
+    /// The number fields no real day can hold below zero: a metric's whose samples cannot be
+    /// negative (its plausible range, docs/catalog.md), sleep hours and counts.
+    static let nonNegativePaths: Set<String> = {
+        var paths = Set(
+            Catalog.metrics.filter { $0.plausible.lowerBound >= 0 }.flatMap { OutputFields.fields(of: $0) }.compactMap(\.payloadPath))
+        for f in OutputFields.all where [.sleepDuration, .count, .workoutsCount].contains(f.kind) {
+            if let p = f.payloadPath { paths.insert(p) }
+        }
+        return paths
+    }()
+
+    /// One payload object as a comparable day; unknown keys and values left out go to `result`.
+    static func day(_ object: [String: Any], at path: String, file: String, into result: inout Result) throws -> ComparableDay {
         func fail(_ message: String, _ key: String? = nil) -> InputError {
             InputError(
                 file: file, location: InputLocation(path: key.map { join(path, $0) } ?? (path.isEmpty ? nil : path)), message: message)
         }
         guard let date = object["date"] as? String, CivilDate.parseISODate(date) != nil else {
+            if object["date"] is String { throw fail("the payload's \"date\" is no real date in the form YYYY-MM-DD", "date") }
             throw fail("payload without a \"date\" in the form YYYY-MM-DD", "date")
         }
         var day = ComparableDay(date: date)
+        if let zone = object["timezone"] as? String { result.zones[date] = zone }
         for (key, value) in object {
             switch key {
             case "device_sync_timestamp":
@@ -122,7 +149,7 @@ enum PayloadReader {
                     day.workouts.append(workout)
                 }
             default:
-                unknown[key, default: 0] += 1
+                result.unknownKeys[key, default: 0] += 1
             }
         }
         return day
@@ -133,12 +160,21 @@ enum PayloadReader {
                 return
             }
             guard knownPaths.contains(fieldPath) else {
-                unknown[fieldPath, default: 0] += 1
+                result.unknownKeys[fieldPath, default: 0] += 1
                 return
             }
             if value is NSNull { return }
             if let n = number(value) {
+                // A negative count, sum or duration is no real day's: left out, and said so
+                // (docs/receive.md, "What a body must be"), as the HAE and export readers skip
+                // an implausible sample.
+                if n < 0, nonNegativePaths.contains(fieldPath) {
+                    result.leftOut.append("\(date): \(fieldPath) is negative; left out")
+                    return
+                }
                 day.values[fieldPath] = .number(n)
+            } else if value is String, !textPaths.contains(fieldPath) {
+                throw fail("\(fieldPath) is a text where the payload has a number", fieldPath)
             } else if let s = value as? String {
                 day.values[fieldPath] = .text(s)
             } else {

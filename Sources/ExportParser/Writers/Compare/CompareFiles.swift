@@ -201,6 +201,7 @@ enum CompareJSON {
                         ])
                     })
             ),
+            ("skipped_bodies", .array(report.skippedBodies.map { .string($0) })),
         ])
     }
 }

@@ -40,6 +40,7 @@ enum CompareTerminal {
         for i in report.ignoredKeys {
             lines.append("Ignored in \(i.input), keys no payload field has: \(i.listed)")
         }
+        for sentence in report.skippedBodies { lines.append("Skipped: " + sentence) }
         let odd = report.rows.filter { $0.status != .match && $0.status != .notComparable }
         if !odd.isEmpty {
             lines.append("")

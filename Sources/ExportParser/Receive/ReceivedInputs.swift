@@ -63,6 +63,12 @@ public struct ReceivedInputs: Sendable {
                 let file = folder + "/" + String(format: "received-body-%010lld-%@.json", id, endpoint == .app ? "app" : "hae")
                 let bytes = s.blob(3)
                 try write(file, bytes)
+                // The body's moment is when it was received: the HAE reader bounds its data by its
+                // file's time (docs/rules.md, "The export moment"), as it did when `receive`
+                // checked the body, so the same datums are left out whenever it is read.
+                if let moment = Self.moment(receivedAt) {
+                    try? FileManager.default.setAttributes([.modificationDate: moment], ofItemAtPath: file)
+                }
                 if let reason = problem(endpoint, bytes, file: file) {
                     unlink(file)
                     skipped.append(Unreadable(id: id, person: person, endpoint: endpoint, receivedAt: receivedAt, reason: reason))
@@ -134,6 +140,13 @@ public struct ReceivedInputs: Sendable {
             throw InputError(file: storePath, message: "no store here (convert or receive writes one)")
         }
         return try HealthStore(path: storePath)
+    }
+
+    /// `2026-11-26T17:50:01.250Z`, as `ReceivedBodyStore` writes `received_at`.
+    static func moment(_ receivedAt: String) -> Date? {
+        let f = ISO8601DateFormatter()
+        f.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        return f.date(from: receivedAt)
     }
 
     private static func write(_ file: String, _ bytes: [UInt8]) throws {

@@ -16,6 +16,9 @@ let package = Package(
         // `receive`'s HTTP server. No traits: swift-configuration is not needed (a cold build
         // is shorter without it) and Foundation is imported by this package anyway.
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1", traits: []),
+        // NIO's blocking thread pool, which `receive` checks and commits bodies on (Hummingbird
+        // already depends on it; named so the Receiver may import NIOPosix).
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
     ],
     targets: [
         // System libraries from Debian's -dev packages (see .ci/run).
@@ -49,6 +52,7 @@ let package = Package(
             dependencies: [
                 "ExportParser",
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "NIOPosix", package: "swift-nio"),
             ]
         ),
         .executableTarget(
@@ -62,7 +66,11 @@ let package = Package(
         ),
         .testTarget(
             name: "ExportParserTests",
-            dependencies: ["ExportParser", "HealthFixtures"],
+            dependencies: [
+                "ExportParser", "HealthFixtures", "Receiver",
+                // `receive`'s server driven in process (ReceiveServerTests), beside the process tests.
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+            ],
             resources: [.copy("Fixtures")]
         ),
     ]

@@ -4,6 +4,7 @@ import HTTPTypes
 import Hummingbird
 import Logging
 import NIOCore
+import NIOPosix
 
 /// What `receive` was asked to run.
 public struct ReceiveOptions: Sendable {
@@ -38,17 +39,22 @@ public struct ReceiveServer: Sendable {
         bodies = try ReceivedBodyStore(path: options.storePath)
     }
 
-    /// Runs until SIGTERM or SIGINT; `onListening` gets the bound port (0 asks for a free one).
-    public func run(onListening: @escaping @Sendable (Int) -> Void = { _ in }) async throws {
+    /// The application `run` serves: also what the in-process tests drive (HummingbirdTesting).
+    public func application(onListening: @escaping @Sendable (Int) -> Void = { _ in }) -> some ApplicationProtocol {
         var logger = Logger(label: "health-import.receive")
         logger.logLevel = .warning
-        let app = Application(
+        return Application(
             responder: CallbackResponder<ReceiveContext> { request, context in
                 await self.respond(request, context)
             },
             configuration: .init(address: .hostname(options.host, port: options.port), serverName: nil),
             onServerRunning: { channel in onListening(channel.localAddress?.port ?? options.port) },
             logger: logger)
+    }
+
+    /// Runs until SIGTERM or SIGINT; `onListening` gets the bound port (0 asks for a free one).
+    public func run(onListening: @escaping @Sendable (Int) -> Void = { _ in }) async throws {
+        let app = application(onListening: onListening)
         do {
             try await app.runService()
         } catch {
@@ -105,15 +111,26 @@ public struct ReceiveServer: Sendable {
         let bodies = self.bodies
         // The HAE reader's copy of a body goes beside the store (`TemporaryBody`).
         let scratchFolder = URL(fileURLWithPath: options.storePath).deletingLastPathComponent().path
-        let result: Result<ReceivedBodyCheck, any Error> = body.withUnsafeReadableBytes { raw in
-            switch ReceivedBodyCheck.check(raw, endpoint: endpoint, now: receivedAt, scratchFolder: scratchFolder) {
-            case .failure(let problem): return .failure(problem)
-            case .success(let check):
-                return Result {
-                    _ = try bodies.keep(raw, endpoint: endpoint, person: who, check: check, receivedAt: receivedAt)
-                    return check
+        // The check (a reader over the whole body: seconds for 200 MB) and the commit (an fsync)
+        // block their thread: they run on NIO's blocking thread pool, not on the task that
+        // serves the connection, so other requests go on meanwhile.
+        let result: Result<ReceivedBodyCheck, any Error>
+        do {
+            result = try await NIOThreadPool.singleton.runIfActive {
+                body.withUnsafeReadableBytes { raw in
+                    switch ReceivedBodyCheck.check(raw, endpoint: endpoint, now: receivedAt, scratchFolder: scratchFolder) {
+                    case .failure(let problem): return .failure(problem)
+                    case .success(let check):
+                        return Result {
+                            _ = try bodies.keep(raw, endpoint: endpoint, person: who, check: check, receivedAt: receivedAt)
+                            return check
+                        }
+                    }
                 }
             }
+        } catch {
+            // The pool stopped: the server is shutting down.
+            return Self.json(.serviceUnavailable, ["error": "the server is stopping; send it again"])
         }
         switch result {
         case .success(let check):

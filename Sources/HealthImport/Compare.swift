@@ -22,8 +22,12 @@ struct Compare: ParsableCommand {
             given twice). Payload JSON is allowed on either side.
 
             Writes compare.csv, compare.json and compare.html under --out. Exit status: 0 when \
-            everything comparable is within tolerance and there is no gap, 1 when not, 2 for bad input \
-            or usage.
+            everything comparable is within tolerance and there is no gap, 1 when not (or when fewer \
+            dates than --days have data and --from is not given), 2 for bad input or usage.
+
+            --everyone (with --store): every person of the store through this same check, side by \
+            side; fleet.json, fleet.csv and fleet.html in --out and each person's report in \
+            --out/PERSON/. Exit 0 when everyone is ready, 1 when anyone is not.
 
             Examples:
               health-import compare --native export.zip --hae HealthAutoExport.json

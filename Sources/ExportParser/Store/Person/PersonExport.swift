@@ -4,9 +4,14 @@
 ///
 /// A protocol so that another store (the PostgreSQL one of the fleet) answers the same question;
 /// `HealthStore` answers it with SQLite (`SQLitePersonExport`).
+///
+/// The reading is an associated type, not an existential, so that the row loop and the encoder
+/// are specialised for the store's row type (a call per cell through a witness table would not
+/// be inlined).
 protocol PersonExportStore {
+    associatedtype Reading: PersonExportReading
     /// Runs `body` with the person's rows readable, inside one read transaction.
-    func exporting<T>(person: String, _ body: (any PersonExportReading) throws -> T) throws -> T
+    func exporting<T>(person: String, _ body: (Reading) throws -> T) throws -> T
 }
 
 /// A person's rows inside `PersonExportStore.exporting`.
@@ -40,7 +45,7 @@ extension HealthStore: PersonExportStore {
     /// The number function (`ExportNumberFunction`) is registered for the connection, and the
     /// row numbering (`ExportIDFunction`) inside the read transaction: its cursors read the same
     /// snapshot as the kinds' queries.
-    func exporting<T>(person: String, _ body: (any PersonExportReading) throws -> T) throws -> T {
+    func exporting<T>(person: String, _ body: (SQLitePersonExport) throws -> T) throws -> T {
         try ExportNumberFunction.register(db)
         defer { ExportIDFunction.unregister(db) }
         return try reading {

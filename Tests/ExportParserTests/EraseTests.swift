@@ -60,4 +60,24 @@ final class EraseTests: XCTestCase {
             XCTAssertTrue("\(e)".contains("holds no data of the person \"ann\""), "\(e)")
         }
     }
+
+    /// A reader that keeps its snapshot open stops the last step (the WAL cannot be truncated
+    /// under it): the rows are deleted, and the receipt says how to finish by hand, with the
+    /// command line the store gives (`lastStepByHand`).
+    func testAReaderKeepingTheWALLeavesTheLastStepToDoByHand() throws {
+        let (dir, store) = try G.twoPersonStore()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let reader = try SQLiteConnection(path: store)
+        try reader.execute("BEGIN")
+        _ = try reader.scalarInt("SELECT count(*) FROM imports")
+        defer { try? reader.execute("COMMIT") }
+        var request = EraseRequest(storePath: store, person: "ann")
+        request.busyTimeoutMilliseconds = 200
+        let receipt = try EraseJob(request).run()
+        XCTAssertEqual(
+            receipt.unfinished,
+            "\(store): another process kept reading the store, so its -wal file could not be truncated; the rows are deleted, but "
+                + "their old bytes may remain in the file until that is done: run erase's last step again with sqlite3 \(store) "
+                + "'PRAGMA wal_checkpoint(TRUNCATE); VACUUM; PRAGMA wal_checkpoint(TRUNCATE);' when nothing else uses the store")
+    }
 }

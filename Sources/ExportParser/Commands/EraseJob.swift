@@ -19,8 +19,7 @@ public final class EraseJob {
         }
         self.request = request
         store = try StoreAccess.open(request.storePath)
-        let db = store.db
-        let unknown = try PersonRows.unknownTables(db)
+        let unknown = try store.unknownTables()
         guard unknown.isEmpty else {
             throw StoreError(
                 path: request.storePath,
@@ -28,7 +27,7 @@ public final class EraseJob {
                     "has tables this health-import does not know (\(unknown.joined(separator: ", "))), which could hold the person's data; nothing was erased. Use the health-import that wrote the store."
             )
         }
-        guard try PersonRows.holds(db, person: request.person) else {
+        guard try store.holds(person: request.person) else {
             throw StoreAccess.missing(request.person, in: request.storePath)
         }
     }
@@ -45,7 +44,7 @@ public final class EraseJob {
             () throws -> [(table: String, rows: Int)]? in
             do {
                 // Checked again under the write lock: another erase may have run meanwhile.
-                guard try PersonRows.holds(store.db, person: request.person) else { return nil }
+                guard try store.holds(person: request.person) else { return nil }
                 return try store.deleteRows(of: request.person)
             } catch let e as StoreError {
                 throw StoreError(
@@ -69,7 +68,7 @@ public final class EraseJob {
         let path = request.storePath
         let advice =
             "the rows are deleted, but their old bytes may remain in the file until that is done: run erase's last step again with "
-            + "sqlite3 \(path) 'PRAGMA wal_checkpoint(TRUNCATE); VACUUM; PRAGMA wal_checkpoint(TRUNCATE);' when nothing else uses the store"
+            + "\(store.lastStepByHand) when nothing else uses the store"
         do {
             guard try store.checkpointAndTruncateWAL() else {
                 return "\(path): another process kept reading the store, so its -wal file could not be truncated; " + advice

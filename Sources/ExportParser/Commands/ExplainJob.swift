@@ -70,13 +70,13 @@ public final class ExplainJob {
                 if hae ? !bodies.hae.isEmpty : !bodies.app.isEmpty { continue }
                 let label = "\(storePath) (\(request.person)'s \(hae ? "HAE" : "export") imports)"
                 let (book, attribution, days) = try attributedRead { sink, _ in
-                    _ = try StoreDateReplay.play(store, person: request.person, hae: hae, day: dayNumber, into: sink)
+                    _ = try store.replayRecords(person: request.person, hae: hae, day: dayNumber, into: sink)
                 }
                 dates.formUnion(days.map(\.date))
                 r.read.append((label, hae, attributed(label, book: book, attribution: attribution, days: days)))
                 perInput.append((days, hae))
             }
-            if !imports.isEmpty { r.storeValues = try Self.storedDayValues(store, person: request.person, date: request.date) }
+            if !imports.isEmpty { r.storeValues = try store.dayValues(person: request.person, date: request.date) }
         }
         for path in request.inputs {
             if PayloadReader.isPayloadInput(path) {
@@ -165,20 +165,6 @@ public final class ExplainJob {
             input: input, attribution: attribution, day: days.first { $0.dayNumber == dayNumber }, clock: book.clock,
             sources: book.sourceNames, watches: book.watchSources, priority: book.options.sourcePriority,
             lateSumPieces: book.lateSumPieces)
-    }
-
-    /// The store's own day values of the date (`day_values`, by store name), to set beside the
-    /// replay's.
-    static func storedDayValues(_ store: HealthStore, person: String, date: String) throws -> [String: OutputField.Scalar] {
-        let s = try store.db.prepare("SELECT field, value, text FROM day_values WHERE person = ?1 AND date = ?2")
-        s.bind(1, person)
-        s.bind(2, date)
-        var out: [String: OutputField.Scalar] = [:]
-        while try s.step() {
-            guard let field = s.text(0) else { continue }
-            if let v = s.double(1) { out[field] = .number(v) } else if let t = s.text(2) { out[field] = .text(t) }
-        }
-        return out
     }
 
     func explain(_ field: OutputField, in r: DateReading) -> Explanation {

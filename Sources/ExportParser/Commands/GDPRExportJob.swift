@@ -28,20 +28,14 @@ public final class GDPRExportJob {
         if lstat(out, &st) == 0 {
             throw OutputError(file: out, message: "already exists; give a path that does not, so that no earlier export is replaced")
         }
-        let db = store.db
-        try ExportNumberFunction.register(db)
-        defer { ExportIDFunction.unregister(db) }
-        return try store.reading {
-            // Inside the read transaction: its cursors read the same snapshot as the kinds' queries.
-            try ExportIDFunction.register(db, person: request.person)
-            return try export(store, to: out, started: started)
+        return try store.exporting(person: request.person) { rows in
+            try export(rows, to: out, started: started)
         }
     }
 
-    /// The export proper, inside the read transaction `run` opened.
-    private func export(_ store: HealthStore, to out: String, started: Date) throws -> GDPRExportOutcome {
-        let db = store.db
-        guard try PersonRows.holds(db, person: request.person) else {
+    /// The export proper, inside the read transaction of `exporting`.
+    private func export<Store: PersonExportReading>(_ store: Store, to out: String, started: Date) throws -> GDPRExportOutcome {
+        guard try store.holdsPerson() else {
             throw StoreAccess.missing(request.person, in: request.storePath)
         }
         let schemaVersion = try store.schemaVersion()
@@ -57,7 +51,7 @@ public final class GDPRExportJob {
             files.append(try writeWhole(ExportReadme.name, ExportReadme.text(kinds: kinds), to: destination, pipeline: pipeline))
             var rows = 0
             for kind in kinds {
-                rows += try write(kind, db: db, to: destination, pipeline: pipeline, files: &files)
+                rows += try write(store.rows(of: kind), kind, to: destination, pipeline: pipeline, files: &files)
             }
             let manifest = ExportManifest.text(person: request.person, createdAt: createdAt, schemaVersion: schemaVersion, files: files)
             _ = try writeWhole(ExportManifest.name, manifest, to: destination, pipeline: pipeline)
@@ -82,11 +76,10 @@ public final class GDPRExportJob {
 
     /// Both files of one kind; returns its rows. Into a folder, one pass over the rows writes
     /// both; a zip's entries come one after the other, so there the query runs once for each.
-    private func write(
-        _ kind: ExportKind, db: SQLiteConnection, to destination: ExportDestination, pipeline: ExportPipeline,
+    private func write<Rows: ExportKindRows>(
+        _ kindRows: Rows, _ kind: ExportKind, to destination: ExportDestination, pipeline: ExportPipeline,
         files: inout [ExportedFile]
     ) throws -> Int {
-        let statement = try db.prepare(kind.sql)
         let passes: [[ExportFormat]] = destination.writesFilesAtOnce ? [[.jsonLines, .csv]] : [[.jsonLines], [.csv]]
         var counts: [Int] = []
         for formats in passes {
@@ -96,16 +89,15 @@ public final class GDPRExportJob {
                 return try ExportFileWriter(name, sink: destination.begin(name), pipeline: pipeline)
             }
             for (encoder, writer) in zip(encoders, writers) { encoder.header(into: writer.buffer) }
-            statement.bind(1, request.person)
             var rows = 0
-            while try statement.step() {
+            while try kindRows.next() {
                 for (encoder, writer) in zip(encoders, writers) {
-                    encoder.row(statement, into: writer.buffer)
+                    encoder.row(kindRows, into: writer.buffer)
                     try writer.flushIfFull()
                 }
                 rows += 1
             }
-            statement.reset()
+            kindRows.rewind()
             for writer in writers { files.append(try writer.end(rows: rows)) }
             counts.append(rows)
         }

@@ -7,7 +7,7 @@ public struct PersonSummary: Sendable, Equatable {
     /// First and last date with a daily value (YYYY-MM-DD); nil when there is none.
     public let firstDate: String?
     public let lastDate: String?
-    /// Rows by kind (a store table), in the order `PeopleJob.kinds` lists them.
+    /// Rows by kind (a store table), in the order `PersonRows.listed` lists them.
     public let rows: [Kind]
     /// The bodies `receive` took, a row per side that has any (native before HAE).
     public let received: [ReceiveStatus]

@@ -87,7 +87,7 @@ public final class PushJob {
     }
 
     /// The days to consider, and the store's record of pushes (nil for a dry run without a store).
-    private func loadDays() throws -> ([PushDay], PushLog?) {
+    private func loadDays() throws -> ([PushDay], (any PushRecords)?) {
         let path = request.storePath
         let exists = FileManager.default.fileExists(atPath: path)
         if let dir = request.payloadsDir {

@@ -15,38 +15,24 @@ enum StoreSides {
         return (try side(store, person: person, hae: false, path: path), try side(store, person: person, hae: true, path: path))
     }
 
-    private static func side(_ store: HealthStore, person: String, hae: Bool, path: String) throws -> [String: ComparableDay] {
+    private static func side(_ store: some StoredDays, person: String, hae: Bool, path: String) throws -> [String: ComparableDay] {
         var byStoreName: [String: OutputField] = [:]
         for f in OutputFields.all where f.payloadPath != nil {
             if let name = f.storeName { byStoreName[name] = f }
         }
-        let s = try store.db.prepare(
-            """
-            WITH newest AS (
-                SELECT v.date, max(v.import_id) AS import_id
-                FROM import_day_values v JOIN imports i ON i.id = v.import_id
-                WHERE i.person = ?1 AND (i.format = 'hae') = ?2 AND i.finished_at IS NOT NULL
-                GROUP BY v.date
-            )
-            SELECT v.date, v.field, v.value, v.text FROM newest n
-            JOIN import_day_values v ON v.import_id = n.import_id AND v.date = n.date
-            ORDER BY v.date
-            """)
-        s.bind(1, person)
-        s.bind(2, hae ? 1 : 0)
         var days: [String: ComparableDay] = [:]
-        while try s.step() {
-            guard let date = s.text(0), let field = s.text(1) else { continue }
-            var day = days[date] ?? ComparableDay(date: date)
-            if field == StoreImportSession.workoutsField {
-                let list = (s.text(3).flatMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) } as? [[String: Any]]) ?? []
+        try store.forEachSideDayValue(person: person, hae: hae) { v in
+            var day = days[v.date] ?? ComparableDay(date: v.date)
+            if v.field == StoreImportSession.workoutsField {
+                let list = (v.text.flatMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) } as? [[String: Any]]) ?? []
                 day.workouts = list.compactMap(PayloadReader.workout)
-            } else if byStoreName[field]?.payloadPath == "timezone" {
-                day.timezone = s.text(3)
-            } else if let f = byStoreName[field], let p = f.payloadPath, !ComparableDay.notCompared.contains(p), f.kind != .workoutsCount {
-                if let n = s.double(2) { day.values[p] = .number(n) } else if let t = s.text(3) { day.values[p] = .text(t) }
+            } else if byStoreName[v.field]?.payloadPath == "timezone" {
+                day.timezone = v.text
+            } else if let f = byStoreName[v.field], let p = f.payloadPath, !ComparableDay.notCompared.contains(p), f.kind != .workoutsCount
+            {
+                if let n = v.number { day.values[p] = .number(n) } else if let t = v.text { day.values[p] = .text(t) }
             }
-            days[date] = day
+            days[v.date] = day
         }
         return days
     }

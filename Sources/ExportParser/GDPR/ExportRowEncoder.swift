@@ -4,8 +4,8 @@ enum ExportFormat: CaseIterable {
     case csv
 }
 
-/// Turns the rows of a kind's query into JSON Lines or CSV bytes, straight from SQLite's column
-/// buffers. Both forms write a value the same way (numbers as the same text; null as `null` or
+/// Turns a kind's rows (`ExportKindRows`, the store's) into JSON Lines or CSV bytes, straight
+/// from the store's cell buffers. Both forms write a value the same way (numbers as the same text; null as `null` or
 /// an empty cell), so the two files of a kind hold the same rows.
 struct ExportRowEncoder {
     /// A column's form without its payload, so that a row's loop copies no references.
@@ -59,8 +59,8 @@ struct ExportRowEncoder {
         if format == .csv { out.append(csvHeader) }
     }
 
-    /// One row of `stmt` (stepped onto it), with its line end.
-    func row(_ stmt: Statement, into out: ExportBytes) {
+    /// The row `stmt` is on, with its line end.
+    func row<Rows: ExportKindRows>(_ stmt: Rows, into out: ExportBytes) {
         switch format {
         case .jsonLines:
             for cell in cells {
@@ -79,7 +79,7 @@ struct ExportRowEncoder {
         }
     }
 
-    @inline(__always) private func jsonValue(_ stmt: Statement, _ cell: Cell, into out: ExportBytes) {
+    @inline(__always) private func jsonValue<Rows: ExportKindRows>(_ stmt: Rows, _ cell: Cell, into out: ExportBytes) {
         let i = cell.index
         let type = stmt.type(i)
         if type == .null {
@@ -103,7 +103,7 @@ struct ExportRowEncoder {
         }
     }
 
-    @inline(__always) private func csvValue(_ stmt: Statement, _ cell: Cell, into out: ExportBytes) {
+    @inline(__always) private func csvValue<Rows: ExportKindRows>(_ stmt: Rows, _ cell: Cell, into out: ExportBytes) {
         let i = cell.index
         let type = stmt.type(i)
         if type == .null { return }
@@ -127,7 +127,7 @@ struct ExportRowEncoder {
     private static let null: StaticString = "null"
 
     /// Epoch seconds at `i` and the UTC offset at `i + 1` as ISO 8601 text (`ISOInstant`).
-    @inline(__always) private static func instant(_ stmt: Statement, _ i: Int32, into out: ExportBytes, quoted: Bool) {
+    @inline(__always) private static func instant<Rows: ExportKindRows>(_ stmt: Rows, _ i: Int32, into out: ExportBytes, quoted: Bool) {
         let t = Timestamp(seconds: stmt.int(i), offset: Int32(truncatingIfNeeded: stmt.int(i + 1)))
         if quoted { out.append(0x22) }
         out.appendInstant(t)

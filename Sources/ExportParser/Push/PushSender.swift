@@ -25,7 +25,7 @@ final class PushSender: @unchecked Sendable {
     private let url: URL
     private let host: String
     private let key: APIKey?
-    private let log: PushLog?
+    private let log: (any PushRecords)?
     private let policy: RetryPolicy
     private let maxAttempts: Int
     /// Waits `seconds` unless the run stops first (the tests record the waits instead).
@@ -38,7 +38,8 @@ final class PushSender: @unchecked Sendable {
     private(set) var stopReason: String?
 
     init(
-        days: [PushDay], client: PushClient, url: URL, host: String, key: APIKey?, log: PushLog?, policy: RetryPolicy, maxAttempts: Int,
+        days: [PushDay], client: PushClient, url: URL, host: String, key: APIKey?, log: (any PushRecords)?, policy: RetryPolicy,
+        maxAttempts: Int,
         sleeper: (@Sendable (Double, PushSender) -> Void)?, progress: (@Sendable (Int) -> Void)?
     ) {
         self.days = days

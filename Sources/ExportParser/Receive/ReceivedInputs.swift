@@ -52,16 +52,13 @@ public struct ReceivedInputs: Sendable {
         let folder = String(cString: made)
         do {
             var app: [String] = [], hae: [String] = [], skipped: [Unreadable] = [], labels: [String: String] = [:]
-            let s = try store.db.prepare(
-                "SELECT id, endpoint, received_at, body FROM received_bodies WHERE person = ?1 ORDER BY id")
-            s.bind(1, person)
-            while try s.step() {
-                let id = s.int(0)
-                guard let endpoint = s.text(1).flatMap(ReceiveEndpoint.init(rawValue:)) else { continue }
-                let receivedAt = s.text(2) ?? "at an unknown time"
+            try store.forEachReceivedBody(person: person) { body in
+                let id = body.id
+                guard let endpoint = body.endpoint.flatMap(ReceiveEndpoint.init(rawValue:)) else { return }
+                let receivedAt = body.receivedAt ?? "at an unknown time"
                 // Named for the body: a reader's skipped-item examples name a body's file by its name.
                 let file = folder + "/" + String(format: "received-body-%010lld-%@.json", id, endpoint == .app ? "app" : "hae")
-                let bytes = s.blob(3)
+                let bytes = body.bytes
                 try write(file, bytes)
                 // The body's moment is when it was received: the HAE reader bounds its data by its
                 // file's time (docs/rules.md, "The export moment"), as it did when `receive`
@@ -72,7 +69,7 @@ public struct ReceivedInputs: Sendable {
                 if let reason = problem(endpoint, bytes, file: file) {
                     unlink(file)
                     skipped.append(Unreadable(id: id, person: person, endpoint: endpoint, receivedAt: receivedAt, reason: reason))
-                    continue
+                    return
                 }
                 labels[file] = "received body \(id) (POST \(endpoint.path), received \(receivedAt))"
                 if endpoint == .app { app.append(file) } else { hae.append(file) }
@@ -88,14 +85,13 @@ public struct ReceivedInputs: Sendable {
     /// `receive` reports when it starts. Each body is read on its own, one at a time.
     public static func unreadable(storePath: String) throws -> [Unreadable] {
         let store = try openStore(storePath)
-        let s = try store.db.prepare("SELECT id, person, endpoint, received_at, body FROM received_bodies ORDER BY id")
         var out: [Unreadable] = []
-        while try s.step() {
-            guard let endpoint = s.text(2).flatMap(ReceiveEndpoint.init(rawValue:)) else { continue }
-            if let reason = problem(endpoint, s.blob(4), file: nil) {
+        try store.forEachReceivedBody(person: nil) { body in
+            guard let endpoint = body.endpoint.flatMap(ReceiveEndpoint.init(rawValue:)) else { return }
+            if let reason = problem(endpoint, body.bytes, file: nil) {
                 out.append(
                     Unreadable(
-                        id: s.int(0), person: s.text(1) ?? "?", endpoint: endpoint, receivedAt: s.text(3) ?? "at an unknown time",
+                        id: body.id, person: body.person ?? "?", endpoint: endpoint, receivedAt: body.receivedAt ?? "at an unknown time",
                         reason: reason))
             }
         }

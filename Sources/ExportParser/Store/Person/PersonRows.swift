@@ -49,6 +49,15 @@ enum PersonRows {
         Table(name: "imports", predicate: "person = ?1"),
     ]
 
+    /// The kinds `people` counts, in its order, as `gdpr-export` names its files (samples are
+    /// the `sample_records` table); each table is one of `tables`.
+    static let listed: [(name: String, table: String)] = [
+        ("samples", "sample_records"), ("hrv_beats", "hrv_beats"), ("correlations", "correlations"), ("workouts", "workouts"),
+        ("activity_summaries", "activity_summaries"), ("me", "me"), ("extra_items", "extra_items"),
+        ("sleep_summaries", "sleep_summaries"), ("day_values", "day_values"), ("day_payloads", "day_payloads"),
+        ("pushes", "pushes"),
+    ]
+
     /// Tables that hold nobody's data: `sample_types` names HealthKit types ("HKQuantity…
     /// StepCount"), shared by every person of the store.
     static let shared: Set<String> = ["sample_types"]

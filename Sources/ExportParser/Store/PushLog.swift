@@ -4,8 +4,11 @@ import Foundation
 /// last push's body sha256, HTTP status, result and time. Each day is written in its own
 /// transaction the moment its last response came, so a push killed at any moment loses only the
 /// days in flight, which the next run sends again.
+///
+/// `PushRecords` is what `push` asks of the log, so that another store (the PostgreSQL one of
+/// the fleet) can keep it; `PushLog` keeps it in the SQLite store.
 // @unchecked Sendable: the workers record through `lock`; whoever holds it claims the connection.
-final class PushLog: @unchecked Sendable {
+final class PushLog: PushRecords, @unchecked Sendable {
     /// How a day ended, as the store records it.
     enum Result: String, Sendable {
         /// A 2xx with `{"status": "accepted"}`.
@@ -50,7 +53,7 @@ final class PushLog: @unchecked Sendable {
 
     /// Records how a day ended (replacing its earlier record). `detail` must hold no key and no
     /// health value: the callers pass a status line or a redacted server message.
-    func record(_ day: PushDay, status: Int?, result: Result, detail: String?, attempts: Int, at now: Date = Date()) throws {
+    func record(_ day: PushDay, status: Int?, result: Result, detail: String?, attempts: Int, at now: Date) throws {
         try locked {
             let s = try store.db.prepare(
                 """
@@ -70,6 +73,10 @@ final class PushLog: @unchecked Sendable {
         }
     }
 
+    func record(_ day: PushDay, status: Int?, result: Result, detail: String?, attempts: Int) throws {
+        try record(day, status: status, result: result, detail: detail, attempts: attempts, at: Date())
+    }
+
     private func locked<T>(_ body: () throws -> T) throws -> T {
         lock.lock()
         defer { lock.unlock() }
@@ -77,4 +84,14 @@ final class PushLog: @unchecked Sendable {
         store.db.confinement.claim()
         return try body()
     }
+}
+
+/// What `push` asks of a store about earlier pushes: the last one of every date to the endpoint
+/// (to skip a day sent unchanged), and how each day of this push ended, recorded the moment it
+/// did (from several workers at once).
+protocol PushRecords: Sendable {
+    func entries() throws -> [String: PushLog.Entry]
+    /// Records how a day ended now (replacing its earlier record). `detail` must hold no key
+    /// and no health value.
+    func record(_ day: PushDay, status: Int?, result: PushLog.Result, detail: String?, attempts: Int) throws
 }

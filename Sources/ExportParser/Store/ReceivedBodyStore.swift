@@ -12,8 +12,11 @@ import Foundation
 /// Unsafe code here (docs/architecture.md, "Where unsafe code lives"): `keep` binds the body in
 /// place (`Statement.bindBlobInPlace`): the caller's buffer outlives the statement's one step,
 /// after which the bind is unused, so a body of up to --max-body is not copied.
+///
+/// `ReceivedBodyKeeping` is what `receive` asks of a store, so that another store (the
+/// PostgreSQL one of the fleet) can keep the bodies; this class keeps them in the SQLite store.
 // @unchecked Sendable: every use of `store.db` is inside `lock`.
-public final class ReceivedBodyStore: @unchecked Sendable {
+public final class ReceivedBodyStore: ReceivedBodyKeeping, @unchecked Sendable {
     private let store: HealthStore
     private let lock = NSLock()
     public var path: String { store.path }
@@ -96,6 +99,20 @@ public final class ReceivedBodyStore: @unchecked Sendable {
         let frac = String(ms - secs * 1000)
         return base + "." + String(repeating: "0", count: 3 - frac.count) + frac + "Z"
     }
+}
+
+/// What `receive` asks of a store: each body committed before its request is answered (the
+/// same body of a person on an endpoint kept once), and a person's bodies per side for
+/// `GET /status`. Called from the server's request handlers, several at once.
+public protocol ReceivedBodyKeeping: Sendable {
+    /// Where the store is, for messages.
+    var path: String { get }
+    /// Commits one body; returns once it is durable. `bytes` is read only during the call.
+    func keep(
+        _ bytes: UnsafeRawBufferPointer, endpoint: ReceiveEndpoint, person: String, check: ReceivedBodyCheck, receivedAt: Date
+    ) throws -> ReceivedBodyStore.Kept
+    /// A row per side that has bodies of the person, in the order of the endpoints' stored names.
+    func status(person: String) throws -> [ReceiveStatus]
 }
 
 /// One person's bodies of one endpoint, as `GET /status` reports them.

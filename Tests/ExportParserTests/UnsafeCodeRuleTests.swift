@@ -45,13 +45,14 @@ final class UnsafeCodeRuleTests: XCTestCase {
         "ExportParser/Readers/Input/ZipEntryStream.swift",  // zlib / ISA-L streams
         "ExportParser/Receive/ReceivedBodyCheck.swift",  // a received body read in place
         "ExportParser/Receive/ReceivedBodyReading.swift",  // a received body read in place
-        "ExportParser/Receive/ReceivedBodyStore.swift",  // a received body read in place
         "ExportParser/Receive/ReceivedInputs.swift",  // a received body read in place
         "ExportParser/Receive/TemporaryBody.swift",  // a received body read in place
         "ExportParser/Store/EarlyWriteback.swift",  // SQLite boundary, bodies and metadata bound in place
         "ExportParser/Store/MetadataTexts.swift",  // SQLite boundary, bodies and metadata bound in place
         "ExportParser/Store/Person/ExportIDFunction.swift",  // SQLite boundary, bodies and metadata bound in place
         "ExportParser/Store/SQLiteConnection.swift",  // SQLite boundary, bodies and metadata bound in place
+        "ExportParser/Store/ReceivedBodyStore.swift",  // a received body bound in place
+        "ExportParser/Store/Person/PersonExport.swift",  // an export kind's text cells lent from SQLite's buffers
         "ExportParser/Store/SampleKeyDigest.swift",  // SQLite boundary, bodies and metadata bound in place
         "ExportParser/Store/SampleRows.swift",  // SQLite boundary, bodies and metadata bound in place
         "ExportParser/Store/Statement.swift",  // SQLite boundary, bodies and metadata bound in place

@@ -35,6 +35,10 @@ public struct ReceivedBodyCheck: Sendable, Equatable {
             return .failure(BodyProblem("the body is not JSON (it must be an object)"))
         }
         let dates = DateRange()
+        // Dates after tomorrow anywhere on Earth are data the readers leave out (after the
+        // moment the body is received) or refuse: not dates the body covers.
+        let plausible = PlausibleDates(now: now)
+        dates.latest = CivilDate.isoDate(plausible.latest(offset: PlausibleDates.widestOffset))
         let context = Unmanaged.passRetained(dates)
         defer { context.release() }
         var callbacks = Self.callbacks
@@ -63,7 +67,7 @@ public struct ReceivedBodyCheck: Sendable, Equatable {
         case .hae where isPayload || !Self.isObjectOrArrayOfObjects(head, at: i):
             return .failure(BodyProblem("the body is not a Health Auto Export body (an object with data.metrics or data.workouts)"))
         default:
-            return ReceivedBodyReading.read(bytes, endpoint: endpoint, dates: PlausibleDates(now: now), folder: scratchFolder).map {
+            return ReceivedBodyReading.read(bytes, endpoint: endpoint, dates: plausible, folder: scratchFolder).map {
                 warnings in
                 ReceivedBodyCheck(firstDate: dates.first, lastDate: dates.last, warnings: warnings)
             }
@@ -83,6 +87,8 @@ public struct ReceivedBodyCheck: Sendable, Equatable {
     final class DateRange {
         var first: String?
         var last: String?
+        /// Dates after this one are not counted.
+        var latest: String?
         /// Whether the value being parsed belongs to a `date` or `start` key.
         var wanted = false
 
@@ -93,6 +99,7 @@ public struct ReceivedBodyCheck: Sendable, Equatable {
             for k in [0, 1, 2, 3, 5, 6, 8, 9] where !(0x30...0x39).contains(b[k]) { return }
             guard b[4] == 0x2D, b[7] == 0x2D else { return }
             let d = String(decoding: b, as: UTF8.self)
+            if let latest, d > latest { return }
             if first.map({ d < $0 }) ?? true { first = d }
             if last.map({ d > $0 }) ?? true { last = d }
         }

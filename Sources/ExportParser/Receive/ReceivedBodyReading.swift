@@ -27,7 +27,8 @@ enum ReceivedBodyReading {
         case .app: return payloads(bytes, dates: dates)
         case .hae:
             do {
-                return try TemporaryBody.withFile(bytes, in: folder) { hae(file: $0, dates: dates) }
+                let moment = dates.map { Date(timeIntervalSince1970: TimeInterval($0.now)) }
+                return try TemporaryBody.withFile(bytes, in: folder, modified: moment) { hae(file: $0, dates: dates) }
             } catch {
                 let reason = (error as? TemporaryBody.Failure)?.reason ?? "a temporary file failed"
                 return .failure(BodyProblem("the body could not be checked (\(reason)); send it again", isServerFault: true))

@@ -43,13 +43,22 @@ public struct ReceivedInputs: Sendable {
     /// checked by its reader first.
     public static func materialize(storePath: String, person: String) throws -> ReceivedInputs {
         let store = try openStore(storePath)
+        // Beside the store (a hidden folder), not in /tmp, which is memory on many systems: a
+        // person's bodies can be hundreds of MB. The system's temporary folder only when the
+        // store's folder cannot be written (a store another account's receive owns).
         let temporary = NSTemporaryDirectory().hasSuffix("/") ? String(NSTemporaryDirectory().dropLast()) : NSTemporaryDirectory()
-        var template = Array((temporary + "/health-import-received-XXXXXX").utf8CString)
-        guard let made = mkdtemp(&template) else {
+        var made: String?
+        for pattern in [Self.scratchFolder(storePath) + "/.health-import-received-XXXXXX", temporary + "/health-import-received-XXXXXX"] {
+            var template = Array(pattern.utf8CString)
+            if let p = mkdtemp(&template) {
+                made = String(cString: p)
+                break
+            }
+        }
+        guard let folder = made else {
             throw OutputError(
                 file: NSTemporaryDirectory(), message: "cannot create a private temporary folder: \(String(cString: strerror(errno)))")
         }
-        let folder = String(cString: made)
         do {
             var app: [String] = [], hae: [String] = [], skipped: [Unreadable] = [], labels: [String: String] = [:]
             try store.forEachReceivedBody(person: person) { body in
@@ -88,7 +97,7 @@ public struct ReceivedInputs: Sendable {
         var out: [Unreadable] = []
         try store.forEachReceivedBody(person: nil) { body in
             guard let endpoint = body.endpoint.flatMap(ReceiveEndpoint.init(rawValue:)) else { return }
-            if let reason = problem(endpoint, body.bytes, file: nil) {
+            if let reason = problem(endpoint, body.bytes, file: nil, folder: Self.scratchFolder(storePath)) {
                 out.append(
                     Unreadable(
                         id: body.id, person: body.person ?? "?", endpoint: endpoint, receivedAt: body.receivedAt ?? "at an unknown time",
@@ -102,7 +111,7 @@ public struct ReceivedInputs: Sendable {
     /// `receive` does before it acknowledges a body (`ReceivedBodyReading`), without the dates'
     /// rule (a date that was tomorrow when received is today's now). `file`: the body written
     /// out already (the HAE reader reads files), else it is written to a temporary one.
-    static func problem(_ endpoint: ReceiveEndpoint, _ bytes: [UInt8], file: String?) -> String? {
+    static func problem(_ endpoint: ReceiveEndpoint, _ bytes: [UInt8], file: String?, folder: String? = nil) -> String? {
         // `compare` tells payload JSON from HAE JSON by the first bytes: a body of one kind sent to
         // the other's endpoint would be read on the wrong side.
         if PayloadSniffer.isPayload(Array(bytes.prefix(65_536))) != (endpoint == .app) {
@@ -112,7 +121,7 @@ public struct ReceivedInputs: Sendable {
         if endpoint == .hae, let file {
             result = ReceivedBodyReading.hae(file: file, dates: nil)
         } else {
-            result = bytes.withUnsafeBytes { ReceivedBodyReading.read($0, endpoint: endpoint, dates: nil) }
+            result = bytes.withUnsafeBytes { ReceivedBodyReading.read($0, endpoint: endpoint, dates: nil, folder: folder) }
         }
         if case .failure(let problem) = result { return problem.message }
         return nil
@@ -130,6 +139,11 @@ public struct ReceivedInputs: Sendable {
 
     /// Deletes the folder and its files.
     public func remove() { try? FileManager.default.removeItem(atPath: folder) }
+
+    /// The folder a store is in, where its bodies' scratch copies go.
+    static func scratchFolder(_ storePath: String) -> String {
+        URL(fileURLWithPath: storePath).deletingLastPathComponent().path
+    }
 
     private static func openStore(_ storePath: String) throws -> HealthStore {
         guard FileManager.default.fileExists(atPath: storePath) else {

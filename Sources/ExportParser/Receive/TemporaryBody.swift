@@ -12,8 +12,12 @@ enum TemporaryBody {
     }
 
     /// Calls `body` with the path of a file holding `bytes`, in `folder` (nil: the system's
-    /// temporary folder), and removes the file.
-    static func withFile<T>(_ bytes: UnsafeRawBufferPointer, in folder: String?, _ body: (String) throws -> T) throws -> T {
+    /// temporary folder), and removes the file. `modified`: the file's time, the moment the HAE
+    /// reader bounds its data by (docs/rules.md, "The export moment"): the time the body was
+    /// received, as when a stored body is read back (`ReceivedInputs`).
+    static func withFile<T>(_ bytes: UnsafeRawBufferPointer, in folder: String?, modified: Date? = nil, _ body: (String) throws -> T) throws
+        -> T
+    {
         let pattern: String
         if let folder {
             pattern = folder + "/.health-import-body-XXXXXX"
@@ -33,6 +37,7 @@ enum TemporaryBody {
         } catch {
             throw Failure(reason: "the temporary file could not be written: \(error.reason)")
         }
+        if let modified { try? FileManager.default.setAttributes([.modificationDate: modified], ofItemAtPath: path) }
         return try body(path)
     }
 }

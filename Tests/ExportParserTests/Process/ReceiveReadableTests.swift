@@ -81,6 +81,11 @@ final class ReceiveReadableTests: XCTestCase {
         XCTAssertEqual(warnings.count, 1)
         XCTAssertTrue(warnings.first?.contains("1 item left out: HAE datum starting after") ?? false, "\(warnings)")
         XCTAssertEqual(try count(store), 1)
+        // Its 2999 date is not a date the body covers: /status names none (the reader kept nothing).
+        let status = try object(server.send("GET", "/status")?.body)
+        let haeSide = (status["sides"] as? [[String: Any]])?.first { $0["side"] as? String == "hae" }
+        XCTAssertEqual(haeSide?["bodies"] as? Int, 1)
+        XCTAssertTrue(haeSide?["last_date"] is NSNull, "\(haeSide ?? [:])")
         let good = server.send(
             "POST", "/sync/healthkit", body: Array(#"{"data":[{"date":"2026-03-02","metrics":{"step_count":100}}]}"#.utf8))
         XCTAssertEqual(good?.status, 200, good?.body ?? "")

@@ -151,10 +151,11 @@ final class ExplainTests: XCTestCase {
         XCTAssertEqual(stored.samples.count, 24)
         XCTAssertEqual(stored.countedTotal ?? 0, 48, accuracy: 1e-9)
         XCTAssertFalse(stored.notes.contains { $0.hasPrefix("the store's day value differs") }, "\(stored.notes)")
-        // 03-02 and 03-03 have no sleep: every sample is in 03-04's session.
-        let before = try explain(path.path, date: "2024-03-03", field: "sleep.total_hours").explanation
-        XCTAssertNil(before.number)
-        XCTAssertTrue(before.samples.isEmpty)
+        // No other date has data: every sample is in 03-04's session (03-01 to 03-03 hold only
+        // starts of it), so explaining 03-03 is a usage error naming the one date there is.
+        XCTAssertThrowsError(try explain(path.path, date: "2024-03-03", field: "sleep.total_hours")) { error in
+            XCTAssertTrue("\(error)".contains("their dates run from 2024-03-04 to 2024-03-04"), "\(error)")
+        }
     }
 
     /// Parts that do not add up to the payload's value are said to, never printed as equal: the

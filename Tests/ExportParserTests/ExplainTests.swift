@@ -103,6 +103,73 @@ final class ExplainTests: XCTestCase {
         XCTAssertTrue(e.rule.contains("sessions ending on the date"), e.rule)
     }
 
+    /// A sleep session that runs over more than two dates is explained whole, however the input
+    /// is dated: 24 InBed samples of 2 h with 1 h gaps (each starts 1 h < 3 h after the last
+    /// end), +01:00, the first 03-01 08:00-10:00, the k-th starting 3k h later, the last
+    /// (k = 23, 69 h later) 03-04 05:00-07:00: one session ending 03-04 07:00, so 03-04's.
+    /// InBed only (a legacy session): its InBed union, 24 × 2 h = 48 h. The first five end on
+    /// 03-01 (10:00, 13:00, 16:00, 19:00, 22:00), before the dates the explanation used to keep
+    /// (two before the date), so it counted 19 × 2 = 38 h, and said that was the payload's.
+    func testASleepSessionOverFourDatesIsExplainedWhole() throws {
+        let sleep = "HKCategoryTypeIdentifierSleepAnalysis", inBed = "HKCategoryValueSleepAnalysisInBed"
+        func at(_ hours: Int) -> String {  // hours after 2024-03-01 00:00 +0100
+            let day = 1 + hours / 24, hour = hours % 24
+            return "2024-03-0\(day) " + (hour < 10 ? "0" : "") + "\(hour):00:00 +0100"
+        }
+        let body = (0..<24).map { k in record(sleep, inBed, source: Self.phone, start: at(8 + 3 * k), end: at(10 + 3 * k)) }.joined()
+        XCTAssertEqual(at(8 + 3 * 23), "2024-03-04 05:00:00 +0100")
+        let path = try TestPaths.temporaryDirectory().appendingPathComponent("export.xml")
+        try Data(export(body, exportDate: "2024-03-05 08:00:00 +0100").utf8).write(to: path)
+        // No --timezone (the read replays what it kept around the date) and --timezone (the book
+        // places samples as they come): both must hold the samples of long before the date.
+        for zone in [nil, "Europe/Paris"] {
+            let outcome = try ExplainJob(
+                ExplainRequest(inputs: [path.path], date: "2024-03-04", field: "sleep.total_hours", timeZoneName: zone)
+            ).run()
+            let e = outcome.explanation, label = zone ?? "no --timezone"
+            XCTAssertEqual(e.number ?? 0, 48, accuracy: 1e-9, label)
+            XCTAssertEqual(e.samples.count, 24, label)
+            XCTAssertEqual(e.countedTotal ?? 0, 48, accuracy: 1e-9, label)
+            XCTAssertEqual(e.samples.first?.start, "2024-03-01T08:00:00+01:00", label)
+            XCTAssertEqual(e.samples.first?.counted ?? 0, 2, accuracy: 1e-9, label)
+            XCTAssertTrue(
+                e.notes.contains("session 1 of 1: 2024-03-01T08:00:00+01:00 to 2024-03-04T07:00:00+01:00, 24 samples"),
+                "\(label): \(e.notes)")
+            XCTAssertTrue(outcome.text.contains("counted in all: 48 hr = the payload's 48 hr"), outcome.text)
+        }
+        // From the store (`explain --store` replays the stored records around the date): the
+        // same 48 h from all 24 samples, the value convert stored for the date.
+        let dir = try TestPaths.temporaryDirectory()
+        let store = dir.appendingPathComponent("h.sqlite").path
+        _ = try ConvertJob(
+            ConvertRequest(inputs: [path.path], outDir: dir.appendingPathComponent("out").path, storePath: store, person: "ann")
+        ).run()
+        let stored = try ExplainJob(
+            ExplainRequest(inputs: [], date: "2024-03-04", field: "sleep.total_hours", storePath: store, person: "ann")
+        ).run().explanation
+        XCTAssertEqual(stored.number ?? 0, 48, accuracy: 1e-9)
+        XCTAssertEqual(stored.samples.count, 24)
+        XCTAssertEqual(stored.countedTotal ?? 0, 48, accuracy: 1e-9)
+        XCTAssertFalse(stored.notes.contains { $0.hasPrefix("the store's day value differs") }, "\(stored.notes)")
+        // No other date has data: every sample is in 03-04's session (03-01 to 03-03 hold only
+        // starts of it), so explaining 03-03 is a usage error naming the one date there is.
+        XCTAssertThrowsError(try explain(path.path, date: "2024-03-03", field: "sleep.total_hours")) { error in
+            XCTAssertTrue("\(error)".contains("their dates run from 2024-03-04 to 2024-03-04"), "\(error)")
+        }
+    }
+
+    /// Parts that do not add up to the payload's value are said to, never printed as equal: the
+    /// value 48, one part of 38.
+    func testPartsThatDoNotAddUpAreSaidToBeIncomplete() throws {
+        let field = try ExplainedField.named("sleep.total_hours")
+        var e = Explanation(date: "2024-03-04", field: field, value: .number(48), rule: "sleep")
+        e.samples = [ExplainedSample(start: "a", end: "b", text: "inBed", source: Self.phone, counted: 38, used: true)]
+        let text = ExplanationText.render(e)
+        XCTAssertTrue(text.contains("counted in all: 38 hr, NOT the payload's 48 hr: the samples listed are incomplete"), text)
+        e.samples[0].counted = 48
+        XCTAssertTrue(ExplanationText.render(e).contains("counted in all: 48 hr = the payload's 48 hr"))
+    }
+
     func testTextNamesTheRuleAndAlignsTheRows() throws {
         let text = try explain(try Self.handMadeExport(), date: "2024-03-05", field: "step_count").text
         let lines = text.split(separator: "\n").map(String.init)

@@ -1,3 +1,4 @@
+import Foundation
 import XCTest
 
 @testable import ExportParser
@@ -74,5 +75,34 @@ final class HAEReaderSleepTests: XCTestCase {
         XCTAssertEqual(first.source, "arun\u{2019}s Apple\u{00A0}Watch")  // JSON escapes decoded
         XCTAssertEqual(report.skips["HAE sleep segment with unknown value 'Napping'"], 1)
         XCTAssertEqual(report.skipExamples["HAE sleep segment with unknown value 'Napping'"]?.first?.path, "data.metrics[0].data[8].value")
+    }
+
+    /// The reviewer's travel file (docs/rules.md, "Nights", 3): three Core segments, the second
+    /// after a flight west ending on an earlier local date than the first. Through the day book,
+    /// recorded offsets (no --timezone).
+    func testAFlightWestKeepsBothSessionsOfTheLaterDate() throws {
+        let json = """
+            {"data": {"metrics": [{"name": "sleep_analysis", "units": "hr", "data": [
+              {"startDate": "2024-03-10 22:00:00 +0100", "endDate": "2024-03-11 00:30:00 +0100", "qty": 2.5, "value": "Core", "source": "Watch"},
+              {"startDate": "2024-03-10 21:40:00 -0500", "endDate": "2024-03-10 23:00:00 -0500", "qty": 1.333, "value": "Core", "source": "Watch"},
+              {"startDate": "2024-03-11 06:00:00 -0500", "endDate": "2024-03-11 08:00:00 -0500", "qty": 2, "value": "Core", "source": "Watch"}
+            ]}]}}
+            """
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("travel-\(UUID().uuidString).json")
+        try Data(json.utf8).write(to: url)
+        defer { try? FileManager.default.removeItem(at: url) }
+        let book = DayBook(options: try DayOptions(timeZoneName: nil))
+        _ = try HAEReader(path: url.path).read(into: book)
+        let days = Dictionary(uniqueKeysWithValues: book.finish().map { ($0.date, $0) })
+        // UTC: A 03-10 21:00-23:30, B 03-11 02:40-04:00 (3 h 10 min later: a new session), C
+        // 11:00-13:00 (7 h later). A and C end on 03-11 local, B on 03-10 local.
+        // 03-11: A 2.5 h + C 2 h = 4.5 h; in bed from A's 22:00 +01:00 to C's 08:00 -05:00.
+        let s11 = try XCTUnwrap(days["2024-03-11"]?.sleep)
+        XCTAssertEqual(s11.totalHours, 4.5, accuracy: 1e-12)
+        XCTAssertEqual(s11.inBedStart, "2024-03-10T22:00:00+01:00")
+        XCTAssertEqual(s11.inBedEnd, "2024-03-11T08:00:00-05:00")
+        // 03-10: B alone, 21:40-23:00 = 80 min = 4/3 h.
+        let s10 = try XCTUnwrap(days["2024-03-10"]?.sleep)
+        XCTAssertEqual(s10.totalHours, 80.0 / 60, accuracy: 1e-12)
     }
 }

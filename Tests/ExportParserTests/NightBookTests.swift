@@ -96,6 +96,41 @@ final class NightBookTests: XCTestCase {
         XCTAssertEqual(nights.values.map { $0.sleep?.totalHours ?? 0 }.reduce(0, +), 5_000, accuracy: 1e-9)
     }
 
+    /// After a flight west a later session can end on an earlier local date (docs/rules.md,
+    /// "Nights", 3): the sessions in order of start are dated 03-11, 03-10, 03-11, and both of
+    /// 03-11's count, while each date's first offset is still found.
+    func testSessionsOfADateOnEitherSideOfAnEarlierDateAreAdded() throws {
+        var book = NightBook()
+        let recorded = LocalClock(zone: nil)
+        let paris: Int32 = 3_600, newYork: Int32 = -18_000
+        // Times in UTC: A 03-10 21:00-23:30 (22:00-00:30 +0100, ends 03-11 local); B 03-11
+        // 02:40-04:00 (21:40-23:00 -0500 on 03-10), 3 h 10 min after A: a new session; C 03-11
+        // 11:00-13:00 (06:00-08:00 -0500 on 03-11), 7 h after B: a new session.
+        book.addSample(sample(.core, ("2024-03-10", 21, 0), ("2024-03-10", 23, 30), source: 0, offset: paris))  // A: 2.5 h
+        book.addSample(sample(.core, ("2024-03-11", 2, 40), ("2024-03-11", 4, 0), source: 0, offset: newYork))  // B: 1 h 20 min
+        book.addSample(sample(.core, ("2024-03-11", 11, 0), ("2024-03-11", 13, 0), source: 0, offset: newYork))  // C: 2 h
+        book.place(clock: recorded)
+        let tenth = CivilDate.parseISODate("2024-03-10")!, eleventh = tenth + 1
+        XCTAssertEqual(book.positions(night: tenth), [1])
+        XCTAssertEqual(book.positions(night: eleventh), [0, 2])
+        // Each date's first session's first sample: B's -0500 on 03-10, A's +0100 on 03-11 (the
+        // binary search needs the dates sorted: unsorted, 03-10 sat between two 03-11 entries).
+        XCTAssertEqual(book.firstSegmentOffset(tenth), newYork)
+        XCTAssertEqual(book.firstSegmentOffset(eleventh), paris)
+
+        let nights = book.finish(priority: SourcePriority(), clock: recorded, watches: [], names: ["Anna’s Apple Watch"])
+        // 03-11: A + C = 2.5 + 2 = 4.5 h core, window from A's 22:00 +01:00 to C's 08:00 -05:00.
+        let s11 = try XCTUnwrap(nights[eleventh]?.sleep)
+        XCTAssertEqual(s11.totalHours, 4.5, accuracy: 1e-12)
+        XCTAssertEqual(s11.coreHours ?? 0, 4.5, accuracy: 1e-12)
+        XCTAssertEqual(s11.inBedStart, "2024-03-10T22:00:00+01:00")
+        XCTAssertEqual(s11.inBedEnd, "2024-03-11T08:00:00-05:00")
+        // 03-10: B alone, 80 min = 4/3 h.
+        let s10 = try XCTUnwrap(nights[tenth]?.sleep)
+        XCTAssertEqual(s10.totalHours, 80.0 / 60, accuracy: 1e-12)
+        XCTAssertEqual(s10.inBedStart, "2024-03-10T21:40:00-05:00")
+    }
+
     private func sample(
         _ stage: SleepSegment.Stage, _ from: (String, Int64, Int64), _ to: (String, Int64, Int64), source: Int32, offset: Int32
     ) -> WaitingSleepSample {

@@ -4,7 +4,8 @@
 /// only listens, so an explanation can never place a sample where the payload did not.
 ///
 /// Bounded by one date's samples (that night's sleep, that date's workouts, and the next date's
-/// running samples a run crossing midnight may take).
+/// running samples a run crossing midnight may take), but for the sleep samples ending before the
+/// date, held compactly until the book has chained them (a session can span any number of dates).
 final class DayAttribution {
     /// Days since 1970-01-01 of the explained date.
     let day: Int
@@ -15,9 +16,11 @@ final class DayAttribution {
     /// ending on `day` for night-avg; the start's date for workout-avg).
     private(set) var samples: [Int: [Sample]] = [:]
     /// The sleep samples of the sessions that end on `day` (docs/rules.md, "Nights"), once the
-    /// book has finished; while it reads, every sample that may be one of them (it ends on `day`
-    /// or on one of the two dates before), with its position among the book's sleep samples.
+    /// book has finished (`keepSleepSamples`).
     private(set) var sleepSamples: [Sample] = []
+    /// While the book reads, every sleep sample that may be in one of those sessions (it ends on
+    /// `day` or before), held compactly, with its position among the book's sleep samples.
+    private var waitingSleep = HeldSleepSamples()
     private var sleepPositions: [Int32] = []
     /// Nights an input already summarised (HAE) that end on `day`.
     private(set) var nightSummaries: [SleepSummary] = []
@@ -51,20 +54,21 @@ final class DayAttribution {
 
     /// A sleep sample, the `position`-th the book kept, ending on date `endDay`. Which session it
     /// is in is known only at the end (`keepSleepSamples`): a session ends at or after each of its
-    /// samples, so none ending after `day` can be in one of `day`'s; one ending more than two
-    /// dates before would take a chain of samples over two whole days, and is not kept.
-    @inline(__always)
+    /// samples, so none ending after `day` can be in one of `day`'s; one ending any number of dates
+    /// before can (a session chains for as long as each sample starts within 3 h of its end so
+    /// far), so all those are held, 52 bytes each.
     func sleepSample(_ s: Sample, position: Int32, endDay: Int) {
-        guard endDay <= day, endDay >= day - 2 else { return }
-        sleepSamples.append(s)
+        guard endDay <= day else { return }
+        waitingSleep.append(s)
         sleepPositions.append(position)
     }
 
     /// Keeps the samples the book placed in a session of `day` (`NightBook.positions`).
     func keepSleepSamples(_ positions: Set<Int32>) {
         var kept: [Sample] = []
-        for (s, p) in zip(sleepSamples, sleepPositions) where positions.contains(p) { kept.append(s) }
+        for (i, p) in sleepPositions.enumerated() where positions.contains(p) { kept.append(waitingSleep[i]) }
         sleepSamples = kept
+        waitingSleep = HeldSleepSamples()
         sleepPositions = []
     }
 

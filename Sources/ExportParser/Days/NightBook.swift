@@ -20,8 +20,8 @@ struct NightBook {
     /// from `place` on.
     private var arriving = SpilledList<WaitingSleepSample>()
     private var samples = BlockList<WaitingSleepSample>()
-    /// After `place`: each sample's session and position in `samples`, in session order (which
-    /// is date order) and, within a session, in the order added (the order `SleepNight.resolve`
+    /// After `place`: each sample's session and position in `samples`, in session order (sessions
+    /// are numbered by date, then start) and, within a session, in the order added (the order `SleepNight.resolve`
     /// has always been given).
     private var placed: [Placed] = []
     /// After `place`: each session's date (days since 1970-01-01), by session number.
@@ -81,6 +81,18 @@ struct NightBook {
             sessionNights.append(Int32(clock.night(endingAt: Timestamp(seconds: last.end, offset: last.endOffset))))
         }
         order = []
+        // Sessions are numbered by start, which is not date order: after a flight west a later
+        // session can end on an earlier local date. Renumbered by (date, start) so that a date's
+        // sessions are consecutive (`finish` resolves them together) and `firsts` is sorted for
+        // `firstSegmentOffset`; 4 bytes a session, none more a sample.
+        var byNight = [Int32](0..<Int32(sessionNights.count))
+        byNight.sort { a, b in (sessionNights[Int(a)], a) < (sessionNights[Int(b)], b) }
+        var renumbered = [Int32](repeating: 0, count: byNight.count)
+        for (new, old) in byNight.enumerated() { renumbered[Int(old)] = Int32(new) }
+        for i in index.indices { index[i].session = renumbered[Int(index[i].session)] }
+        sessionNights = byNight.map { sessionNights[Int($0)] }
+        byNight = []
+        renumbered = []
         index.sort()
         placed = index
         // Each night's first sample's offset (the index is in session order, which is date order,

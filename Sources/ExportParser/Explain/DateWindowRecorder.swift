@@ -8,13 +8,20 @@
 /// What the window keeps decides the date's values exactly: a sample, workout or night that
 /// overlaps the window (every offset, the night that ends on the date, the samples that cross
 /// its midnights), and the names of every watch source the whole input showed, which the sum
-/// rule ranks first wherever their samples are.
+/// rule ranks first wherever their samples are; and every sleep sample before the window, held
+/// compactly (`HeldSleepSamples`): a sleep session chains samples over any number of dates, and
+/// the date's sessions (which samples they take, and so the date they end on) are the whole
+/// input's.
 final class DateWindowRecorder: SampleSink {
     /// Samples' devices are wanted: the explanation lists them.
     let wantsDetails = true
     private let from: Int64
     private let to: Int64
     private var items: [Item] = []
+    /// Sleep samples outside the window, and for each how many items were kept before it (so the
+    /// replay plays them in the order read: a night's first sample gives a date's zone fallback).
+    private var sleep = HeldSleepSamples()
+    private var sleepAfter: [Int32] = []
     private(set) var watches: Set<String> = []
     private var exportDate: Timestamp?
 
@@ -29,15 +36,24 @@ final class DateWindowRecorder: SampleSink {
         to = Int64(day + 1) * 86_400 + StoreDateReplay.margin
     }
 
-    /// Items kept (tests read it to see the window bounds memory).
+    /// Items kept in the window (tests read it to see the window bounds memory).
     var count: Int { items.count }
+    /// Sleep samples held from outside the window.
+    var heldSleepCount: Int { sleep.count }
 
     private func inWindow(_ start: Timestamp, _ end: Timestamp) -> Bool { start.seconds < to && end.seconds >= from }
 
     func exportDate(_ date: Timestamp) { exportDate = date }
     func sample(_ s: Sample) {
         if s.deviceIsWatch { watches.insert(s.source) }
-        if inWindow(s.start, s.end) { items.append(.sample(s)) }
+        if inWindow(s.start, s.end) {
+            items.append(.sample(s))
+        } else if s.type == Catalog.sleepType, s.start.seconds < to {
+            // One that starts after the window cannot matter: a session it joins has run on to
+            // within 3 h of it, two dates past the date's end, and is a later date's.
+            sleep.append(s)
+            sleepAfter.append(Int32(items.count))
+        }
     }
     func workout(_ w: Workout) { if inWindow(w.start, w.end) { items.append(.workout(w)) } }
     func sleepSummary(_ n: SleepSummary) { if inWindow(n.sleepStart ?? n.sleepEnd, n.sleepEnd) { items.append(.night(n)) } }
@@ -46,12 +62,21 @@ final class DateWindowRecorder: SampleSink {
     func replay(into book: DayBook) {
         book.knowWatches(watches)
         if let exportDate { book.exportDate(exportDate) }
-        for item in items {
+        var held = 0
+        for (i, item) in items.enumerated() {
+            while held < sleep.count, sleepAfter[held] == i {
+                book.sample(sleep[held])
+                held += 1
+            }
             switch item {
             case .sample(let s): book.sample(s)
             case .workout(let w): book.workout(w)
             case .night(let n): book.sleepSummary(n)
             }
+        }
+        while held < sleep.count {
+            book.sample(sleep[held])
+            held += 1
         }
     }
 }

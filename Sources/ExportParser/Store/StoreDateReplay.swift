@@ -7,7 +7,10 @@ import Foundation
 /// The window is the date ± 2 days in UTC: it covers every offset, the night that ends on the
 /// date and the samples that cross its midnights, so the date's values are the ones the full
 /// records give (a source counted as a watch only by its records outside the window is the one
-/// thing the window can miss).
+/// thing the window can miss). Sleep samples are played from any time before the window too: a
+/// sleep session chains samples over any number of dates (docs/rules.md, "Nights"), and the
+/// date's sessions must take all of theirs; none starting after it can matter (a session it
+/// joins ends two dates past the date).
 enum StoreDateReplay {
     static let margin: Int64 = 2 * 86_400
 
@@ -23,13 +26,14 @@ enum StoreDateReplay {
                 r.end_epoch, r.end_offset, r.time_zone, r.bucket_minimum, r.bucket_maximum, r.is_bucket, r.metadata_digest
             FROM sample_records r JOIN imports i ON i.id = r.import_id JOIN sample_types t ON t.id = r.type_id
             JOIN sources src ON src.id = r.source_id LEFT JOIN devices d ON d.id = r.device_id
-            WHERE r.person = ?1 AND \(side) AND r.start_epoch >= ?3 AND r.start_epoch < ?4
+            WHERE r.person = ?1 AND \(side) AND (r.start_epoch >= ?3 OR t.name = ?5) AND r.start_epoch < ?4
             ORDER BY t.name, r.start_epoch, r.id
             """)
         s.bind(1, person)
         s.bind(2, hae ? 1 : 0)
         s.bind(3, from)
         s.bind(4, to)
+        s.bind(5, Catalog.sleepType)
         while try s.step() {
             guard let type = s.text(0), let source = s.text(1) else { continue }
             var x = Sample(

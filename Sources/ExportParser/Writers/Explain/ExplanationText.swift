@@ -47,7 +47,14 @@ enum ExplanationText {
             out += "\nno samples\n"
         }
         if let total = e.countedTotal {
-            out += "\ncounted in all: \(num(total))\(unit) = the payload's \(valueText(e))\(unit)\n"
+            // The parts are the payload's own terms, so they add up to it; should they not, say so
+            // rather than print an equation that does not hold.
+            if let n = e.number, abs(total - n) > 1e-6 * max(1, abs(n)) {
+                out +=
+                    "\ncounted in all: \(num(total))\(unit), NOT the payload's \(valueText(e))\(unit): the samples listed are incomplete\n"
+            } else {
+                out += "\ncounted in all: \(num(total))\(unit) = the payload's \(valueText(e))\(unit)\n"
+            }
         }
         for n in e.notes { out += "note: \(n)\n" }
         return out

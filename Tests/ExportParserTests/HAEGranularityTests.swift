@@ -87,7 +87,9 @@ final class HAEGranularityTests: XCTestCase {
             XCTAssertEqual(m3["distance_km"] as? Double, 5)
             XCTAssertEqual(m3["active_calories"] as? Double, 300)
             XCTAssertEqual(m3["step_count"] as? Double, 4_000)
-            // Flights have samples on 03-03 too: 4 × 10/20 + 6 = 8, the bucket's 9 set aside.
+            // Flights have samples on 03-03 too: 4 × 10/20 + 6 = 8, the bucket's 9 set aside (kept
+            // alone it gives 9; kept beside them nothing: the 23:50–00:10 sample covers its midnight
+            // instant, docs/rules.md, "Overlapping sources", so `bucketsSetAside` guards that case).
             XCTAssertEqual(m3["flights_climbed"] as? Double, 8)
             // The exercise sample ends at 03-03 00:00 and gives 03-03 nothing: its bucket, 20.
             XCTAssertEqual(m3["exercise_min"] as? Double, 20)

@@ -25,16 +25,18 @@ final class HAEGranularityTests: XCTestCase {
         "{\"date\": \"\(date) -0600\", \"Min\": \(min), \"Avg\": \(avg), \"Max\": \(max), \"source\": \"Anna’s Apple Watch\"}"
     }
 
-    /// The manual export, Summarize on: one day bucket a metric and date, 03-02 and 03-03.
+    /// The manual export, Summarize on: one day bucket a metric and date, 03-02 and 03-03. Each
+    /// bucket that the samples replace differs from what they give (12.5 km, 520 kcal, 10,400
+    /// steps, 10 and 9 flights, 45 min, avg 72), so an assertion tells which one was kept.
     static let manual = B.body(metrics: [
-        B.metric("walking_running_distance", "km", [bucket("02", 11.48), bucket("03", 5)]),
-        B.metric("active_energy", "kcal", [bucket("02", 500), bucket("03", 300)]),
-        B.metric("step_count", "count", [bucket("02", 10_000), bucket("03", 4_000)]),
-        B.metric("flights_climbed", "count", [bucket("02", 10), bucket("03", 8)]),
+        B.metric("walking_running_distance", "km", [bucket("02", 12.5), bucket("03", 5)]),
+        B.metric("active_energy", "kcal", [bucket("02", 520), bucket("03", 300)]),
+        B.metric("step_count", "count", [bucket("02", 10_400), bucket("03", 4_000)]),
+        B.metric("flights_climbed", "count", [bucket("02", 10), bucket("03", 9)]),
         B.metric("apple_exercise_time", "min", [bucket("02", 45), bucket("03", 20)]),
         B.metric(
             "heart_rate", "count/min",
-            [heartRate("2026-03-02 00:00:00", 50, 70, 120), heartRate("2026-03-03 00:00:00", 55, 65, 100)]),
+            [heartRate("2026-03-02 00:00:00", 50, 72, 120), heartRate("2026-03-03 00:00:00", 55, 65, 100)]),
     ])
 
     /// A REST body, Summarize off: samples of 03-02, and of 03-03 only for flights.
@@ -75,22 +77,24 @@ final class HAEGranularityTests: XCTestCase {
             let (outcome, days) = try convert(try write(order, dir), dir.appendingPathComponent("out-\(UUID().uuidString)"))
             let m2 = try XCTUnwrap(days["2026-03-02"]?["metrics"] as? [String: Any])
             let m3 = try XCTUnwrap(days["2026-03-03"]?["metrics"] as? [String: Any])
-            // 03-02 is the samples' alone: 6 + 5.48 = 11.48 km (with the bucket: 22.96).
+            // 03-02 is the samples' alone: 6 + 5.48 = 11.48 km (the bucket's 12.5; both: 23.98).
             XCTAssertEqual(try XCTUnwrap(m2["distance_km"] as? Double), 11.48, accuracy: 1e-9)
-            XCTAssertEqual(m2["active_calories"] as? Double, 500)  // 200 + 300, not 1,000
-            XCTAssertEqual(m2["step_count"] as? Double, 10_000)  // 6,000 + 4,000
-            XCTAssertEqual(m2["flights_climbed"] as? Double, 2)  // 4 × 10/20 min before midnight
+            XCTAssertEqual(m2["active_calories"] as? Double, 500)  // 200 + 300, not 520 nor 1,020
+            XCTAssertEqual(m2["step_count"] as? Double, 10_000)  // 6,000 + 4,000, not 10,400 nor 20,400
+            XCTAssertEqual(m2["flights_climbed"] as? Double, 2)  // 4 × 10/20 min before midnight, not 10
             XCTAssertEqual(m2["exercise_min"] as? Double, 30)  // 23:30–00:00, not 30 + 45
             // 03-03: distance, energy and steps have no samples: the buckets, 5 km, 300 kcal, 4,000.
             XCTAssertEqual(m3["distance_km"] as? Double, 5)
             XCTAssertEqual(m3["active_calories"] as? Double, 300)
             XCTAssertEqual(m3["step_count"] as? Double, 4_000)
-            // Flights have samples on 03-03 too: 4 × 10/20 + 6 = 8, the bucket's 8 set aside.
+            // Flights have samples on 03-03 too: 4 × 10/20 + 6 = 8, the bucket's 9 set aside (kept
+            // alone it gives 9; kept beside them nothing: the 23:50–00:10 sample covers its midnight
+            // instant, docs/rules.md, "Overlapping sources", so `bucketsSetAside` guards that case).
             XCTAssertEqual(m3["flights_climbed"] as? Double, 8)
             // The exercise sample ends at 03-03 00:00 and gives 03-03 nothing: its bucket, 20.
             XCTAssertEqual(m3["exercise_min"] as? Double, 20)
             // Heart rate of 03-02: the two readings, (60 + 80) / 2 = 70, 60 to 80, counted 2;
-            // the day bucket (50–120) set aside. 03-03 only the bucket: no count.
+            // the day bucket (50–120, avg 72) set aside. 03-03 only the bucket: no count.
             let hr2 = try XCTUnwrap(m2["heart_rate_samples"] as? [String: Any])
             XCTAssertEqual(hr2["avg"] as? Double, 70)
             XCTAssertEqual(hr2["min"] as? Double, 60)

@@ -20,8 +20,8 @@ import Foundation
 ///   a date is the most complete); ties: the later body.
 /// - An aggregated night (`sleep_analysis` with Summarize on) likewise, per night (the local
 ///   date of its `sleepEnd`).
-/// - One granularity per metric and date: a bucket of a type and local date on which sample-level
-///   datums of that type were given is set aside (`bucketsSetAside`): a manual export with
+/// - One granularity per metric and date: a bucket of a type and local date to which the day book
+///   gives sample-level datums of that type under its rule (`noteSampleDays`) is set aside (`bucketsSetAside`): a manual export with
 ///   Summarize on beside REST bodies with Summarize off holds the same day twice, once summed
 ///   and once sample by sample, and the samples hold more (sources, times). docs/rules.md, "HAE
 ///   bodies".
@@ -132,17 +132,34 @@ final class HAEBodyMerger: SampleSink {
         downstream.sample(copy)
     }
 
-    /// The local dates a sample-level datum gives something to: from its start's to its end's (a
-    /// sample that ends exactly at midnight gives the next date nothing, docs/rules.md, "sum").
+    /// The local dates the day book gives a sample-level datum to under its metric's rule
+    /// (docs/rules.md): a `sum` every date it crosses, from its start's to its end's (one that
+    /// ends exactly at midnight gives the next date nothing, "sum"); a `night-avg` only the date
+    /// its night ends on ("night-avg": a wrist temperature of 23:10–06:40 is the next date's, and
+    /// leaves the evening's date its bucket); the other rules the date of its start. A type
+    /// outside the catalog is given to no date by the book; its span is noted all the same.
     private func noteSampleDays(_ s: Sample) {
         guard s.type != Catalog.sleepType else { return }  // nights: docs/rules.md, "Sleep"
-        let first = clock.day(s.start)
-        var last = first
-        if s.end.seconds > s.start.seconds {
-            last = max(first, clock.day(Timestamp(seconds: s.end.seconds - 1, offset: s.end.offset)))
+        switch s.metric?.rule {
+        case .nightAvg?:
+            sampleDays[s.type, default: []].insert(clock.night(endingAt: s.end))
+        case .avg?, .minMaxAvg?, .latest?, .workoutAvg?:
+            sampleDays[s.type, default: []].insert(clock.day(s.start))
+        case .sum?, nil:
+            let first = clock.day(s.start)
+            var last = first
+            if s.end.seconds > s.start.seconds {
+                last = max(first, clock.day(Timestamp(seconds: s.end.seconds - 1, offset: s.end.offset)))
+            }
+            if let known = sampleDays[s.type], known.contains(first), known.contains(last) { return }
+            for d in first...min(last, first + 400) { sampleDays[s.type, default: []].insert(d) }
         }
-        if let known = sampleDays[s.type], known.contains(first), known.contains(last) { return }
-        for d in first...min(last, first + 400) { sampleDays[s.type, default: []].insert(d) }
+    }
+
+    /// The date the day book files a bucket under: a `night-avg` bucket's night (the mapper moved
+    /// it to its wake-up midnight, `HAEDatumMapper.wristTemperatureInstant`), else its start's date.
+    private func bucketDay(_ s: Sample) -> Int {
+        s.metric?.rule == .nightAvg ? clock.night(endingAt: s.end) : clock.day(s.start)
     }
 
     func workout(_ w: Workout) {
@@ -189,7 +206,7 @@ final class HAEBodyMerger: SampleSink {
         for (b, s) in buckets {
             if bucketWinner[BucketKey(type: s.type, start: s.start.seconds)] != b {
                 supersededBuckets += 1
-            } else if sampleDays[s.type]?.contains(clock.day(s.start)) == true {
+            } else if sampleDays[s.type]?.contains(bucketDay(s)) == true {
                 bucketsSetAside += 1
             } else {
                 downstream.sample(s)

@@ -100,7 +100,7 @@ public struct ConvertOutcome: Sendable {
                 )
                 if set.bucketsSetAside > 0 {
                     lines.append(
-                        "\(i.path): \(CountText.count(set.bucketsSetAside)) summarized buckets (Summarize on) set aside: samples (Summarize off) of the same metric and date were given, and a date's data is counted once"
+                        "\(i.path): \(CountText.count(set.bucketsSetAside)) summarized \(set.bucketsSetAside == 1 ? "bucket" : "buckets") (Summarize on) set aside: samples (Summarize off) of the same metric and date were given, and a date's data is counted once"
                     )
                 }
             }

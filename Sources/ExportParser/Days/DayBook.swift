@@ -19,41 +19,44 @@ import Synchronization
 /// one nearer is kept under its quarter-hour (`FringeKey`) and joins its date in `finish`. Sleep
 /// and wrist-temperature samples are dated in `finish`. When the timeline is further from the
 /// recorded offsets somewhere (a trip), `rereadTimeline` asks the caller for a second pass.
+///
+/// This file routes the samples; `finish`, a step a rule, is in `DayBook+Finish.swift`. The state
+/// that step reads is internal rather than private only so that that file reaches it.
 final class DayBook: SampleSink {
     private(set) var options: DayOptions
     let clock: LocalClock
     // `@exclusivity(unchecked)`: the state the book touches on every sample (one thread at a time:
     // `confinement`); why that is safe is the promise written on `SampleSink`.
-    @exclusivity(unchecked) private var days: [Int: DayAccumulators] = [:]
+    @exclusivity(unchecked) var days: [Int: DayAccumulators] = [:]
     @exclusivity(unchecked) private var lastDay = Int.min
-    @exclusivity(unchecked) private var lastState: DayAccumulators?
-    @exclusivity(unchecked) private var sums = SumBook()
-    @exclusivity(unchecked) private var nights = NightBook()
-    @exclusivity(unchecked) private var running = RunningMechanics()
-    @exclusivity(unchecked) private var workouts = WorkoutBook()
-    @exclusivity(unchecked) private var sources = SourceTable()
+    @exclusivity(unchecked) var lastState: DayAccumulators?
+    @exclusivity(unchecked) var sums = SumBook()
+    @exclusivity(unchecked) var nights = NightBook()
+    @exclusivity(unchecked) var running = RunningMechanics()
+    @exclusivity(unchecked) var workouts = WorkoutBook()
+    @exclusivity(unchecked) var sources = SourceTable()
     /// Dating by the input's `HKTimeZone` timeline, known at the end (no `--timezone`, no timeline
     /// given): near-midnight samples wait in fringe slots, sleep and night-avg samples in lists.
-    private let dating: Bool
-    @exclusivity(unchecked) private var zoneNotes = ZoneNotes()
-    @exclusivity(unchecked) private var fringeSlots = FringeSlots()
-    @exclusivity(unchecked) private var fringeSums = SumBook(lag: FringeKey.lag)
-    private var pendingNightAvg = BlockList<(metric: Int, value: Double, end: Timestamp)>()
+    let dating: Bool
+    @exclusivity(unchecked) var zoneNotes = ZoneNotes()
+    @exclusivity(unchecked) var fringeSlots = FringeSlots()
+    @exclusivity(unchecked) var fringeSums = SumBook(lag: FringeKey.lag)
+    var pendingNightAvg = BlockList<(metric: Int, value: Double, end: Timestamp)>()
     /// The recorded offsets seen, the dates they gave, and whether one was not whole quarter-hours
     /// (its samples were dated at once): what `finish` checks the timeline against.
     @exclusivity(unchecked) private var lastOffset = Int32.min
-    private var offsets = (least: Int32.max, greatest: Int32.min)
-    private var dayRange = (first: Int.max, last: Int.min)
-    private var oddOffset = false
-    private var exportDate: Timestamp?
+    var offsets = (least: Int32.max, greatest: Int32.min)
+    var dayRange = (first: Int.max, last: Int.min)
+    var oddOffset = false
+    var exportDate: Timestamp?
     /// The latest instant the data reaches (a sample's or workout's end, a night's wake-up): the
     /// `device_sync_timestamp` of an input that states no export date (HAE, a trimmed export).
     /// It comes from the data, never from the file's modification time, so reading unchanged
     /// data again gives the same payloads byte for byte.
-    @exclusivity(unchecked) private var latestData = Timestamp(seconds: .min, offset: 0)
+    @exclusivity(unchecked) var latestData = Timestamp(seconds: .min, offset: 0)
     /// One thread feeds the book (a reader's decoding thread), then `finish` runs on the caller's
     /// after the reader has waited for that thread (checked in debug builds).
-    private let confinement = ThreadConfinement()
+    let confinement = ThreadConfinement()
     /// Apple's own daily totals (`ActivitySummary`) by local day, in payload units.
     private var appleTotals: [Int: AppleDailyTotals.Figures] = [:]
     static let heartRateIndex = Catalog.metric(named: "heart_rate_samples").index
@@ -66,7 +69,7 @@ final class DayBook: SampleSink {
     /// date, larger than the budget): added without source resolution, and reported.
     var lateSumPieces: Int { sums.latePieces + fringeSums.latePieces + latePiecesOfFinishedSums }
     /// The late pieces of the sum books `finish` let go of.
-    private var latePiecesOfFinishedSums = 0
+    var latePiecesOfFinishedSums = 0
     /// Running-mechanics samples and buckets no running workout took (after `finish`).
     var runningOutsideRuns: Int { running.outsideRuns }
     /// Workouts that repeated one already read but for their creation date or app version (a sync's
@@ -78,11 +81,11 @@ final class DayBook: SampleSink {
     /// Sum-rule pieces waiting for their dates now (tests read it to see them freed).
     var sumPiecesWaiting: Int { sums.waiting + fringeSums.waiting }
     /// How `finish` dated the samples.
-    private(set) var datedBy: DayDating = .recordedOffsets
+    var datedBy: DayDating = .recordedOffsets
     /// Set by `finish` when the timeline is further than `FringeKey.width` from the recorded
     /// offsets somewhere: the days are exact only from a second pass with this timeline given
     /// (`DayOptions.timeline`).
-    private(set) var rereadTimeline: ZoneTimeline?
+    var rereadTimeline: ZoneTimeline?
 
     /// The sources of the data the source priority ranks (sums and sleep; and any source of a
     /// watch device): what `compare` says a side holds and `convert` checks `--source-priority`
@@ -124,7 +127,7 @@ final class DayBook: SampleSink {
     }
 
     @inline(__always)
-    private func state(_ day: Int) -> DayAccumulators {
+    func state(_ day: Int) -> DayAccumulators {
         if day == lastDay, let s = lastState { return s }
         let s: DayAccumulators
         if let existing = days[day] {
@@ -339,231 +342,5 @@ final class DayBook: SampleSink {
         // The freed blocks and the days' groups go back now: the read is not over, and what it
         // allocates next comes from whichever thread's arena (`FreedMemory`).
         FreedMemory.giveBack()
-    }
-
-    // MARK: - Finishing
-
-    /// `FreedMemory.giveBack` between the finish's phases, for a book that read enough for it to
-    /// matter (a trim walks the whole heap: a few milliseconds each time a test's book finishes).
-    private func giveBackIfLarge() {
-        if samplesSeen > 100_000 { FreedMemory.giveBack() }
-    }
-
-    /// Runs every rule and returns the days in date order. Call once, after the last input.
-    ///
-    /// With `parallel` (the default) the sum rule's dates ("day-sums") and, once the waiting sleep
-    /// samples are placed, the nights ("day-nights") are resolved on threads of their own
-    /// (`FinishingWork`) while this one makes the other rules' days and finishes workouts and
-    /// running: nothing they use is written any more (the books are only read from here on; the
-    /// nights get a clock of their own, as a clock caches), and their results are put together here in the same
-    /// order as `parallel: false` does, so the days are the same bit for bit
-    /// (`DayBookParallelFinishTests`). This runs after the reading, on the
-    /// critical path of every convert (docs/performance.md, "Finishing the days").
-    func finish(parallel: Bool = true) -> [FinishedDay] {
-        confinement.claim()
-        let names = sources.names, priority = options.sourcePriority, watches = sources.watches
-        // The sum rule's dates resolve on their own thread from here (the book is not touched again
-        // here until their value is taken), with ranks of its own (`SourceRanks` caches).
-        let sumBook = Box(sums), context = sources.watchCount
-        // The box's copy is the pieces' last holder from here: the thread frees them once their
-        // totals are made (issue 24: 12 MB of a 6.4 GB export's finish peak held them to the end).
-        latePiecesOfFinishedSums += sums.latePieces
-        sums = SumBook()
-        // Optional, and emptied once its value is taken: a finished part holds its value, and the
-        // list of every date's sums (4.4 MB at 12,205 dates) or nights would otherwise live to the
-        // end of the finish, beside the days made (issue 24).
-        var sumTotals: FinishingWork<[SumTotal]>? = FinishingWork("day-sums", parallel: parallel) { [sumBook] in
-            let ranks = SourceRanks(priority: priority, watches: watches)
-            defer { sumBook.value = nil }
-            return sumBook.value?.totals(context: context) { SumResolver.resolve($0, sources: names, ranks: ranks) } ?? []
-        }
-        // The clock the waiting samples, the nights and the workouts are dated with.
-        var clock = self.clock
-        var fringeTotals: [Int: [Int: Double]] = [:]
-        if dating {
-            let timeline = zoneNotes.timeline
-            if let timeline {
-                clock = LocalClock(timeline: timeline)
-                datedBy = .timeline
-                if offsets.least <= offsets.greatest, dayRange.first <= dayRange.last {
-                    let span = (Int64(dayRange.first) - 1) * 86_400...(Int64(dayRange.last) + 2) * 86_400
-                    let shift = timeline.largestShift(over: span, recorded: offsets.least...offsets.greatest)
-                    if shift > FringeKey.width || oddOffset { rereadTimeline = timeline }
-                }
-            }
-            let slotClock = timeline == nil ? nil : clock
-            // In key (time) order too: a date's averages and extremes add slot by slot, and a tie of
-            // latest values keeps the first merged, so a Dictionary's order (seeded per process)
-            // could change a value's last bits from one run to the next.
-            fringeSlots.mergeAll(into: { state(FringeKey.day($0, clock: slotClock)) }, isLatest: { Catalog.metrics[$0].rule == .latest })
-            // Slots in key (time) order (`totals` gives them so): several slots add into one day,
-            // and an unsorted walk (a Dictionary's order is seeded per process) made the float sum
-            // differ by run.
-            let ranks = SourceRanks(priority: priority, watches: watches)
-            for t in fringeSums.totals(context: context, { SumResolver.resolve($0, sources: names, ranks: ranks) }) {
-                fringeTotals[FringeKey.day(t.day, clock: slotClock), default: [:]][t.metric, default: 0] += t.value
-            }
-            latePiecesOfFinishedSums += fringeSums.latePieces
-            fringeSums = SumBook(lag: FringeKey.lag)
-            // The slots are merged: freed, and with what the merge left, handed back to the kernel
-            // before the waiting samples are placed (the finish allocates on this thread and two
-            // others, each from its own arena; peak RSS is the sum of such phases: issue 24).
-            giveBackIfLarge()
-            pendingNightAvg.drain { p in nights.addNightAvg(metric: p.metric, p.value, night: clock.night(endingAt: p.end)) }
-        } else {
-            datedBy = options.timeZone != nil ? .runZone : .timeline
-        }
-        // Every sleep sample is placed now: the nights resolve on their own thread, with a clock of
-        // their own (a clock caches); this thread only reads them from here on (a date's zone).
-        nights.place(clock: clock)
-        if let a = attribution { a.keepSleepSamples(nights.positions(night: a.day)) }
-        let nightBook = Box(nights), nightClock = Box(parallel ? clock.twin() : clock)
-        var finishedNights: FinishingWork<[Int: (means: [Int: Double], sleep: SleepResult?)]>? = FinishingWork(
-            "day-nights", parallel: parallel
-        ) { [nightBook, nightClock] in
-            // The box's copy holds the sleep samples from here, freed once the nights are made.
-            defer { nightBook.value = nil }
-            return nightClock.value.flatMap { c in nightBook.value?.finish(priority: priority, clock: c, watches: watches, names: names) }
-                ?? [:]
-        }
-        nights.releaseSamples()
-        let syncDate = exportDate ?? (latestData.seconds == .min ? nil : latestData)
-        let syncText = syncDate.map { clock.iso($0) } ?? "1970-01-01T00:00:00+00:00"
-        // The days made, in the order they were made, and where each date's is: one list that is
-        // filtered and sorted in place at the end. A dictionary of the days themselves (16,384
-        // slots at 12,205 dates, each day inline) was held beside the list made from it at the
-        // end of a 33-year export's finish (issue 24).
-        var made: [FinishedDay] = []
-        made.reserveCapacity(days.count)
-        var position: [Int: Int] = [:]
-        position.reserveCapacity(days.count)
-        func put(_ n: Int, _ d: FinishedDay) {
-            if let i = position[n] {
-                made[i] = d
-            } else {
-                position[n] = made.count
-                made.append(d)
-            }
-        }
-
-        /// A date's zone: the run's, else the timeline's at the date's start, else the first zone
-        /// name or offset seen that date, else the offset of its night's first sleep sample, else
-        /// the export date's.
-        func day(_ n: Int, state: DayAccumulators? = nil) -> FinishedDay {
-            if let i = position[n] { return made[i] }
-            let st = state ?? days[n]
-            let zone: String
-            if let name = clock.zoneName(day: n) {
-                zone = name
-            } else if let name = st?.zoneName {
-                zone = name
-            } else if let off = st?.offset {
-                zone = CivilDate.offsetString(off)
-            } else if let off = nights.firstSegmentOffset(n) {
-                zone = CivilDate.offsetString(off)
-            } else {
-                zone = CivilDate.offsetString(syncDate?.offset ?? 0)
-            }
-            return FinishedDay(dayNumber: n, timezone: zone, deviceSyncTimestamp: syncText)
-        }
-
-        // Each date's accumulators are freed as its day is made (memory peaks here at the end of a
-        // long export); every later lookup of such a date finds its day in `out`.
-        // The nights are awaited before the days are made, not after: the `day-nights` thread
-        // holds every sleep sample (8.3 MB and an 8-byte index each in 33 years) until it is
-        // done, and the days made hold a slot for each metric (about 10 MB at 12,205 dates); made
-        // side by side they were the peak of a 6.4 GB export with the store (issue 24: 104 →
-        // 98 MB). What it costs is the overlap: the nights' time (about 0.1 s there) is no
-        // longer spent beside the days' loop. Their results are merged where they were.
-        let nightsByDate = finishedNights?.value() ?? [:]
-        finishedNights = nil
-        lastState = nil
-        while let (n, st) = days.popFirst() {
-            var d = day(n, state: st)
-            st.finish(into: &d)
-            put(n, d)
-        }
-        giveBackIfLarge()  // the accumulators just freed (as above)
-        // The other rules are finished before the sums are awaited (they read no day made here), and
-        // put in after them as before.
-        let (summaries, runs) = workouts.finish(clock: clock)
-        let runningMeans = running.finish(runs: runs)
-        // In day order, a day's metrics together: each day is taken out and put back once.
-        do {
-            let totals = sumTotals?.value() ?? []
-            sumTotals = nil
-            var t = 0
-            while t < totals.count {
-                let n = totals[t].day
-                var d = day(n)
-                while t < totals.count, totals[t].day == n {
-                    d.values[totals[t].metric] = totals[t].value
-                    t += 1
-                }
-                put(n, d)
-            }
-        }
-        for (n, totals) in fringeTotals {
-            var d = day(n)
-            for (i, v) in totals { d.values[i] = (d.values[i] ?? 0) + v }
-            put(n, d)
-        }
-        fringeTotals = [:]
-        for (n, night) in nightsByDate {
-            var d = day(n)
-            for (i, v) in night.means { d.values[i] = v }
-            if let sleep = night.sleep { d.sleep = sleep }
-            put(n, d)
-        }
-        for (n, w) in summaries {
-            var d = day(n)
-            d.workouts.append(w)
-            put(n, d)
-        }
-        for (n, means) in runningMeans {
-            var d = day(n)
-            for (i, v) in means { d.values[i] = v }
-            put(n, d)
-        }
-        // Made finite, filtered and sorted in place (day numbers are unique: the order they were
-        // made in does not show): every date of a long export is held here, and a second list
-        // built from the first would hold them twice.
-        position = [:]
-        for i in made.indices { made[i] = made[i].withFiniteValues }
-        made.removeAll { !$0.hasContent }
-        // Through an index of positions: a sort of the days themselves held half of them again
-        // in its merge buffer (`IndexSort`).
-        IndexSort.sort(&made) { $0.dayNumber }
-        return made
-    }
-}
-
-extension FinishedDay {
-    /// The day without any value that is not a finite number. The readers skip non-finite and
-    /// implausible samples, so no rule can produce one; this is the last guard before the
-    /// writers, which must never see one (JSON has no infinity).
-    var withFiniteValues: FinishedDay {
-        var d = self
-        for i in d.values.indices where d.values[i].map({ !$0.isFinite }) ?? false { d.values[i] = nil }
-        for (i, m) in self.summaries where ![m.average, m.minimum, m.maximum].allSatisfy(\.isFinite) { d.summaries[i] = nil }
-        if let s = d.sleep, ![s.totalHours, s.coreHours ?? 0, s.deepHours ?? 0, s.remHours ?? 0, s.awakeHours ?? 0].allSatisfy(\.isFinite) {
-            d.sleep = nil
-        }
-        d.workouts = d.workouts.map { w in
-            var w = w
-            func finite(_ v: Double?) -> Double? { v.flatMap { $0.isFinite ? $0 : nil } }
-            w.energyKcal = finite(w.energyKcal)
-            w.distanceMetres = finite(w.distanceMetres)
-            w.averageHeartRate = finite(w.averageHeartRate)
-            w.maximumHeartRate = finite(w.maximumHeartRate)
-            if !w.durationSeconds.isFinite { w.durationSeconds = 0 }
-            return w
-        }
-        return d
-    }
-
-    /// A day is written when any rule produced something for it.
-    var hasContent: Bool {
-        sleep != nil || !workouts.isEmpty || values.contains { $0 != nil } || !summaries.isEmpty
     }
 }

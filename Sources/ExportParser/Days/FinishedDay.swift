@@ -135,3 +135,33 @@ package struct FinishedDay: Sendable {
         }
     }
 }
+
+extension FinishedDay {
+    /// The day without any value that is not a finite number. The readers skip non-finite and
+    /// implausible samples, so no rule can produce one; this is the last guard before the
+    /// writers, which must never see one (JSON has no infinity).
+    var withFiniteValues: FinishedDay {
+        var d = self
+        for i in d.values.indices where d.values[i].map({ !$0.isFinite }) ?? false { d.values[i] = nil }
+        for (i, m) in self.summaries where ![m.average, m.minimum, m.maximum].allSatisfy(\.isFinite) { d.summaries[i] = nil }
+        if let s = d.sleep, ![s.totalHours, s.coreHours ?? 0, s.deepHours ?? 0, s.remHours ?? 0, s.awakeHours ?? 0].allSatisfy(\.isFinite) {
+            d.sleep = nil
+        }
+        d.workouts = d.workouts.map { w in
+            var w = w
+            func finite(_ v: Double?) -> Double? { v.flatMap { $0.isFinite ? $0 : nil } }
+            w.energyKcal = finite(w.energyKcal)
+            w.distanceMetres = finite(w.distanceMetres)
+            w.averageHeartRate = finite(w.averageHeartRate)
+            w.maximumHeartRate = finite(w.maximumHeartRate)
+            if !w.durationSeconds.isFinite { w.durationSeconds = 0 }
+            return w
+        }
+        return d
+    }
+
+    /// A day is written when any rule produced something for it.
+    var hasContent: Bool {
+        sleep != nil || !workouts.isEmpty || values.contains { $0 != nil } || !summaries.isEmpty
+    }
+}

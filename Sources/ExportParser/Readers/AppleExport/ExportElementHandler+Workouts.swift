@@ -1,0 +1,148 @@
+import Foundation
+
+/// A `Workout` and what it holds: `WorkoutStatistics`, `WorkoutActivity`, `WorkoutEvent` and
+/// `WorkoutRoute` (with its `FileReference` and inline `Location`s, counted). A few hundred a
+/// year against a record a second, so they are read into dictionaries of Strings (but for the
+/// statistics, which are many), put together under the workout being read and handed to the
+/// sink at its end tag.
+extension ExportElementHandler {
+    /// A top-level `Workout`'s start tag.
+    func beginWorkout(_ attrs: AttributeList) {
+        let d = attrs.dictionary()
+        guard let (start, end) = interval(d, of: "workout") else {
+            workout = nil
+            return
+        }
+        var w = Workout(
+            activityType: d["workoutActivityType"] ?? "HKWorkoutActivityTypeOther", source: d["sourceName"] ?? "", start: start, end: end)
+        w.sourceVersion = d["sourceVersion"]
+        w.device = d["device"]
+        w.created = d["creationDate"].flatMap(TimestampParser.parse)
+        w.duration = workoutFigure(d["duration"], "duration")
+        w.durationUnit = d["durationUnit"]
+        w.totalDistance = workoutFigure(d["totalDistance"], "totalDistance")
+        w.totalDistanceUnit = d["totalDistanceUnit"]
+        w.totalEnergyBurned = workoutFigure(d["totalEnergyBurned"], "totalEnergyBurned")
+        w.totalEnergyBurnedUnit = d["totalEnergyBurnedUnit"]
+        workout = w
+    }
+
+    /// Read from the attribute bytes as a record is, its type and unit interned: a dictionary of
+    /// Strings made for each statistic cost about 17,000 instructions (docs/export-xml.md, "The
+    /// fifth pass"). XML allows no attribute twice, so each is met at most once.
+    func statistic(_ attrs: AttributeList) -> WorkoutStatistic? {
+        var type: String?, unit: String?
+        var start: Timestamp?, end: Timestamp?
+        var average: Double?, minimum: Double?, maximum: Double?, sum: Double?
+        for i in 0..<attrs.count {
+            let v = attrs.valueStart(i), c = attrs.valueCount(i)
+            if attrs.nameIs(i, "type") {
+                type = internedString(v, c)
+            } else if attrs.nameIs(i, "startDate") {
+                start = TimestampParser.parse(v, c)
+            } else if attrs.nameIs(i, "endDate") {
+                end = TimestampParser.parse(v, c)
+            } else if attrs.nameIs(i, "sum") {
+                sum = NumberParser.parse(v, c)
+            } else if attrs.nameIs(i, "average") {
+                average = NumberParser.parse(v, c)
+            } else if attrs.nameIs(i, "minimum") {
+                minimum = NumberParser.parse(v, c)
+            } else if attrs.nameIs(i, "maximum") {
+                maximum = NumberParser.parse(v, c)
+            } else if attrs.nameIs(i, "unit") {
+                unit = internedString(v, c)
+            }
+        }
+        guard let type else { return nil }
+        return WorkoutStatistic(
+            type: type, start: start, end: end,
+            average: workoutFigure(average, "WorkoutStatistics average"),
+            minimum: workoutFigure(minimum, "WorkoutStatistics minimum"),
+            maximum: workoutFigure(maximum, "WorkoutStatistics maximum"),
+            sum: workoutFigure(sum, "WorkoutStatistics sum"), unit: unit)
+    }
+
+    /// A workout's number: nil, with a counted skip, when it is negative (no workout has a
+    /// negative duration, distance, energy or heart rate). Non-numbers are nil as before.
+    func workoutFigure(_ text: String?, _ name: String) -> Double? {
+        workoutFigure(text.flatMap(NumberParser.parse), name)
+    }
+
+    func workoutFigure(_ number: Double?, _ name: String) -> Double? {
+        guard let v = number else { return nil }
+        if v < 0 {
+            report.skip("negative workout \(name)", at: locate())
+            return nil
+        }
+        return v
+    }
+
+    /// A `WorkoutStatistics`, under the activity or the workout being read.
+    func workoutStatistics(_ attrs: AttributeList, parent: Element) {
+        if let s = statistic(attrs) {
+            if parent == .workoutActivity, activity != nil {
+                activity!.statistics.append(s)
+            } else if parent == .workout, workout != nil {
+                workout!.statistics.append(s)
+            }
+        }
+    }
+
+    /// A `WorkoutActivity` of the workout (iOS 16 on): its statistics, events and metadata follow.
+    func beginWorkoutActivity(_ attrs: AttributeList) {
+        let d = attrs.dictionary()
+        activity = WorkoutActivity(
+            uuid: d["uuid"], start: d["startDate"].flatMap(TimestampParser.parse),
+            end: d["endDate"].flatMap(TimestampParser.parse), duration: d["duration"].flatMap(NumberParser.parse),
+            durationUnit: d["durationUnit"])
+    }
+
+    /// A `WorkoutEvent` (a pause, a lap, a segment) of the workout or of its activity.
+    func beginWorkoutEvent(_ attrs: AttributeList) {
+        let d = attrs.dictionary()
+        event = WorkoutEvent(
+            type: d["type"] ?? "", date: d["date"].flatMap(TimestampParser.parse),
+            duration: d["duration"].flatMap(NumberParser.parse), durationUnit: d["durationUnit"])
+    }
+
+    /// A `WorkoutRoute`: its GPX file's path (`FileReference`) or its inline locations follow.
+    func beginWorkoutRoute(_ attrs: AttributeList) {
+        let d = attrs.dictionary()
+        route = WorkoutRoute(
+            source: d["sourceName"], start: d["startDate"].flatMap(TimestampParser.parse),
+            end: d["endDate"].flatMap(TimestampParser.parse))
+    }
+
+    /// A top-level workout's end tag: handed to the sink, unless it starts after the export
+    /// moment (counted and skipped).
+    func endWorkout() {
+        if let w = workout {
+            report.workouts += 1
+            if w.start.seconds > exportMoment {
+                report.skip(Self.afterExportMoment("workout"), at: locate())
+            } else {
+                sink.workout(w)
+            }
+        }
+        workout = nil
+    }
+
+    func endWorkoutActivity() {
+        if let a = activity { workout?.activities.append(a) }
+        activity = nil
+    }
+
+    /// An event belongs to the activity it is inside, else to the workout.
+    func endWorkoutEvent() {
+        if let e = event {
+            if activity != nil { activity!.events.append(e) } else { workout?.events.append(e) }
+        }
+        event = nil
+    }
+
+    func endWorkoutRoute() {
+        if let r = route { workout?.routes.append(r) }
+        route = nil
+    }
+}

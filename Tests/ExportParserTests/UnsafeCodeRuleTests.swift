@@ -18,6 +18,10 @@ final class UnsafeCodeRuleTests: XCTestCase {
         "ExportParser/Readers/AppleExport/ElementTape.swift",  // libxml2 SAX boundary and the export.xml hot path
         "ExportParser/Readers/AppleExport/EntityShortcuts.swift",  // libxml2 SAX boundary and the export.xml hot path
         "ExportParser/Readers/AppleExport/ExportElementHandler.swift",  // libxml2 SAX boundary and the export.xml hot path
+        "ExportParser/Readers/AppleExport/ExportElementHandler+ExportElements.swift",  // libxml2 SAX boundary and the export.xml hot path
+        "ExportParser/Readers/AppleExport/ExportElementHandler+Metadata.swift",  // libxml2 SAX boundary and the export.xml hot path
+        "ExportParser/Readers/AppleExport/ExportElementHandler+Names.swift",  // libxml2 SAX boundary and the export.xml hot path
+        "ExportParser/Readers/AppleExport/ExportElementHandler+Records.swift",  // libxml2 SAX boundary and the export.xml hot path
         "ExportParser/Readers/AppleExport/ExportParse.swift",  // libxml2 SAX boundary and the export.xml hot path
         "ExportParser/Readers/AppleExport/ParallelSAXDriver.swift",  // libxml2 SAX boundary and the export.xml hot path
         "ExportParser/Readers/AppleExport/ParseChunk.swift",  // libxml2 SAX boundary and the export.xml hot path
@@ -29,6 +33,9 @@ final class UnsafeCodeRuleTests: XCTestCase {
         "ExportParser/Readers/HAE/HAEDatumMapper.swift",  // yajl boundary and the HAE hot path
         "ExportParser/Readers/HAE/HAEDecimalParser.swift",  // yajl boundary and the HAE hot path
         "ExportParser/Readers/HAE/HAEDocumentWalker.swift",  // yajl boundary and the HAE hot path
+        "ExportParser/Readers/HAE/HAEDocumentWalker+Frames.swift",  // yajl boundary and the HAE hot path
+        "ExportParser/Readers/HAE/HAEDocumentWalker+Metrics.swift",  // yajl boundary and the HAE hot path
+        "ExportParser/Readers/HAE/HAEDocumentWalker+Workouts.swift",  // yajl boundary and the HAE hot path
         "ExportParser/Readers/HAE/HAEEventTape.swift",  // yajl boundary and the HAE hot path
         "ExportParser/Readers/HAE/HAEJSONTextWriter.swift",  // yajl boundary and the HAE hot path
         "ExportParser/Readers/HAE/HAEKey.swift",  // yajl boundary and the HAE hot path

@@ -122,19 +122,8 @@ struct Compare: ParsableCommand {
             // A progress line on a terminal while the inputs are read, as convert shows it.
             let display = ProgressDisplay(enabled: !quiet)
             job.progress = { display.show($0) }
-            let outcome: CompareOutcome
-            do {
-                outcome = try job.run()
-            } catch {
-                display.clear()
-                throw error
-            }
-            display.clear()
-            if !quiet {
-                let color = isatty(STDOUT_FILENO) == 1 && ProcessInfo.processInfo.environment["NO_COLOR"].map(\.isEmpty) ?? true
-                print(outcome.terminalText(color: color), terminator: "")
-            }
-            if outcome.exitStatus != 0 { throw ExitCode(outcome.exitStatus) }
+            let outcome = try display.clearing { try job.run() }
+            try finish(outcome.terminalText, exitStatus: outcome.exitStatus)
         } catch let error as UserFacingError {
             // Bad input and usage alike: the check could not be made.
             throw Usage.report(error, exitCode: 2)
@@ -145,15 +134,20 @@ struct Compare: ParsableCommand {
     private func runFleet() throws {
         do {
             let display = ProgressDisplay(enabled: !quiet)
-            let outcome = try FleetJob(request).run { done, all in display.showPeople(done, of: all) }
-            display.clear()
-            if !quiet {
-                let color = isatty(STDOUT_FILENO) == 1 && ProcessInfo.processInfo.environment["NO_COLOR"].map(\.isEmpty) ?? true
-                print(outcome.terminalText(color: color), terminator: "")
-            }
-            if outcome.exitStatus != 0 { throw ExitCode(outcome.exitStatus) }
+            let outcome = try display.clearing { try FleetJob(request).run { done, all in display.showPeople(done, of: all) } }
+            try finish(outcome.terminalText, exitStatus: outcome.exitStatus)
         } catch let error as UserFacingError {
             throw Usage.report(error, exitCode: 2)
         }
+    }
+
+    /// The report on stdout (coloured on a terminal unless NO_COLOR; nothing with --quiet), then
+    /// the exit status.
+    private func finish(_ text: (Bool) -> String, exitStatus: Int32) throws {
+        if !quiet {
+            let color = isatty(STDOUT_FILENO) == 1 && ProcessInfo.processInfo.environment["NO_COLOR"].map(\.isEmpty) ?? true
+            print(text(color), terminator: "")
+        }
+        if exitStatus != 0 { throw ExitCode(exitStatus) }
     }
 }

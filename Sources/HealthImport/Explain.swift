@@ -80,14 +80,7 @@ struct Explain: ParsableCommand {
             // A progress line on a terminal while the inputs are read, as convert shows it.
             let display = ProgressDisplay(enabled: true)
             job.progress = { display.show($0) }
-            let outcome: ExplainOutcome
-            do {
-                outcome = try job.run()
-            } catch {
-                display.clear()
-                throw error
-            }
-            display.clear()
+            let outcome = try display.clearing { try job.run() }
             print(format == .json ? outcome.json : outcome.text, terminator: "")
         } catch let error as UserFacingError {
             throw Usage.report(error, exitCode: 2)

@@ -36,6 +36,12 @@ final class ProgressDisplay: @unchecked Sendable {
         FileHandle.standardError.write(Data(("\r\u{1B}[K" + "Compared \(done)/\(total) people").utf8))
     }
 
+    /// Runs `body`, then clears the line, whether `body` returned or threw.
+    func clearing<T>(after body: () throws -> T) rethrows -> T {
+        defer { clear() }
+        return try body()
+    }
+
     func clear() {
         guard enabled else { return }
         FileHandle.standardError.write(Data("\r\u{1B}[K".utf8))

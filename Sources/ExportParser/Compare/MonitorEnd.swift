@@ -17,8 +17,9 @@ struct MonitorEnd: Sendable, Equatable {
     static func resolve(until: Int?, timeZone: TimeZone?, native: [String: ComparableDay], now: Date = Date()) -> MonitorEnd {
         if let until { return MonitorEnd(day: until, reason: "--until") }
         let stated = native.max { $0.key < $1.key }?.value.timezone
-        let zone = timeZone ?? stated.flatMap(Self.zone) ?? TimeZone.current
-        let name = timeZone?.identifier ?? stated.flatMap { Self.zone($0) != nil ? $0 : nil } ?? TimeZone.current.identifier
+        let statedZone = stated.flatMap(PayloadTimeZone.zone)
+        let zone = timeZone ?? statedZone ?? TimeZone.current
+        let name = timeZone?.identifier ?? (statedZone != nil ? stated : nil) ?? TimeZone.current.identifier
         return MonitorEnd(day: today(in: zone, now: now), reason: "today in \(name)")
     }
 
@@ -26,16 +27,5 @@ struct MonitorEnd: Sendable, Equatable {
     static func today(in zone: TimeZone, now: Date) -> Int {
         let local = now.timeIntervalSince1970 + Double(zone.secondsFromGMT(for: now))
         return Int((local / 86_400).rounded(.down))
-    }
-
-    /// A payload's `timezone`: an IANA name, or a fixed offset `+11:00` / `-03:30`.
-    static func zone(_ text: String) -> TimeZone? {
-        let u = Array(text.utf8)
-        if u.count == 6, u[0] == UInt8(ascii: "+") || u[0] == UInt8(ascii: "-"), u[3] == UInt8(ascii: ":"),
-            let h = CivilDate.digits(u, 1, 2), let m = CivilDate.digits(u, 4, 2), h <= 18, m < 60
-        {
-            return TimeZone(secondsFromGMT: (u[0] == UInt8(ascii: "-") ? -1 : 1) * (h * 3600 + m * 60))
-        }
-        return TimeZone(identifier: text)
     }
 }

@@ -35,20 +35,9 @@ struct PlausibleDates: Sendable {
         return nil
     }
 
-    /// The offset east of UTC, now, of a payload's `timezone`: an IANA zone, `Z`, `UTC`, or
-    /// `±HH:MM` / `±HHMM`; nil when it is none of these.
+    /// The offset east of UTC, now, of a payload's `timezone` (`PayloadTimeZone`); nil when it
+    /// is none.
     func offset(ofZone name: String) -> Int32? {
-        if name == "Z" || name == "UTC" || name == "GMT" { return 0 }
-        let u = Array(name.utf8)
-        if u.count == 6 || u.count == 5, u[0] == UInt8(ascii: "+") || u[0] == UInt8(ascii: "-") {
-            let digits = u.count == 6 && u[3] == UInt8(ascii: ":") ? [u[1], u[2], u[4], u[5]] : Array(u[1...])
-            guard digits.count == 4, digits.allSatisfy({ (0x30...0x39).contains($0) }) else { return nil }
-            let h = Int32(digits[0] - 0x30) * 10 + Int32(digits[1] - 0x30)
-            let m = Int32(digits[2] - 0x30) * 10 + Int32(digits[3] - 0x30)
-            guard h <= 14, m < 60 else { return nil }
-            return (u[0] == UInt8(ascii: "-") ? -1 : 1) * (h * 3600 + m * 60)
-        }
-        guard let zone = TimeZone(identifier: name) else { return nil }
-        return Int32(zone.secondsFromGMT(for: Date(timeIntervalSince1970: TimeInterval(now))))
+        PayloadTimeZone.zone(name).map { Int32($0.secondsFromGMT(for: Date(timeIntervalSince1970: TimeInterval(now)))) }
     }
 }

@@ -8,7 +8,8 @@ import XCTest
 final class CompareHTMLTests: XCTestCase {
     static let chromium = ["/usr/bin/chromium", "/usr/bin/chromium-browser"].first { FileManager.default.isExecutableFile(atPath: $0) }
 
-    private func browser(_ args: [String]) throws -> (stdout: String, stderr: String) {
+    /// Runs headless Chromium with `args`; what it printed. Also used by the fleet page's test.
+    static func browser(_ args: [String]) throws -> (stdout: String, stderr: String) {
         let p = Process()
         p.executableURL = URL(fileURLWithPath: Self.chromium!)
         p.arguments = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-extensions"] + args
@@ -37,7 +38,7 @@ final class CompareHTMLTests: XCTestCase {
         let charted = Set(outcome.report.rows.filter { $0.workout == nil && $0.field != "sleep.source" }.map(\.field))
         XCTAssertEqual(charted.count, 7)
 
-        let dom = try browser(["--enable-logging=stderr", "--v=0", "--dump-dom", "file://" + page])
+        let dom = try Self.browser(["--enable-logging=stderr", "--v=0", "--dump-dom", "file://" + page])
         XCTAssertEqual(dom.stdout.components(separatedBy: "<figure class=\"chart").count - 1, charted.count, "one chart per field")
         for field in charted { XCTAssertTrue(dom.stdout.contains("aria-label=\"\(field): native against HAE\""), field) }
         XCTAssertTrue(dom.stdout.contains("Not ready to switch HAE off"))
@@ -69,7 +70,7 @@ final class CompareHTMLTests: XCTestCase {
         XCTAssertEqual(console, [], "console messages")
 
         let shot = dir.appendingPathComponent("compare.png").path
-        _ = try browser(["--screenshot=" + shot, "--window-size=1280,2400", "file://" + page])
+        _ = try Self.browser(["--screenshot=" + shot, "--window-size=1280,2400", "file://" + page])
         let png = try Data(contentsOf: URL(fileURLWithPath: shot))
         XCTAssertEqual(Array(png.prefix(4)), [0x89, 0x50, 0x4E, 0x47], "a PNG")
         XCTAssertGreaterThan(png.count, 20_000, "a page with content, not a blank one")

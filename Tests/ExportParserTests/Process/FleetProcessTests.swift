@@ -114,12 +114,11 @@ final class FleetProcessTests: XCTestCase {
     /// fleet.html in Chromium: no console message, a row a person with a link to a report that
     /// exists, a bar a field, and the sort named in the address applied.
     private func checkPage(_ out: URL, people: [String: [String: Any]]) throws {
-        let chromium = CompareHTMLTests.chromium
-        try XCTSkipUnless(chromium != nil, "chromium is not installed (apt-get install chromium; .ci/run installs it)")
+        try XCTSkipUnless(CompareHTMLTests.chromium != nil, "chromium is not installed (apt-get install chromium; .ci/run installs it)")
         let page = out.appendingPathComponent("fleet.html").path
         let html = try String(contentsOfFile: page, encoding: .utf8)
         XCTAssertFalse(html.contains("http://") || html.contains("https://"), "nothing from the network")
-        let dom = try Self.browser(chromium!, ["--enable-logging=stderr", "--v=0", "--dump-dom", "file://" + page + "#sort=person-desc"])
+        let dom = try CompareHTMLTests.browser(["--enable-logging=stderr", "--v=0", "--dump-dom", "file://" + page + "#sort=person-desc"])
         XCTAssertEqual(dom.stderr.split(separator: "\n").filter { $0.contains(":CONSOLE") }, [], "console messages")
         XCTAssertEqual(dom.stdout.components(separatedBy: "<tr class=\"").count - 1, people.count)
         // Sorted by person, descending: p6 first, p1 last.
@@ -137,19 +136,6 @@ final class FleetProcessTests: XCTestCase {
         }
         let fields = try XCTUnwrap(try Self.json(out.appendingPathComponent("fleet.json"))["fields"] as? [[String: Any]])
         XCTAssertEqual(dom.stdout.components(separatedBy: "<div class=\"bar\"").count - 1, fields.count)
-    }
-
-    static func browser(_ chromium: String, _ args: [String]) throws -> (stdout: String, stderr: String) {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: chromium)
-        p.arguments = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-extensions"] + args
-        let out = Pipe(), err = Pipe()
-        p.standardOutput = out
-        p.standardError = err
-        try p.run()
-        let o = out.fileHandleForReading.readDataToEndOfFile(), e = err.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
-        return (String(decoding: o, as: UTF8.self), String(decoding: e, as: UTF8.self))
     }
 
     static func json(_ url: URL) throws -> [String: Any] {

@@ -108,7 +108,7 @@ final class EntityShortcutsTests: XCTestCase {
             XCTAssertEqual(
                 sink.samples.map(\.device), ["<<HKDevice>, name:Apple Watch>", "<<HKDevice>, name:iPhone>", nil], "threads \(threads)")
             XCTAssertEqual(sink.samples.map(\.source), [#"Anna's "Watch""#, "Tom & Jerry", "Plain"], "threads \(threads)")
-            XCTAssertEqual(sink.metadataObjects, [nil, nil, #"{"note":"a < b > c"}"#], "threads \(threads)")
+            XCTAssertEqual(sink.metadataEntries, [nil, nil, [MetadataEntry(key: "note", value: "a < b > c")]], "threads \(threads)")
         }
     }
 

@@ -104,7 +104,7 @@ final class HAEStrippedReadTests: XCTestCase {
             let report = try reader.read(into: sink)
             func sorted<V>(_ d: [String: V]) -> String { d.keys.sorted().map { "\($0)=\(d[$0]!)" }.joined(separator: "; ") }
             return [
-                "samples \(sink.samples)", "metadata \(sink.metadataObjects)", "nights \(sink.sleepSummaries)",
+                "samples \(sink.samples)", "metadata \(sink.metadataEntries)", "nights \(sink.sleepSummaries)",
                 "workouts \(sink.workouts)", "extras \(sink.extras)", "records \(sorted(report.recordsByType))",
                 "skips \(sorted(report.skips))", "examples \(sorted(report.skipExamples.mapValues { $0.map(\.description) }))",
                 "storeOnly \(sorted(report.storeOnly))", "bytes \(report.bytesRead)",

@@ -3,10 +3,11 @@ import XCTest
 
 @testable import ExportParser
 
-/// With details, the export.xml reader writes a top-level record's metadata as the JSON object the
-/// store keeps (`sample_records.metadata_json`) straight from the attribute bytes
-/// (`SampleSink.sample(_:metadataObject:)`), instead of a `MetadataEntry` an entry that the store
-/// then wrote as JSON. The text must be the one `JSONText.appendObject` makes of those entries.
+/// With details, the export.xml reader lends a top-level record's metadata entries as their texts
+/// (`SampleSink.sample(_:metadata:)`, `MetadataEntryTexts`), copied from the attribute bytes,
+/// instead of a `MetadataEntry` an entry; the store writes the JSON object it keeps
+/// (`sample_records.metadata_json`) from those texts (`MetadataTexts.appendObject`). The texts
+/// must be the ones `entry` reads, and the object the one `JSONText.appendObject` makes of them.
 final class MetadataObjectTests: XCTestCase {
     typealias T = StoreTestSupport
 
@@ -17,7 +18,7 @@ final class MetadataObjectTests: XCTestCase {
     }
 
     /// One record with every kind of text an entry can hold. Worked out by hand:
-    /// - `0` is plain ASCII: `"0"`;
+    /// - `0` is plain ASCII: `0`, in JSON `"0"`;
     /// - `say &quot;hi&quot; \ now` reads `say "hi" \ now`; in JSON the quotes and the backslash
     ///   are escaped: `"say \"hi\" \\ now"`;
     /// - `Lunch &amp; snack` reads `Lunch & snack` (libxml2 hands it over as `&#38;`, which the
@@ -47,17 +48,22 @@ final class MetadataObjectTests: XCTestCase {
             """#)
         let sink = try read(xml)
         XCTAssertEqual(sink.samples.count, 3)
-        let expected =
-            #"{"HKMetadataKeyHeartRateMotionContext":"0","Note":"say \"hi\" \\ now","Meal":"Lunch & snack","Café":"a\tb","Empty":"","k":"1","k":"2"}"#
-        XCTAssertEqual(sink.metadataObjects, [expected, nil, nil])
-        XCTAssertTrue(sink.samples.allSatisfy { $0.metadata.isEmpty })
-        // The same text as the object of those entries written the old way.
         let entries = [
             MetadataEntry(key: "HKMetadataKeyHeartRateMotionContext", value: "0"),
             MetadataEntry(key: "Note", value: "say \"hi\" \\ now"), MetadataEntry(key: "Meal", value: "Lunch & snack"),
             MetadataEntry(key: "Caf\u{E9}", value: "a\tb"), MetadataEntry(key: "Empty", value: ""),
             MetadataEntry(key: "k", value: "1"), MetadataEntry(key: "k", value: "2"),
         ]
+        XCTAssertEqual(sink.metadataEntries, [entries, nil, nil])
+        XCTAssertTrue(sink.samples.allSatisfy { $0.metadata.isEmpty })
+        // The store's object of those texts, and the same text as the object of the entries.
+        let expected =
+            #"{"HKMetadataKeyHeartRateMotionContext":"0","Note":"say \"hi\" \\ now","Meal":"Lunch & snack","Café":"a\tb","Empty":"","k":"1","k":"2"}"#
+        let texts = MetadataEntryTexts()
+        for e in entries { texts.append(e) }
+        let object = ExportBytes(capacity: 8)
+        MetadataTexts.appendObject(texts, to: object)
+        XCTAssertEqual(object.string, expected)
         let buffer = ExportBytes(capacity: 64)
         JSONText.appendObject(entries, to: buffer)
         XCTAssertEqual(buffer.string, expected)
@@ -66,32 +72,42 @@ final class MetadataObjectTests: XCTestCase {
         XCTAssertEqual(sink.samples[1].metadataDigest, 0)
     }
 
-    /// The word-at-a-time test: a text is plain unless some byte is below 0x20, `"` (0x22), `\`
-    /// (0x5C), `&` (0x26) or from 0x80. Each such byte is tried inside the first eight-byte word
+    /// The two word-at-a-time tests. The reader keeps a text's bytes unless some byte is `&`
+    /// (0x26) or from 0x80; the store copies a text between quotes unless some byte is below
+    /// 0x20, `"` (0x22) or `\` (0x5C). Each byte is tried inside the first eight-byte word
     /// (position 3 of 16 bytes) and in the tail after the words (position 16 of 17 bytes); the
-    /// bytes next to them (0x20, 0x21, 0x23, 0x25, 0x27, 0x5B, 0x5D, 0x7F) are plain there too.
+    /// bytes next to them (0x20, 0x21, 0x23, 0x25, 0x27, 0x5B, 0x5D, 0x7F) pass both.
     func testPlainTextIsToldEightBytesAtATime() {
-        func plain(_ bytes: [UInt8]) -> Bool {
-            bytes.withUnsafeBufferPointer { ExportElementHandler.isPlainJSONText($0.baseAddress!, $0.count) }
+        func kept(_ bytes: [UInt8]) -> Bool {
+            bytes.withUnsafeBufferPointer { ExportElementHandler.keepsBytes($0.baseAddress!, $0.count) }
         }
+        func plain(_ bytes: [UInt8]) -> Bool {
+            bytes.withUnsafeBufferPointer { MetadataTexts.isPlainJSONText($0.baseAddress!, $0.count) }
+        }
+        XCTAssertTrue(kept(Array("HKMetadataKeyHeartRateMotionContext".utf8)))
         XCTAssertTrue(plain(Array("HKMetadataKeyHeartRateMotionContext".utf8)))
-        XCTAssertTrue(plain(Array("0".utf8)))
+        XCTAssertTrue(kept(Array("0".utf8)) && plain(Array("0".utf8)))
         let base = Array("abcdefghijklmnop".utf8)  // 16 bytes: two words
-        for (byte, expected) in [
-            (0x00, false), (0x1F, false), (0x22, false), (0x5C, false), (0x26, false), (0x80, false), (0xC3, false),
-            (0xFF, false), (0x20, true), (0x21, true), (0x23, true), (0x25, true), (0x27, true), (0x5B, true),
-            (0x5D, true), (0x7F, true),
-        ] as [(UInt8, Bool)] {
+        for (byte, expectedKept, expectedPlain) in [
+            (0x00, true, false), (0x1F, true, false), (0x22, true, false), (0x5C, true, false), (0x26, false, true),
+            (0x80, false, true), (0xC3, false, true), (0xFF, false, true), (0x20, true, true), (0x21, true, true),
+            (0x23, true, true), (0x25, true, true), (0x27, true, true), (0x5B, true, true), (0x5D, true, true),
+            (0x7F, true, true),
+        ] as [(UInt8, Bool, Bool)] {
             var inWord = base
             inWord[3] = byte
-            XCTAssertEqual(plain(inWord), expected, "byte \(byte) in a word")
-            XCTAssertEqual(plain(base + [byte]), expected, "byte \(byte) in the tail")
+            XCTAssertEqual(kept(inWord), expectedKept, "byte \(byte) in a word")
+            XCTAssertEqual(kept(base + [byte]), expectedKept, "byte \(byte) in the tail")
+            XCTAssertEqual(plain(inWord), expectedPlain, "byte \(byte) in a word")
+            XCTAssertEqual(plain(base + [byte]), expectedPlain, "byte \(byte) in the tail")
         }
-        // Written through the fast path or not, the same JSON text: `a"b` → `"a\"b"`.
+        // Copied whole or escaped, the same JSON text: the key `a"b` is escaped, `"a\"b"`; the
+        // value `é` (C3 A9) is copied between quotes.
+        let texts = MetadataEntryTexts()
+        texts.append(MetadataEntry(key: "a\"b", value: "\u{E9}"))
         let out = ExportBytes(capacity: 16)
-        let quoted = Array("a\"b".utf8)
-        quoted.withUnsafeBufferPointer { ExportElementHandler.appendJSONText($0.baseAddress!, $0.count, to: out) }
-        XCTAssertEqual(out.string, #""a\"b""#)
+        MetadataTexts.appendObject(texts, to: out)
+        XCTAssertEqual(out.string, #"{"a\"b":"é"}"#)
     }
 
     /// A correlation's member keeps its entries and its number's text as values (the store writes

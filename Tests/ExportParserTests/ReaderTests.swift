@@ -38,7 +38,9 @@ final class ReaderTests: XCTestCase {
         XCTAssertEqual(s.timeZoneName, "Europe/Amsterdam")
         // A top-level record's metadata comes as the store's JSON object, entities decoded.
         XCTAssertTrue(s.metadata.isEmpty)
-        XCTAssertEqual(sink.metadataObjects, [#"{"HKTimeZone":"Europe/Amsterdam","Meal":"Lunch & snack"}"#])
+        XCTAssertEqual(
+            sink.metadataEntries,
+            [[MetadataEntry(key: "HKTimeZone", value: "Europe/Amsterdam"), MetadataEntry(key: "Meal", value: "Lunch & snack")]])
         XCTAssertEqual(report.recordsByType["HKQuantityTypeIdentifierStepCount"], 1)
         XCTAssertEqual(sink.exportDates.count, 1)
     }

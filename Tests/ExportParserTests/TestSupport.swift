@@ -70,16 +70,16 @@ final class CollectingSink: SampleSink {
     func begin(_ input: InputDescription) { inputs.append(input) }
     func exportDate(_ date: Timestamp) { exportDates.append(date) }
     func me(_ me: Me) { mes.append(me) }
-    /// The metadata object of each sample, in order: the text a reader wrote
-    /// (`sample(_:metadataObject:)`; nil for none), or nil for a sample that came without one.
-    var metadataObjects: [String?] = []
+    /// The metadata entries lent with each sample, in order (`sample(_:metadata:)`; nil for
+    /// none), or nil for a sample that came without them.
+    var metadataEntries: [[MetadataEntry]?] = []
     func sample(_ sample: Sample) {
         samples.append(sample)
-        metadataObjects.append(nil)
+        metadataEntries.append(nil)
     }
-    func sample(_ sample: Sample, metadataObject: UnsafeRawBufferPointer) {
+    func sample(_ sample: Sample, metadata: MetadataEntryTexts) {
         samples.append(sample)
-        metadataObjects.append(metadataObject.isEmpty ? nil : String(decoding: metadataObject, as: UTF8.self))
+        metadataEntries.append(metadata.isEmpty ? nil : metadata.entries)
     }
     func correlation(_ c: Correlation) { correlations.append(c) }
     func workout(_ w: Workout) { workouts.append(w) }

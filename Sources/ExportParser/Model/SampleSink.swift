@@ -48,12 +48,12 @@ protocol SampleSink: AnyObject {
     func me(_ me: Me)
     /// A top-level sample of any type, catalog or not.
     func sample(_ sample: Sample)
-    /// A top-level export.xml record when details are wanted: its metadata comes as the JSON
-    /// object the store keeps (`{"key":"value",…}`, entries in order; no bytes for none), which
-    /// the reader writes from the attribute bytes without making a String an entry, and
-    /// `sample.metadata` is empty. The bytes are valid only during the call. A sink that keeps
-    /// no metadata need not implement it: the default passes the sample on to `sample(_:)`.
-    func sample(_ sample: Sample, metadataObject: UnsafeRawBufferPointer)
+    /// A top-level export.xml record when details are wanted: its metadata comes as the entries'
+    /// texts (in order; none for none), which the reader copies from the attribute bytes without
+    /// making a String an entry, and `sample.metadata` is empty. The texts are the reader's, lent
+    /// for the call: it refills them for its next record. A sink that keeps no metadata need not
+    /// implement it: the default passes the sample on to `sample(_:)`.
+    func sample(_ sample: Sample, metadata: MetadataEntryTexts)
     func correlation(_ correlation: Correlation)
     func workout(_ workout: Workout)
     func activitySummary(_ summary: ActivitySummary)
@@ -81,7 +81,7 @@ extension SampleSink {
     func exportDate(_ date: Timestamp) {}
     func me(_ me: Me) {}
     func sample(_ sample: Sample) {}
-    func sample(_ sample: Sample, metadataObject: UnsafeRawBufferPointer) { self.sample(sample) }
+    func sample(_ sample: Sample, metadata: MetadataEntryTexts) { self.sample(sample) }
     func correlation(_ correlation: Correlation) {}
     func workout(_ workout: Workout) {}
     func activitySummary(_ summary: ActivitySummary) {}
@@ -105,8 +105,8 @@ final class SinkFanout: SampleSink {
     func exportDate(_ date: Timestamp) { for s in sinks { s.exportDate(date) } }
     func me(_ me: Me) { for s in sinks { s.me(me) } }
     func sample(_ sample: Sample) { for s in sinks { s.sample(sample) } }
-    func sample(_ sample: Sample, metadataObject: UnsafeRawBufferPointer) {
-        for s in sinks { s.sample(sample, metadataObject: metadataObject) }
+    func sample(_ sample: Sample, metadata: MetadataEntryTexts) {
+        for s in sinks { s.sample(sample, metadata: metadata) }
     }
     func correlation(_ c: Correlation) { for s in sinks { s.correlation(c) } }
     func workout(_ w: Workout) { for s in sinks { s.workout(w) } }

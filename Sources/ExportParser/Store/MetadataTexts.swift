@@ -18,7 +18,9 @@ import Foundation
 /// Unsafe code here (docs/architecture.md, "Where unsafe code lives"): `find` and `add` read the
 /// `count` bytes of the buffer they are given (`ExportBytes.bytes`, valid until the buffer's next
 /// append: the caller appends nothing meanwhile); `hash` loads 8 bytes at offsets `i` with
-/// `i + 8 <= count` only; `same` compares `count` bytes of two buffers of that length.
+/// `i + 8 <= count` only; `same` compares `count` bytes of two buffers of that length;
+/// `appendObject` reads each text inside the range `MetadataEntryTexts` gives for it, within the
+/// bytes of its buffer, and `isPlainJSONText` loads words as `hash` does.
 struct MetadataTexts {
     static let limit = 1024
     static let longest = 128
@@ -91,4 +93,59 @@ struct MetadataTexts {
     }
 
     var count: Int { texts.count }
+
+    /// The store's `metadata_json` text of a record's entries, left in `out` (cleared first): the
+    /// text `JSONText.appendObject` makes of `texts.entries` (`MetadataObjectTests`), written from
+    /// the reader's bytes without a String an entry. A text that needs no escaping (nearly every
+    /// key and value) is copied between quotes whole; any other goes through
+    /// `ExportBytes.appendJSONString`, which escapes byte by byte.
+    static func appendObject(_ texts: MetadataEntryTexts, to out: ExportBytes) {
+        out.clear()
+        out.append(0x7B)
+        texts.bytes.withUnsafeBytes { all in
+            let base = all.baseAddress!.assumingMemoryBound(to: UInt8.self)
+            for i in 0..<2 * texts.count {
+                if i > 0 { out.append(i % 2 == 0 ? 0x2C : 0x3A) }
+                let r = texts.range(ofText: i)
+                let p = base + r.lowerBound
+                if isPlainJSONText(p, r.count) {
+                    out.reserve(r.count + 2)
+                    out.append(0x22)
+                    out.append(p, r.count)
+                    out.append(0x22)
+                } else {
+                    out.appendJSONString(p, r.count)
+                }
+            }
+        }
+        out.append(0x7D)
+    }
+
+    /// Whether the `count` bytes at `p` (UTF-8) are a JSON string's text as they are: no byte
+    /// below 0x20, no `"` and no `\`. Eight bytes at a time: a byte-at-a-time test was most of
+    /// what the metadata objects cost on a 40 MB export. The word tests are the "has a byte less
+    /// than n" and "has a zero byte" bit tricks, exact in saying whether any byte matches, bytes
+    /// from 0x80 (UTF-8 beyond ASCII, plain here) included.
+    @inline(__always)
+    static func isPlainJSONText(_ p: UnsafePointer<UInt8>, _ count: Int) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let high: UInt64 = 0x8080_8080_8080_8080
+        let raw = UnsafeRawPointer(p)
+        var i = 0
+        while i + 8 <= count {
+            let x = raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)
+            let quote = x ^ (ones &* 0x22), backslash = x ^ (ones &* 0x5C)
+            var hit = (x &- ones &* 0x20) & ~x
+            hit |= (quote &- ones) & ~quote
+            hit |= (backslash &- ones) & ~backslash
+            if hit & high != 0 { return false }
+            i += 8
+        }
+        while i < count {
+            let c = p[i]
+            if c < 0x20 || c == 0x22 || c == 0x5C { return false }
+            i += 1
+        }
+        return true
+    }
 }

@@ -183,8 +183,8 @@ final class StoreImportSession: SampleSink, @unchecked Sendable {
         if !names.newNames.isEmpty { enqueue(.names(names.takeNewNames())) }
         enqueue(.sample(s))
     }
-    func sample(_ sample: Sample, metadataObject: UnsafeRawBufferPointer) {
-        let s = names.storeSample(sample, metadataObject: metadataObject)
+    func sample(_ sample: Sample, metadata: MetadataEntryTexts) {
+        let s = names.storeSample(sample, metadata: metadata)
         if !names.newNames.isEmpty { enqueue(.names(names.takeNewNames())) }
         enqueue(.sample(s))
     }

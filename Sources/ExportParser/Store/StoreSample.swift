@@ -101,14 +101,17 @@ struct StoreSample: Sendable {
         }
 
         /// The sample with its names replaced by ids (new ones recorded in `newNames`); its
-        /// metadata from `metadataObject` when the reader wrote the object already
-        /// (`SampleSink.sample(_:metadataObject:)`), else from `s.metadata`.
-        mutating func storeSample(_ s: Sample, metadataObject: UnsafeRawBufferPointer? = nil) -> StoreSample {
+        /// metadata from `texts` when the reader lent the entries' texts
+        /// (`SampleSink.sample(_:metadata:)`), else from `s.metadata`.
+        mutating func storeSample(_ s: Sample, metadata texts: MetadataEntryTexts? = nil) -> StoreSample {
             let metricIndex = s.metric.map { Int32($0.index) } ?? -1
             var metadata: Int32 = -1
             var metadataJSON: String?
-            if let metadataObject {
-                if metadataObject.count > 0 { (metadata, metadataJSON) = metadataText(metadataObject) }
+            if let texts {
+                if !texts.isEmpty {
+                    MetadataTexts.appendObject(texts, to: json)
+                    (metadata, metadataJSON) = metadataText(json.bytes)
+                }
             } else if !s.metadata.isEmpty {
                 JSONText.appendObject(s.metadata, to: json)
                 (metadata, metadataJSON) = metadataText(json.bytes)

@@ -1,9 +1,9 @@
 import Foundation
 
-/// `MetadataEntry`: a record's (into its digest, its time zone, and with details the store's
-/// `metadata_json` object or a correlation member's entries), a correlation's, a workout's and
+/// `MetadataEntry`: a record's (into its digest, its time zone, and with details the entries'
+/// texts lent to the sink or a correlation member's entries), a correlation's, a workout's and
 /// its children's. A record's metadata is read from the attribute bytes on the hot path (the
-/// heart-rate records each carry one); the JSON object is written straight from those bytes.
+/// heart-rate records each carry one); its texts are copied straight from those bytes.
 extension ExportElementHandler {
     /// A `MetadataEntry` under `parent` (the element it is the metadata of).
     func metadata(_ attrs: AttributeList, parent: Element, depth: Int) {
@@ -25,7 +25,7 @@ extension ExportElementHandler {
                 if rec.member {
                     rec.metadata.append(entry(attrs, keyIndex, valueIndex))
                 } else {
-                    appendToMetadataObject(attrs, keyIndex, valueIndex)
+                    appendToRecordMetadata(attrs, keyIndex, valueIndex)
                 }
             }
         case .correlation:
@@ -43,68 +43,48 @@ extension ExportElementHandler {
         }
     }
 
-    /// The store's `metadata_json` text of a top-level record's entries (`metadataObject`): the
-    /// text `JSONText.appendObject` makes of the entries `entry` would make
-    /// (`MetadataObjectTests`), without their Strings: a value String an entry, an array of
-    /// entries and the object built again from them were 130 M of the decoding thread's
-    /// instructions on a 40 MB export (docs/store.md, store6).
-    func appendToMetadataObject(_ attrs: AttributeList, _ k: Int, _ v: Int) {
-        metadataObject.append(metadataObject.count == 0 ? 0x7B : 0x2C)
-        Self.appendJSONText(attrs.valueStart(k), attrs.valueCount(k), to: metadataObject)
-        metadataObject.append(0x3A)
-        if v >= 0 {
-            Self.appendJSONText(attrs.valueStart(v), attrs.valueCount(v), to: metadataObject)
+    /// A top-level record's entry as its two texts (`recordMetadata`), as `entry` would read them
+    /// (`MetadataObjectTests`) without making Strings of them: a value String an entry, an
+    /// array of entries and the store's object built again from them were 130 M of the decoding
+    /// thread's instructions on a 40 MB export (docs/store.md, store6).
+    func appendToRecordMetadata(_ attrs: AttributeList, _ k: Int, _ v: Int) {
+        appendText(attrs.valueStart(k), attrs.valueCount(k))
+        if v >= 0 { appendText(attrs.valueStart(v), attrs.valueCount(v)) } else { recordMetadata.endText() }
+    }
+
+    /// An attribute value's text (`XMLText.string`): its bytes as they are when `XMLText.string`
+    /// would keep them (`keepsBytes`: nearly every key and value), else that String's (invalid
+    /// UTF-8 repaired, `&#38;` read as `&`).
+    private func appendText(_ p: UnsafePointer<UInt8>, _ count: Int) {
+        if Self.keepsBytes(p, count) {
+            recordMetadata.bytes.append(p, count)
         } else {
-            metadataObject.appendJSONString(nil, 0)
+            recordMetadata.bytes.append(XMLText.string(p, count))
         }
+        recordMetadata.endText()
     }
 
-    /// An attribute value as the JSON string of its text (`XMLText.string`): the bytes copied
-    /// between quotes when none needs escaping or decoding (`isPlainJSONText`: nearly every key
-    /// and value), else escaped (`appendJSONString`) when they are ASCII without `&`, which
-    /// `XMLText.string` keeps unchanged, else through that String (invalid UTF-8 repaired,
-    /// `&#38;` read as `&`).
-    static func appendJSONText(_ p: UnsafePointer<UInt8>, _ count: Int, to out: ExportBytes) {
-        if isPlainJSONText(p, count) {
-            out.reserve(count + 2)
-            out.append(0x22)
-            out.append(p, count)
-            out.append(0x22)
-            return
-        }
-        var ascii = true
-        for i in 0..<count where p[i] >= 0x80 || p[i] == 0x26 {
-            ascii = false
-            break
-        }
-        if ascii { out.appendJSONString(p, count) } else { out.appendJSONString(XMLText.string(p, count)) }
-    }
-
-    /// Whether the `count` bytes at `p` are a JSON string's text as they are: no byte below 0x20,
-    /// `"` or `\` (escaped in JSON), `&` (decoded by `XMLText.string`) or from 0x80 (UTF-8 that
-    /// `XMLText.string` checks). Eight bytes at a time: a byte-at-a-time test of five conditions
-    /// was most of the 67 M instructions the metadata objects cost on a 40 MB export. The word
-    /// tests are the "has a byte less than n" and "has a zero byte" bit tricks, exact in saying
-    /// whether any byte matches; a byte with its high bit set is caught by `x & high` first.
+    /// Whether `XMLText.string` gives the `count` bytes at `p` back as they are: ASCII without
+    /// `&` (a reference libxml2 left in, decoded by `XMLText.string`; a byte from 0x80 is UTF-8
+    /// that it checks). Eight bytes at a time (a byte-at-a-time test was most of the 67 M
+    /// instructions the metadata cost on a 40 MB export): the high bits first, then the "has a
+    /// zero byte" bit trick on the word with `&` turned into zero, exact in saying whether any
+    /// byte is `&`.
     @inline(__always)
-    static func isPlainJSONText(_ p: UnsafePointer<UInt8>, _ count: Int) -> Bool {
+    static func keepsBytes(_ p: UnsafePointer<UInt8>, _ count: Int) -> Bool {
         let ones: UInt64 = 0x0101_0101_0101_0101
         let high: UInt64 = 0x8080_8080_8080_8080
         let raw = UnsafeRawPointer(p)
         var i = 0
         while i + 8 <= count {
             let x = raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)
-            let quote = x ^ (ones &* 0x22), backslash = x ^ (ones &* 0x5C), amp = x ^ (ones &* 0x26)
-            var hit = x | ((x &- ones &* 0x20) & ~x)
-            hit |= (quote &- ones) & ~quote
-            hit |= (backslash &- ones) & ~backslash
-            hit |= (amp &- ones) & ~amp
-            if hit & high != 0 { return false }
+            let amp = x ^ (ones &* 0x26)
+            if (x | ((amp &- ones) & ~amp)) & high != 0 { return false }
             i += 8
         }
         while i < count {
             let c = p[i]
-            if c < 0x20 || c >= 0x80 || c == 0x22 || c == 0x5C || c == 0x26 { return false }
+            if c >= 0x80 || c == 0x26 { return false }
             i += 1
         }
         return true

@@ -27,7 +27,7 @@ extension ExportElementHandler {
         var deviceIsWatch = false
         /// Inside a correlation (`beginRecord`).
         var member = false
-        /// A member's metadata entries (a top-level record's go to `metadataObject`).
+        /// A member's metadata entries (a top-level record's go to `recordMetadata`).
         var metadata: [MetadataEntry] = []
         var beats: [InstantaneousBeat] = []
         /// `metadata` and `beats` as a `Sample` keeps them: copies of their exact size, so that
@@ -48,11 +48,11 @@ extension ExportElementHandler {
     }
 
     /// A `Record`'s attributes. `member`: inside a correlation, whose members keep every detail as
-    /// values (`Correlation.members`); a top-level record's metadata goes to `metadataObject`.
+    /// values (`Correlation.members`); a top-level record's metadata goes to `recordMetadata`.
     func beginRecord(_ attrs: AttributeList, member: Bool) {
         rec.active = true
         rec.member = member
-        metadataObject.clear()
+        recordMetadata.clear()
         rec.typeID = -1; rec.sourceID = -1; rec.unitID = -1; rec.versionID = -1
         rec.value = nil; rec.valueText = nil; rec.valueWasText = false
         rec.start = nil; rec.end = nil; rec.created = nil; rec.deviceID = -1; rec.timeZoneName = nil
@@ -261,8 +261,7 @@ extension ExportElementHandler {
         sc.pointee.deviceIsWatch = rec.deviceIsWatch
         let sample = sc.move()
         if details {
-            if metadataObject.count > 0 { metadataObject.append(0x7D) }
-            sink.sample(sample, metadataObject: metadataObject.bytes)
+            sink.sample(sample, metadata: recordMetadata)
         } else {
             sink.sample(sample)
         }

@@ -116,12 +116,10 @@ final class ExportElementHandler: @unchecked Sendable {
     let namePointers = UnsafeMutablePointer<UnsafePointer<UInt8>?>.allocate(capacity: nameSlots)
     let nameKinds = UnsafeMutablePointer<RecordAttribute>.allocate(capacity: nameSlots)
 
-    /// A top-level record's metadata, written as the JSON object the store keeps
-    /// (`sample_records.metadata_json`: `{"key":"value",…}`, entries in the record's order), from
-    /// the attribute bytes, reused record after record (`+Metadata`, `appendToMetadataObject`).
-    /// Handed to the sink with the sample (`SampleSink.sample(_:metadataObject:)`); the `}` is
-    /// added then.
-    let metadataObject = ExportBytes(capacity: 1024)
+    /// A top-level record's metadata entries, their texts decoded from the attribute bytes,
+    /// reused record after record (`+Metadata`, `appendToRecordMetadata`). Lent to the sink with
+    /// the sample (`SampleSink.sample(_:metadata:)`).
+    let recordMetadata = MetadataEntryTexts()
     /// Where an HKDevice text is put together without its address before it is interned
     /// (`+Names`, `deviceID`).
     @exclusivity(unchecked) var deviceScratch: [UInt8] = []

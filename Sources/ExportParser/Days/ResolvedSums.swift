@@ -62,14 +62,14 @@ struct ResolvedSums {
             if blocks[mid][blocks[mid].count - 1].packed < packed { lo = mid + 1 } else { hi = mid }
         }
         guard lo < blocks.count else { return false }
-        return blocks[lo].withUnsafeBufferPointer { b in
-            var (lo, hi) = (0, b.count)
-            while lo < hi {
-                let mid = (lo + hi) / 2
-                if b[mid].packed < packed { lo = mid + 1 } else { hi = mid }
-            }
-            return lo < b.count && b[lo].packed == packed
+        let block = blocks[lo]
+        let b = block.span
+        var (first, last) = (0, b.count)
+        while first < last {
+            let mid = (first + last) / 2
+            if b[mid].packed < packed { first = mid + 1 } else { last = mid }
         }
+        return first < b.count && b[first].packed == packed
     }
 
     /// Adds sums resolved together, given in key order with each key once: a key already here

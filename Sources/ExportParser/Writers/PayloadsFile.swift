@@ -19,15 +19,13 @@ package enum PayloadsFile {
         var out = indent
         out.reserveCapacity(payload.count * 5 / 4 + 16)
         // A line at a time, not a byte at a time (an append a byte was a tenth of a day's rendering).
-        payload.withUnsafeBufferPointer { p in
-            var start = 0
-            for i in 0..<p.count where p[i] == 0x0A {
-                out.append(contentsOf: UnsafeBufferPointer(rebasing: p[start...i]))
-                out += indent
-                start = i + 1
-            }
-            out.append(contentsOf: UnsafeBufferPointer(rebasing: p[start...]))
+        var start = 0
+        for i in payload.indices where payload[i] == 0x0A {
+            out.append(contentsOf: payload[start...i])
+            out += indent
+            start = i + 1
         }
+        out.append(contentsOf: payload[start...])
         out += (last ? "\n  ]\n}\n" : ",\n").utf8
         return out
     }

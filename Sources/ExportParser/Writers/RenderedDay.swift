@@ -63,35 +63,35 @@ struct RenderedDay {
     /// One block's rendered days: each slot is written by exactly one iteration and read only
     /// after all have returned (`concurrentPerform`). Hence `@unchecked Sendable`.
     ///
-    /// Unsafe code here (docs/architecture.md, "Where unsafe code lives"): the slots are raw
-    /// memory this object owns (initialised to nil in `init`, deinitialised and freed in
-    /// `deinit`), so that threads write disjoint slots without touching a shared array's header.
+    /// A slot is an object of its own, in an array made before the iterations start and never
+    /// changed after: threads write disjoint slots and only read the array, so none touches a
+    /// shared array's header or another's storage.
     // @unchecked Sendable: disjoint slots, written by one iteration each, read after all end.
     private final class Block: @unchecked Sendable {
         let days: [FinishedDay]
         let range: Range<Int>
-        private let slots: UnsafeMutablePointer<RenderedDay?>
+        private let slots: [Slot]
+
+        private final class Slot {
+            var day: RenderedDay?
+        }
 
         init(days: [FinishedDay], range: Range<Int>) {
             self.days = days
             self.range = range
-            slots = .allocate(capacity: range.count)
-            slots.initialize(repeating: nil, count: range.count)
-        }
-
-        deinit {
-            slots.deinitialize(count: range.count)
-            slots.deallocate()
+            slots = range.map { _ in Slot() }
         }
 
         /// Renders the block's `k`-th day.
         func render(_ k: Int) {
             let i = range.lowerBound + k
-            slots[k] = RenderedDay(days[i], last: i + 1 == days.count)
+            slots[k].day = RenderedDay(days[i], last: i + 1 == days.count)
         }
 
         func take(_ i: Int) -> RenderedDay {
-            slots[i - range.lowerBound]!
+            let slot = slots[i - range.lowerBound]
+            defer { slot.day = nil }
+            return slot.day!
         }
     }
 }

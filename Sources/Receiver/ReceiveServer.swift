@@ -118,7 +118,8 @@ public struct ReceiveServer: Sendable {
         do {
             result = try await NIOThreadPool.singleton.runIfActive {
                 body.withUnsafeReadableBytes { raw in
-                    switch ReceivedBodyCheck.check(raw, endpoint: endpoint, now: receivedAt, scratchFolder: scratchFolder) {
+                    let lent = BorrowedBytes(lentFor: raw)
+                    switch ReceivedBodyCheck.check(lent, endpoint: endpoint, now: receivedAt, scratchFolder: scratchFolder) {
                     case .failure(let problem): return .failure(problem)
                     case .success(let check):
                         return Result {

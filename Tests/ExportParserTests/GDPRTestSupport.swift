@@ -63,7 +63,7 @@ enum GDPRTestSupport {
         let received = try ReceivedBodyStore(path: store)
         for (person, source) in [("ann", annSource), ("bob", bobSource)] {
             let body = #"{"data": [{"date": "2026-03-22", "source": "\#(source)"}]}"#
-            let check = try Array(body.utf8).withUnsafeBytes { ReceivedBodyCheck.check($0, endpoint: .app) }.get()
+            let check = try BorrowedBytes.lending(Array(body.utf8)) { ReceivedBodyCheck.check($0, endpoint: .app) }.get()
             _ = try Array(body.utf8).withUnsafeBytes {
                 try received.keep($0, endpoint: .app, person: person, check: check, receivedAt: Date(timeIntervalSince1970: 1_795_000_000))
             }

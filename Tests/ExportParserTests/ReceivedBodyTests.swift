@@ -9,7 +9,7 @@ import XCTest
 final class ReceivedBodyTests: XCTestCase {
     private func check(_ text: String, _ endpoint: ReceiveEndpoint) -> Result<ReceivedBodyCheck, BodyProblem> {
         let bytes = Array(text.utf8)
-        return bytes.withUnsafeBytes { ReceivedBodyCheck.check($0, endpoint: endpoint) }
+        return BorrowedBytes.lending(bytes) { ReceivedBodyCheck.check($0, endpoint: endpoint) }
     }
 
     func testAnAppBodyCoversItsPayloadsDates() {
@@ -49,7 +49,7 @@ final class ReceivedBodyTests: XCTestCase {
         }
         // Invalid UTF-8 inside a string.
         let bad: [UInt8] = Array(#"{"date": ""#.utf8) + [0xC3, 0x28] + Array(#""}"#.utf8)
-        XCTAssertThrowsError(try bad.withUnsafeBytes { ReceivedBodyCheck.check($0, endpoint: .app) }.get())
+        XCTAssertThrowsError(try BorrowedBytes.lending(bad) { ReceivedBodyCheck.check($0, endpoint: .app) }.get())
         // Each endpoint refuses the other's kind.
         let hae = #"{"data": {"metrics": [], "workouts": []}}"#, app = #"{"data": [{"date": "2026-03-02"}]}"#
         XCTAssertEqual(

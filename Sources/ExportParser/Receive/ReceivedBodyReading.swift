@@ -9,9 +9,8 @@ import Foundation
 /// before 2014 or after tomorrow (`PlausibleDates`); `compare` and `convert` do not apply that
 /// rule to bodies already stored (time moves on; a body accepted yesterday stays readable).
 ///
-/// Unsafe code here (docs/architecture.md, "Where unsafe code lives"): the body, lent by the
-/// server for the call, is read by the payload reader in place through `Data(bytesNoCopy:)`
-/// with no deallocator: the data does not outlive `payloads`, and nothing writes through it.
+/// The body, lent by the server for the call (`BorrowedBytes`), is read by the payload reader in
+/// place (`withData`): the data does not outlive `payloads`, and nothing writes through it.
 enum ReceivedBodyReading {
     /// The largest app body read: the payload reader parses a file whole (a tree in memory), and
     /// the app sends a few KB a day (a week's re-upload, tens of KB).
@@ -20,7 +19,7 @@ enum ReceivedBodyReading {
     /// What reading a body found: the warnings of what the reader leaves out, or the one
     /// sentence of why it cannot be read. With `dates`, data outside them is refused too. An HAE
     /// body is written for its reader into `folder` (nil: the system's temporary folder).
-    static func read(_ bytes: UnsafeRawBufferPointer, endpoint: ReceiveEndpoint, dates: PlausibleDates?, folder: String? = nil)
+    static func read(_ bytes: BorrowedBytes, endpoint: ReceiveEndpoint, dates: PlausibleDates?, folder: String? = nil)
         -> Result<[String], BodyProblem>
     {
         switch endpoint {
@@ -37,16 +36,15 @@ enum ReceivedBodyReading {
     }
 
     /// The app's body: payloads with a real date each and numbers where the payload has numbers.
-    static func payloads(_ bytes: UnsafeRawBufferPointer, dates: PlausibleDates?) -> Result<[String], BodyProblem> {
+    static func payloads(_ bytes: BorrowedBytes, dates: PlausibleDates?) -> Result<[String], BodyProblem> {
         guard dates == nil || bytes.count <= appBodyLimit else {
             return .failure(BodyProblem("the app's body is larger than 16 MiB (its payloads are a few KB a day)"))
         }
-        guard let base = bytes.baseAddress else { return .failure(BodyProblem("the body is empty")) }
-        // Read in place: `bytes` outlives the parse, and the data is never written.
-        let data = Data(bytesNoCopy: UnsafeMutableRawPointer(mutating: base), count: bytes.count, deallocator: .none)
+        guard !bytes.isEmpty else { return .failure(BodyProblem("the body is empty")) }
         var result = PayloadReader.Result()
         do {
-            try PayloadReader.read(data: data, file: "the body", into: &result)
+            // Read in place: `bytes` outlives the parse, and the data is never written.
+            try bytes.withData { try PayloadReader.read(data: $0, file: "the body", into: &result) }
         } catch let error as InputError {
             return .failure(BodyProblem("the payload reader cannot read it: " + sentence(error)))
         } catch {

@@ -121,7 +121,7 @@ public struct ReceivedInputs: Sendable {
         if endpoint == .hae, let file {
             result = ReceivedBodyReading.hae(file: file, dates: nil)
         } else {
-            result = bytes.withUnsafeBytes { ReceivedBodyReading.read($0, endpoint: endpoint, dates: nil, folder: folder) }
+            result = BorrowedBytes.lending(bytes) { ReceivedBodyReading.read($0, endpoint: endpoint, dates: nil, folder: folder) }
         }
         if case .failure(let problem) = result { return problem.message }
         return nil

@@ -15,7 +15,7 @@ enum TemporaryBody {
     /// temporary folder), and removes the file. `modified`: the file's time, the moment the HAE
     /// reader bounds its data by (docs/rules.md, "The export moment"): the time the body was
     /// received, as when a stored body is read back (`ReceivedInputs`).
-    static func withFile<T>(_ bytes: UnsafeRawBufferPointer, in folder: String?, modified: Date? = nil, _ body: (String) throws -> T) throws
+    static func withFile<T>(_ bytes: BorrowedBytes, in folder: String?, modified: Date? = nil, _ body: (String) throws -> T) throws
         -> T
     {
         let pattern: String

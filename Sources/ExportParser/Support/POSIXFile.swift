@@ -8,7 +8,10 @@ import Foundation
 
 /// The one place that hands buffer addresses to POSIX `read`, `write`, `pread` and `pwrite`:
 /// every other file reads into and writes from Swift arrays (`[UInt8]`, slices, `Data`, arrays
-/// of integers) through these functions, and never sees a pointer.
+/// of integers) through these functions, and never sees a pointer; the fenced readers that own
+/// their chunk buffers (`HAEReader`, `ChunkPrefetcher`, `ZipEntryStream`) read into them through
+/// `pread(_:into:count:at:)`, the one loop over `EINTR` (`UnsafeCodeRuleTests` checks that no
+/// other file calls `pread` or `pwrite`).
 ///
 /// Why this is safe (the invariant every function here keeps): the address handed to the
 /// kernel comes from `withUnsafeBytes`/`withUnsafeMutableBytes` on the caller's own buffer and
@@ -73,6 +76,19 @@ package enum POSIXFile {
         if let failure { throw failure }
     }
 
+    /// One `pread` of up to `count` bytes at `offset` into `buffer`, retried when interrupted:
+    /// the bytes read, 0 at the end of the file. For the readers that keep their chunks in memory
+    /// they own (`HAEReader`, `ChunkPrefetcher`, `ZipEntryStream`: fenced types, docs/architecture.md,
+    /// "Where unsafe code lives"), which hand over `count` writable bytes at `buffer`; a short read
+    /// is theirs to go on from, as each chunk is parsed as it comes.
+    static func pread(_ fd: Int32, into buffer: UnsafeMutableRawPointer, count: Int, at offset: Int64) throws(Failure) -> Int {
+        while true {
+            let n = systemPread(fd, buffer, count, off_t(offset))
+            if n >= 0 { return n }
+            if errno != EINTR { throw Failure(code: errno, done: 0) }
+        }
+    }
+
     /// Fills the first `byteCount` bytes of `buffer` (all of it when nil) from the descriptor's
     /// position, or from `offset` with `pread`, retrying short reads and interruptions. Returns
     /// the bytes read: fewer than asked only when the file ends first.
@@ -84,7 +100,7 @@ package enum POSIXFile {
             let wanted = min(byteCount ?? raw.count, raw.count)
             while done < wanted {
                 let p = raw.baseAddress! + done
-                let n = offset.map { pread(fd, p, wanted - done, off_t($0) + off_t(done)) } ?? read(fd, p, wanted - done)
+                let n = offset.map { systemPread(fd, p, wanted - done, off_t($0) + off_t(done)) } ?? read(fd, p, wanted - done)
                 if n < 0 {
                     if errno == EINTR { continue }
                     return Failure(code: errno, done: done)
@@ -97,4 +113,9 @@ package enum POSIXFile {
         if let failure { throw failure }
         return done
     }
+}
+
+/// The C library's `pread`, which `POSIXFile.pread` would hide inside the type.
+private func systemPread(_ fd: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int, _ offset: off_t) -> Int {
+    pread(fd, buffer, count, offset)
 }

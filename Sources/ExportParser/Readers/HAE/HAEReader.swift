@@ -162,14 +162,12 @@ struct HAEReader {
                     fileCount = c.fileCount
                 } else {
                     let want = ChunkPrefetcher.readSize(at: offset, to: to, chunkSize: Self.chunkSize, splits: splits)
-                    let got = pread(fd, buffer, want, off_t(offset))
-                    if got < 0 {
-                        let err = errno
-                        if err == EINTR { continue }
+                    let got: Int
+                    do throws(POSIXFile.Failure) {
+                        got = try POSIXFile.pread(fd, into: buffer, count: want, at: offset)
+                    } catch {
                         try drain()
-                        throw InputError(
-                            file: path, location: InputLocation(byteOffset: offset),
-                            message: "read failed: \(String(cString: strerror(err)))")
+                        throw InputError(file: path, location: InputLocation(byteOffset: offset), message: "read failed: \(error.reason)")
                     }
                     read = buffer
                     n = got
@@ -252,9 +250,7 @@ struct HAEReader {
             var offset = from
             while offset < to {
                 let want = ChunkPrefetcher.readSize(at: offset, to: to, chunkSize: Self.chunkSize, splits: splits)
-                let got = pread(fd, buffer, want, off_t(offset))
-                if got < 0, errno == EINTR { continue }
-                if got <= 0 { return nil }
+                guard let got = try? POSIXFile.pread(fd, into: buffer, count: want, at: offset), got > 0 else { return nil }
                 let mark = Self.byteOrderMarkLength(at: offset, buffer, got)
                 let base = offset + Int64(mark)
                 let status = yajl_parse(handle, buffer + mark, got - mark)
@@ -291,7 +287,7 @@ struct HAEReader {
         if let chunk {
             let from = Swift.max(chunk.lowerBound, at - 40), to = Swift.min(chunk.upperBound, at + 1)
             var bytes = [UInt8](repeating: 0, count: Int(Swift.max(0, to - from)))
-            let got = bytes.withUnsafeMutableBytes { pread(fd, $0.baseAddress, $0.count, off_t(from)) }
+            let got = (try? POSIXFile.fill(&bytes, from: fd, at: from)) ?? 0
             if got > 0 {
                 let excerpt = String(decoding: bytes.prefix(got), as: UTF8.self).map { $0.isNewline || $0 == "\t" ? " " : $0 }
                 message += " near: …" + String(excerpt)

@@ -117,9 +117,14 @@ final class ChunkPrefetcher: @unchecked Sendable {
                     chunk = Chunk(offset: offset, bytes: buffer, count: 0, fileCount: 0, runs: nil, error: nil)
                 } else {
                     let want = Self.readSize(at: offset, to: to, chunkSize: chunkSize, splits: splits)
-                    var n = pread(fd, buffer, want, off_t(offset))
-                    while n < 0, errno == EINTR { n = pread(fd, buffer, want, off_t(offset)) }
-                    let failure = n < 0 ? errno : nil
+                    let n: Int, failure: Int32?
+                    do throws(POSIXFile.Failure) {
+                        n = try POSIXFile.pread(fd, into: buffer, count: want, at: offset)
+                        failure = nil
+                    } catch {
+                        n = -1
+                        failure = error.code
+                    }
                     let read = Swift.max(n, 0)
                     let count = runs.map { stripper.strip(buffer, count: read, runs: $0) } ?? read
                     chunk = Chunk(offset: offset, bytes: buffer, count: count, fileCount: read, runs: runs, error: failure)

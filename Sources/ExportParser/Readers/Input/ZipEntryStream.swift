@@ -92,18 +92,17 @@ struct ZipEntryStream {
     /// Up to `chunkSize` (and `limit`) bytes at `offset`; at least one, or a failure.
     func readSome(into buffer: UnsafeMutableRawBufferPointer, at offset: UInt64, limit: UInt64) throws -> Int {
         let want = Int(min(UInt64(buffer.count), limit))
-        while true {
-            let n = pread(fd, buffer.baseAddress, want, off_t(offset))
-            if n < 0 {
-                if errno == EINTR { continue }
-                throw Failure(offset: offset, message: "read failed: \(String(cString: strerror(errno)))")
-            }
-            if n == 0 {
-                throw Failure(
-                    offset: offset,
-                    message: "the file ends inside the ZIP entry \(entry.printableName) (truncated archive; is the download complete?)")
-            }
-            return n
+        let n: Int
+        do throws(POSIXFile.Failure) {
+            n = try POSIXFile.pread(fd, into: buffer.baseAddress!, count: want, at: Int64(offset))
+        } catch {
+            throw Failure(offset: offset, message: "read failed: \(error.reason)")
         }
+        if n == 0 {
+            throw Failure(
+                offset: offset,
+                message: "the file ends inside the ZIP entry \(entry.printableName) (truncated archive; is the download complete?)")
+        }
+        return n
     }
 }

@@ -7,7 +7,7 @@ import Foundation
 /// usage line); every other `UserFacingError` (input, output, store, push) goes through
 /// `report`: one sentence on stderr and the command's exit status. A command catches
 /// `UserFacingError`, never one kind of it, so no kind escapes in another format.
-enum Usage {
+enum CommandErrors {
     static func check(_ validate: () throws -> Void) throws {
         do { try validate() } catch let e as UsageError { throw ValidationError(e.message) }
     }

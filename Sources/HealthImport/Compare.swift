@@ -105,7 +105,7 @@ struct Compare: ParsableCommand {
     var quiet = false
 
     func validate() throws {
-        try Usage.check { try request.validate() }
+        try CommandErrors.check { try request.validate() }
     }
 
     private var request: CompareRequest {
@@ -126,7 +126,7 @@ struct Compare: ParsableCommand {
             try finish(outcome.terminalText, exitStatus: outcome.exitStatus)
         } catch let error as UserFacingError {
             // Bad input and usage alike: the check could not be made.
-            throw Usage.report(error, exitCode: 2)
+            throw CommandErrors.report(error, exitCode: 2)
         }
     }
 
@@ -137,7 +137,7 @@ struct Compare: ParsableCommand {
             let outcome = try display.clearing { try FleetJob(request).run { done, all in display.showPeople(done, of: all) } }
             try finish(outcome.terminalText, exitStatus: outcome.exitStatus)
         } catch let error as UserFacingError {
-            throw Usage.report(error, exitCode: 2)
+            throw CommandErrors.report(error, exitCode: 2)
         }
     }
 

@@ -71,7 +71,7 @@ struct Convert: ParsableCommand {
     func validate() throws {
         if noStore && store != nil { throw ValidationError("--store and --no-store exclude each other") }
         if received && store == nil { throw ValidationError("--received reads the bodies receive stored: give --store FILE") }
-        try Usage.check { try request.validate() }
+        try CommandErrors.check { try request.validate() }
     }
 
     private var request: ConvertRequest {
@@ -90,10 +90,10 @@ struct Convert: ParsableCommand {
             job.progress = { display.show($0) }
             let outcome = try job.run()
             display.clear()
-            for line in outcome.warnings { Usage.say(line) }
+            for line in outcome.warnings { CommandErrors.say(line) }
             if !quiet { for line in outcome.summaryLines() { print(line) } }
         } catch let error as UserFacingError {
-            throw Usage.report(error, exitCode: 1)
+            throw CommandErrors.report(error, exitCode: 1)
         }
     }
 }

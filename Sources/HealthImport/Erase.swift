@@ -51,18 +51,18 @@ struct Erase: ParsableCommand {
                         "This erases every row of \"\(person)\" from \(store); it cannot be undone.\nType the person's id to confirm: ".utf8
                     ))
                 guard let typed = readLine(), typed.trimmingCharacters(in: .whitespaces) == person else {
-                    Usage.say("the id typed does not match \"\(person)\"; nothing was erased.")
+                    CommandErrors.say("the id typed does not match \"\(person)\"; nothing was erased.")
                     throw ExitCode(1)
                 }
             }
             let receipt = try job.run()
             print(receipt.text, terminator: "")
             if let unfinished = receipt.unfinished {
-                Usage.say(unfinished)
+                CommandErrors.say(unfinished)
                 throw ExitCode(1)
             }
         } catch let error as UserFacingError {
-            throw Usage.report(error, exitCode: 1)
+            throw CommandErrors.report(error, exitCode: 1)
         }
     }
 }

@@ -64,7 +64,7 @@ struct Explain: ParsableCommand {
     var format: Format = .text
 
     func validate() throws {
-        try Usage.check { try request.validate() }
+        try CommandErrors.check { try request.validate() }
     }
 
     private var request: ExplainRequest {
@@ -83,7 +83,7 @@ struct Explain: ParsableCommand {
             let outcome = try display.clearing { try job.run() }
             print(format == .json ? outcome.json : outcome.text, terminator: "")
         } catch let error as UserFacingError {
-            throw Usage.report(error, exitCode: 2)
+            throw CommandErrors.report(error, exitCode: 2)
         }
     }
 }

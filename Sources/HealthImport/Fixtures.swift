@@ -126,7 +126,7 @@ struct Fixtures: ParsableCommand {
     var out = "fixtures"
 
     func validate() throws {
-        try Usage.check { try request.validate() }
+        try CommandErrors.check { try request.validate() }
     }
 
     private var request: FixtureRequest {
@@ -144,7 +144,7 @@ struct Fixtures: ParsableCommand {
             let outcome = try FixtureJob(request).run()
             print(outcome.summary)
         } catch let error as UserFacingError {
-            throw Usage.report(error, exitCode: 1)
+            throw CommandErrors.report(error, exitCode: 1)
         }
     }
 }

@@ -41,7 +41,7 @@ struct GDPRExport: ParsableCommand {
             let outcome = try GDPRExportJob(GDPRExportRequest(storePath: store, person: person, outPath: out)).run()
             if !quiet { for line in outcome.summaryLines() { print(line) } }
         } catch let error as UserFacingError {
-            throw Usage.report(error, exitCode: 1)
+            throw CommandErrors.report(error, exitCode: 1)
         }
     }
 }

@@ -22,7 +22,7 @@ struct People: ParsableCommand {
             let people = try PeopleJob(PeopleRequest(storePath: store)).run()
             for line in PeopleJob.lines(people, storePath: store) { print(line) }
         } catch let error as UserFacingError {
-            throw Usage.report(error, exitCode: 1)
+            throw CommandErrors.report(error, exitCode: 1)
         }
     }
 }

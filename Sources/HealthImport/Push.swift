@@ -93,7 +93,7 @@ struct Push: ParsableCommand {
     var quiet = false
 
     func validate() throws {
-        try Usage.check { try request.validate() }
+        try CommandErrors.check { try request.validate() }
     }
 
     private var request: PushRequest {
@@ -114,14 +114,14 @@ struct Push: ParsableCommand {
             outcome = try job.run()
             display.clear()
         } catch let error as UserFacingError {
-            throw Usage.report(error, exitCode: 1)
+            throw CommandErrors.report(error, exitCode: 1)
         }
         if !quiet {
             for line in outcome.summaryLines() { print(line) }
         } else {
-            for line in outcome.partialLines { Usage.say(line) }
+            for line in outcome.partialLines { CommandErrors.say(line) }
         }
-        if let reason = outcome.stopReason { throw Usage.report(PushError(reason), exitCode: 1) }
+        if let reason = outcome.stopReason { throw CommandErrors.report(PushError(reason), exitCode: 1) }
         if outcome.exitStatus != 0 { throw ExitCode(outcome.exitStatus) }
     }
 }

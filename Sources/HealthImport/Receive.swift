@@ -89,7 +89,7 @@ struct Receive: ParsableCommand {
             server = try ReceiveServer(
                 ReceiveOptions(host: host, port: port, maxBodyBytes: maxBody * 1024 * 1024, keys: keyTable, storePath: store))
         } catch let error as UserFacingError {
-            throw Usage.report(error, exitCode: 1)
+            throw CommandErrors.report(error, exitCode: 1)
         }
         if !["127.0.0.1", "::1", "localhost"].contains(host) {
             Self.say(

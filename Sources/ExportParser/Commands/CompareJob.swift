@@ -91,7 +91,7 @@ public final class CompareJob {
         report.sides = sides
         if let warning = CompareInputCheck.sharedSources(sides[0], sides[1]) { report.warnings.append(warning) }
         if let store = request.storePath {
-            report.explain = [.native: ExplainCommand(inputs: [], store: (store, request.person))]
+            report.explain = [.native: ExplainShellLine(inputs: [], store: (store, request.person))]
         } else {
             report.explain = [
                 .native: .forSide(request.native, timeZoneName: request.timeZoneName),

@@ -28,7 +28,7 @@ struct CompareReport: Sendable {
     /// What each side is (native first): stated before any verdict.
     var sides: [CompareSideSummary] = []
     /// The `explain` command of each side (one, under `.native`, for `--store`).
-    var explain: [CompareSide: ExplainCommand] = [:]
+    var explain: [CompareSide: ExplainShellLine] = [:]
 
     var rows: [CompareRow] { comparison?.rows ?? [] }
     /// Per field, failing first (`validate` only).

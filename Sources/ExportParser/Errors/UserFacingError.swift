@@ -3,5 +3,5 @@
 /// file, with line and column or byte offset), `OutputError` (a file being written),
 /// `StoreError` (the SQLite store) and `PushError` (a push the backend stopped as a whole). Each
 /// is thrown as its kind; the command line reports them all through one function
-/// (`Usage.report` in Sources/HealthImport).
+/// (`CommandErrors.report` in Sources/HealthImport).
 public protocol UserFacingError: Error, CustomStringConvertible, Sendable {}

@@ -1,14 +1,15 @@
-/// The `health-import explain` command line that shows how one side's value of a row was made,
-/// named beside each mismatch so a person can see why before deciding. Inputs that are payload
+/// The `health-import explain` command line, as a POSIX shell reads it back, that shows how one
+/// side's value of a row was made, named beside each mismatch so a person can see why before
+/// deciding. Inputs that are payload
 /// JSON are left out (a payload holds values, not the samples they came from); a side with only
 /// those has no command.
-struct ExplainCommand: Sendable {
+struct ExplainShellLine: Sendable {
     var inputs: [String]
     var timeZoneName: String?
     var store: (path: String, person: String)?
 
-    static func forSide(_ inputs: [String], timeZoneName: String?) -> ExplainCommand {
-        ExplainCommand(inputs: inputs.filter { !PayloadReader.isPayloadInput($0) }, timeZoneName: timeZoneName)
+    static func forSide(_ inputs: [String], timeZoneName: String?) -> ExplainShellLine {
+        ExplainShellLine(inputs: inputs.filter { !PayloadReader.isPayloadInput($0) }, timeZoneName: timeZoneName)
     }
 
     /// `health-import explain export.zip --date 2024-03-04 --field metrics.step_count --timezone Australia/Sydney`;

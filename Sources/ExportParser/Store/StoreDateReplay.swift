@@ -20,7 +20,8 @@ enum StoreDateReplay {
         let from = Int64(day) * 86_400 - margin, to = Int64(day + 1) * 86_400 + margin
         let side = "(i.format = 'hae') = ?2 AND i.finished_at IS NOT NULL AND i.person = ?1"
         var played = 0
-        let s = try store.db.prepare(
+        let s = try window(
+            store, person: person, hae: hae, from: from, to: to,
             """
             SELECT t.name, src.name, d.description, r.unit, r.value, r.value_text, r.payload_value, r.start_epoch, r.start_offset,
                 r.end_epoch, r.end_offset, r.time_zone, r.bucket_minimum, r.bucket_maximum, r.is_bucket, r.metadata_digest
@@ -29,10 +30,6 @@ enum StoreDateReplay {
             WHERE r.person = ?1 AND \(side) AND (r.start_epoch >= ?3 OR t.name = ?5) AND r.start_epoch < ?4
             ORDER BY t.name, r.start_epoch, r.id
             """)
-        s.bind(1, person)
-        s.bind(2, hae ? 1 : 0)
-        s.bind(3, from)
-        s.bind(4, to)
         s.bind(5, Catalog.sleepType)
         while try s.step() {
             guard let type = s.text(0), let source = s.text(1) else { continue }
@@ -54,10 +51,24 @@ enum StoreDateReplay {
         return played
     }
 
+    /// `sql` prepared with the parameters every query of the replay shares: `?1` the person,
+    /// `?2` the side (1: HAE imports), `?3` and `?4` the window's first and past-the-last second.
+    private static func window(_ store: HealthStore, person: String, hae: Bool, from: Int64, to: Int64, _ sql: String) throws
+        -> Statement
+    {
+        let s = try store.db.prepare(sql)
+        s.bind(1, person)
+        s.bind(2, hae ? 1 : 0)
+        s.bind(3, from)
+        s.bind(4, to)
+        return s
+    }
+
     private static func playSleepSummaries(
         _ store: HealthStore, side: String, person: String, hae: Bool, from: Int64, to: Int64, into sink: SampleSink
     ) throws -> Int {
-        let s = try store.db.prepare(
+        let s = try window(
+            store, person: person, hae: hae, from: from, to: to,
             """
             SELECT v.sleep_end_at, v.sleep_start_at, v.total_hours, v.core_hours, v.deep_hours, v.rem_hours, v.awake_hours,
                 v.asleep_hours, v.in_bed_hours, v.in_bed_start_at, v.in_bed_end_at, v.source_name
@@ -65,10 +76,6 @@ enum StoreDateReplay {
             WHERE v.person = ?1 AND \(side) AND v.sleep_end_epoch >= ?3 AND v.sleep_end_epoch < ?4
             ORDER BY v.sleep_end_epoch
             """)
-        s.bind(1, person)
-        s.bind(2, hae ? 1 : 0)
-        s.bind(3, from)
-        s.bind(4, to)
         var played = 0
         while try s.step() {
             guard let end = s.text(0).flatMap(TimestampParser.parse), let total = s.double(2) else { continue }
@@ -92,7 +99,8 @@ enum StoreDateReplay {
     private static func playWorkouts(
         _ store: HealthStore, side: String, person: String, hae: Bool, from: Int64, to: Int64, into sink: SampleSink
     ) throws -> Int {
-        let s = try store.db.prepare(
+        let s = try window(
+            store, person: person, hae: hae, from: from, to: to,
             """
             SELECT w.id, w.activity_type, w.source_name, d.description, w.start_at, w.end_at, w.duration, w.duration_unit,
                 w.total_distance, w.total_distance_unit, w.total_energy_burned, w.total_energy_burned_unit,
@@ -101,10 +109,6 @@ enum StoreDateReplay {
             WHERE w.person = ?1 AND \(side) AND w.start_epoch >= ?3 AND w.start_epoch < ?4
             ORDER BY w.start_epoch, w.id
             """)
-        s.bind(1, person)
-        s.bind(2, hae ? 1 : 0)
-        s.bind(3, from)
-        s.bind(4, to)
         let stats = try store.db.prepare(
             "SELECT type, average, minimum, maximum, sum, unit FROM workout_statistics WHERE workout_id = ?1 AND activity_id IS NULL")
         var played = 0

@@ -57,4 +57,20 @@ struct ExportColumn {
     static func instant(_ name: String, epoch: String, offset: String, _ meaning: String) -> ExportColumn {
         ExportColumn(name: name, meaning: meaning, form: .instant, expressions: [epoch, offset])
     }
+
+    /// A row's number in this export, the id `expression` gives in `space` (`ExportIDFunction`):
+    /// its own (`source_id`, `workout_id`, …) or the one it points to.
+    static func id(_ name: String, _ space: ExportIDFunction.Space, _ expression: String, _ meaning: String) -> ExportColumn {
+        value(name, ExportIDFunction.sql(space, expression), meaning)
+    }
+
+    /// A row's own number, said as every kind says it: "The workout's number in this export (1, 2, …)."
+    static func number(_ name: String, _ space: ExportIDFunction.Space, _ expression: String, of noun: String) -> ExportColumn {
+        id(name, space, expression, "The \(noun)'s number in this export (1, 2, …).")
+    }
+
+    /// The import a row came from, as imports.csv numbers it.
+    static func importID(_ expression: String, _ meaning: String) -> ExportColumn {
+        id("import_id", .imports, expression, meaning)
+    }
 }

@@ -39,8 +39,8 @@ enum ExportKinds {
         name: "imports",
         about: "Every file imported for you: what it was, when, what the tool read from it and what it skipped.",
         columns: [
-            .value(
-                "import_id", ExportIDFunction.sql(.imports, "i.id"),
+            .id(
+                "import_id", .imports, "i.id",
                 "The import's number in this export (1, 2, …); other files point to it."),
             .value("file_name", "i.file_name", "The imported file's name."),
             .value("file_sha256", "i.file_sha256", "sha256 of the file's bytes (lowercase hex): the same file is imported once."),
@@ -78,7 +78,7 @@ enum ExportKinds {
         name: "sources",
         about: "The names of the apps and devices that recorded your data, as they were written (they often name you: \"Ann's iPhone\").",
         columns: [
-            .value("source_id", ExportIDFunction.sql(.sources, "id"), "The source's number in this export (1, 2, …)."),
+            .number("source_id", .sources, "id", of: "source"),
             .value("name", "name", "The source name as written."),
         ],
         from: "FROM sources WHERE person = ?1 ORDER BY id")
@@ -88,7 +88,7 @@ enum ExportKinds {
         about:
             "The devices that recorded your data, as the export describes them (name, manufacturer, model, hardware and software versions).",
         columns: [
-            .value("device_id", ExportIDFunction.sql(.devices, "id"), "The device's number in this export (1, 2, …)."),
+            .number("device_id", .devices, "id", of: "device"),
             .value("description", "description", "The device as written, with its per-record memory address removed."),
         ],
         from: "FROM devices WHERE person = ?1 ORDER BY id")
@@ -100,10 +100,10 @@ enum ExportKinds {
             times, value and metadata. Values are in the row's own unit, as recorded.
             """,
         columns: [
-            .value(
-                "sample_id", ExportIDFunction.sql(.samples, "r.id"),
+            .id(
+                "sample_id", .samples, "r.id",
                 "The record's number in this export (1, 2, …; hrv_beats.csv points to it)."),
-            .value("import_id", ExportIDFunction.sql(.imports, "r.import_id"), "The import that added it (imports.csv)."),
+            .importID("r.import_id", "The import that added it (imports.csv)."),
             .value(
                 "type", "t.name", "The HealthKit type, e.g. HKQuantityTypeIdentifierStepCount (HAE metrics that have none: hae:<name>)."),
             .value("source_name", "s.name", "The app or device that recorded it."),
@@ -145,7 +145,7 @@ enum ExportKinds {
         name: "hrv_beats",
         about: "The beat-to-beat lists of heart rate variability records: one row a beat.",
         columns: [
-            .value("sample_id", ExportIDFunction.sql(.samples, "b.sample_id"), "The HRV record it belongs to (samples.csv sample_id)."),
+            .id("sample_id", .samples, "b.sample_id", "The HRV record it belongs to (samples.csv sample_id)."),
             .value("position", "b.position", "Its place in the record's list, from 0."),
             .value("bpm", "b.bpm", "Instantaneous heart rate, beats per minute."),
             .value("time", "b.time", "Its time as written (the export gives the time of day only)."),
@@ -158,8 +158,8 @@ enum ExportKinds {
         about:
             "Records that belong together (a blood pressure reading, a meal), with their member records. The members are in samples.csv too.",
         columns: [
-            .value("correlation_id", ExportIDFunction.sql(.correlations, "c.id"), "The correlation's number in this export (1, 2, …)."),
-            .value("import_id", ExportIDFunction.sql(.imports, "c.import_id"), "The import that added it."),
+            .number("correlation_id", .correlations, "c.id", of: "correlation"),
+            .importID("c.import_id", "The import that added it."),
             .value("type", "c.type", "The HealthKit type, e.g. HKCorrelationTypeIdentifierBloodPressure."),
             .value("source_name", "c.source_name", "The app or device that recorded it."),
             .value("source_version", "c.source_version", "That source's software version."),
@@ -187,8 +187,8 @@ enum ExportKinds {
         name: "workouts",
         about: "Every workout, with its statistics, events, parts (activities), metadata and routes.",
         columns: [
-            .value("workout_id", ExportIDFunction.sql(.workouts, "w.id"), "The workout's number in this export (1, 2, …)."),
-            .value("import_id", ExportIDFunction.sql(.imports, "w.import_id"), "The import that added it."),
+            .number("workout_id", .workouts, "w.id", of: "workout"),
+            .importID("w.import_id", "The import that added it."),
             .value("activity_type", "w.activity_type", "The HealthKit activity type, e.g. HKWorkoutActivityTypeRunning."),
             .value("source_name", "w.source_name", "The app or device that recorded it."),
             .value("source_version", "w.source_version", "That source's software version."),
@@ -258,7 +258,7 @@ enum ExportKinds {
         about: "Apple's daily activity rings: one row a date.",
         columns: [
             .value("date", "date", "The date (YYYY-MM-DD)."),
-            .value("import_id", ExportIDFunction.sql(.imports, "import_id"), "The import that last changed it."),
+            .importID("import_id", "The import that last changed it."),
             .value("active_energy_burned", "active_energy_burned", "Move: active energy, in active_energy_burned_unit."),
             .value("active_energy_burned_goal", "active_energy_burned_goal", "The Move goal, same unit."),
             .value("active_energy_burned_unit", "active_energy_burned_unit", "kcal or kJ."),
@@ -278,7 +278,7 @@ enum ExportKinds {
         columns: [
             .value("attribute", "attribute", "The HealthKit characteristic, e.g. HKCharacteristicTypeIdentifierDateOfBirth."),
             .value("value", "value", "Its value as written."),
-            .value("import_id", ExportIDFunction.sql(.imports, "import_id"), "The import it came from."),
+            .importID("import_id", "The import it came from."),
         ],
         from: "FROM me WHERE person = ?1 ORDER BY attribute")
 
@@ -289,8 +289,8 @@ enum ExportKinds {
             ClinicalRecord or Audiogram, and Health Auto Export arrays such as medications, symptoms or stateOfMind.
             """,
         columns: [
-            .value("item_id", ExportIDFunction.sql(.extraItems, "id"), "The item's number in this export (1, 2, …)."),
-            .value("import_id", ExportIDFunction.sql(.imports, "import_id"), "The import it came from."),
+            .number("item_id", .extraItems, "id", of: "item"),
+            .importID("import_id", "The import it came from."),
             .value("kind", "kind", "The element or array it came from."),
             .json("item", storedJSON("json"), "The item itself, as JSON."),
         ],
@@ -300,7 +300,7 @@ enum ExportKinds {
         name: "sleep_summaries",
         about: "Nights as Health Auto Export summarised them: one row a night and source. Hours are decimal hours.",
         columns: [
-            .value("import_id", ExportIDFunction.sql(.imports, "import_id"), "The import it came from."),
+            .importID("import_id", "The import it came from."),
             .value("source_name", "source_name", "The app or device that recorded it."),
             .value("sleep_start_at", "sleep_start_at", "When sleep started (ISO 8601 with the recorded UTC offset)."),
             .value("sleep_end_at", "sleep_end_at", "When it ended; the night is dated by this day."),
@@ -328,7 +328,7 @@ enum ExportKinds {
             .value("value", "value", "The number, in unit."),
             .value("text", "text", "The value of text fields (sleep_in_bed_start, sleep_source, timezone, ...)."),
             .value("unit", "unit", "The unit of value."),
-            .value("import_id", ExportIDFunction.sql(.imports, "import_id"), "The import that gave it."),
+            .importID("import_id", "The import that gave it."),
         ],
         from: "FROM day_values WHERE person = ?1 ORDER BY date, field")
 
@@ -339,7 +339,7 @@ enum ExportKinds {
             and field. The field workouts holds that day's workouts as the payload's JSON.
             """,
         columns: [
-            .value("import_id", ExportIDFunction.sql(.imports, "v.import_id"), "The import."),
+            .importID("v.import_id", "The import."),
             .value("date", "v.date", "The date (YYYY-MM-DD)."),
             .value("field", "v.field", "The field, as in day_values."),
             .value("value", "v.value", "The number, in unit."),

@@ -16,7 +16,10 @@ the fleet's peak RSS (`/usr/bin/time`). Every person is ready: both runs must ag
 
 Standard library only. Linux (`/usr/bin/time` from Debian's `time`).
 """
-import argparse, http.client, json, os, re, signal, statistics, subprocess, sys, tempfile, threading, time
+import argparse, http.client, json, os, signal, statistics, subprocess, sys, tempfile, threading, time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import receive_server  # noqa: E402 (beside this file)
 
 p = argparse.ArgumentParser()
 p.add_argument("--tool", default=".build/release/health-import")
@@ -40,18 +43,7 @@ for i, person in enumerate(people):
 print("fixtures: %d people, %d days each, %.1f s" % (len(people), a.days, time.monotonic() - t0), file=sys.stderr)
 
 store = os.path.join(work, "cohort.sqlite")
-log = open(os.path.join(work, "receive.log"), "w+")
-server = subprocess.Popen([tool, "receive", "--store", store, "--keys", key_file, "--listen", "127.0.0.1:0"], stderr=log, stdout=log)
-port = None
-for _ in range(600):
-    log.seek(0)
-    m = re.search(r"listening on http://127\.0\.0\.1:(\d+) ", log.read())
-    if m:
-        port = int(m.group(1))
-        break
-    time.sleep(0.05)
-if port is None:
-    sys.exit("receive did not start: " + open(os.path.join(work, "receive.log")).read())
+server, port = receive_server.start(tool, store, ["--keys", key_file], work)
 
 
 def send(person):

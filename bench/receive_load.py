@@ -13,6 +13,9 @@ Standard library only (http.client, sqlite3, threading). Linux (reads /proc for 
 """
 import argparse, http.client, json, os, re, signal, sqlite3, subprocess, sys, tempfile, threading, time
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import receive_server  # noqa: E402 (beside this file)
+
 p = argparse.ArgumentParser()
 p.add_argument("--tool", default=".build/release/health-import")
 p.add_argument("--seconds", type=float, default=60)
@@ -26,20 +29,7 @@ key_file = os.path.join(work, "key")
 with open(os.open(key_file, os.O_WRONLY | os.O_CREAT, 0o600), "w") as f:
     f.write(key + "\n")
 store = os.path.join(work, "load.sqlite")
-log = open(os.path.join(work, "receive.log"), "w+")
-server = subprocess.Popen([a.tool, "receive", "--store", store, "--api-key-file", key_file, "--listen", "127.0.0.1:0"],
-                          stderr=log, stdout=log)
-port = None
-for _ in range(600):
-    log.seek(0)
-    m = re.search(r"listening on http://127\.0\.0\.1:(\d+) ", log.read())
-    if m:
-        port = int(m.group(1))
-        break
-    time.sleep(0.05)
-if port is None:
-    server.kill()
-    sys.exit("receive did not start; see " + log.name)
+server, port = receive_server.start(a.tool, store, ["--api-key-file", key_file], work)
 
 
 def body(thread, n):

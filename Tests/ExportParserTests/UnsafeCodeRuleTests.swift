@@ -111,20 +111,35 @@ final class UnsafeCodeRuleTests: XCTestCase {
     }
 
     /// `POSIXFile` is the one place that calls `pread` and `pwrite` (docs/architecture.md, "Where
-    /// unsafe code lives", POSIX I/O): a call is the name not after a letter, digit, `_` or `.`
-    /// and followed by `(`, outside comments.
+    /// unsafe code lives", POSIX I/O).
     func testPreadAndPwriteOnlyInPOSIXFile() throws {
-        let call = try NSRegularExpression(pattern: #"(?<![A-Za-z0-9_.])p(read|write)\("#)
         let root = TestPaths.repoRoot.appendingPathComponent("Sources")
         var callers: [String] = []
         let walker = FileManager.default.enumerator(atPath: root.path)
         while let path = walker?.nextObject() as? String {
             guard path.hasSuffix(".swift"), path != "ExportParser/Support/POSIXFile.swift" else { continue }
             let text = try String(contentsOf: root.appendingPathComponent(path), encoding: .utf8)
-            let code = text.split(separator: "\n").map { $0.components(separatedBy: "//")[0] }.joined(separator: "\n")
-            if call.firstMatch(in: code, range: NSRange(code.startIndex..., in: code)) != nil { callers.append(path) }
+            if Self.callsPreadOrPwrite(text) { callers.append(path) }
         }
         XCTAssertEqual(callers.sorted(), [], "call POSIXFile.pread or POSIXFile.writeAll(_:_:at:) instead")
+    }
+
+    /// The scan finds the C calls and only them: a call of either, but not `POSIXFile.pread(`,
+    /// a name that ends in them (`spread(`) or a mention in a comment.
+    func testThePreadScanTellsCallsFromMentions() {
+        XCTAssertTrue(Self.callsPreadOrPwrite("let n = pread(fd, p, 8, 0)"))
+        XCTAssertTrue(Self.callsPreadOrPwrite("x\n    _ = pwrite(fd, p, 8, 0)"))
+        XCTAssertFalse(Self.callsPreadOrPwrite("let n = try POSIXFile.pread(fd, into: p, count: 8, at: 0)"))
+        XCTAssertFalse(Self.callsPreadOrPwrite("let s = spread(3)"))
+        XCTAssertFalse(Self.callsPreadOrPwrite("/// read with `pread(` here\nlet a = 1 // and pwrite(fd)"))
+    }
+
+    /// Whether `text` calls `pread` or `pwrite`: the name not after a letter, digit, `_` or `.`
+    /// and followed by `(`, outside comments.
+    static func callsPreadOrPwrite(_ text: String) -> Bool {
+        let call = try! NSRegularExpression(pattern: #"(?<![A-Za-z0-9_.])p(read|write)\("#)
+        let code = text.split(separator: "\n").map { $0.components(separatedBy: "//")[0] }.joined(separator: "\n")
+        return call.firstMatch(in: code, range: NSRange(code.startIndex..., in: code)) != nil
     }
 
     /// Each listed file is named in the map's section (by its name, or the name before `+` of

@@ -490,9 +490,10 @@ enum StoreSchema {
     /// `compare --everyone --report` builds one fleet report from every shard's people.
     /// `person_json` is the person's whole line of the report; `failing_fields` a JSON array of
     /// field names; `shard` the worker's `K/N`; `checked_at` when the person's data was read
-    /// (data received or imported later makes the verdict stale).
+    /// (data received or imported later makes the verdict stale). `IF NOT EXISTS`: a store set
+    /// back to an older `user_version` by hand (as the migration tests do) keeps its tables.
     static let v8 = """
-        CREATE TABLE fleet_verdicts (
+        CREATE TABLE IF NOT EXISTS fleet_verdicts (
             person TEXT PRIMARY KEY,
             status TEXT NOT NULL,
             failing_fields TEXT NOT NULL,

@@ -19,6 +19,12 @@ let package = Package(
         // NIO's blocking thread pool, which `receive` checks and commits bodies on (Hummingbird
         // already depends on it; named so the Receiver may import NIOPosix).
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        // `receive`'s GET /metrics (Prometheus' text format) and its request log. swift-log is
+        // Hummingbird's already; swift-metrics and swift-prometheus add about 10 s to a cold
+        // debug build (docs/receive.md, "Metrics").
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
     ],
     targets: [
         // System libraries from Debian's -dev packages (see .ci/run).
@@ -53,6 +59,9 @@ let package = Package(
                 "ExportParser",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
             ]
         ),
         .executableTarget(

@@ -27,7 +27,11 @@ struct Compare: ParsableCommand {
 
             --everyone (with --store): every person of the store through this same check, side by \
             side; fleet.json, fleet.csv and fleet.html in --out and each person's report in \
-            --out/PERSON/. Exit 0 when everyone is ready, 1 when anyone is not.
+            --out/PERSON/. Exit 0 when everyone is ready, 1 when anyone is not. Each person's verdict \
+            is also stored. --shard K/N (K from 0, as $JOB_COMPLETION_INDEX) checks only the people \
+            whose SHA-256 of the id, first 8 bytes mod N, is K: N workers cover everyone once. \
+            --report then builds the fleet report from every shard's stored verdicts, naming who has \
+            none yet or a stale one (exit 1 then).
 
             Examples:
               health-import compare --native export.zip --hae HealthAutoExport.json
@@ -37,6 +41,8 @@ struct Compare: ParsableCommand {
               health-import compare --native out/payloads --monitor 3 --until 2026-03-22
               health-import compare --store out/health.sqlite --person ann
               health-import compare --store received.sqlite --everyone --days 7 --out fleet
+              health-import compare --store received.sqlite --everyone --shard 0/4 --out fleet
+              health-import compare --store received.sqlite --everyone --report --out fleet
             """
     )
 
@@ -101,17 +107,36 @@ struct Compare: ParsableCommand {
         ))
     var everyone = false
 
+    @Option(
+        help: ArgumentHelp(
+            "With --everyone: only shard K of N (K from 0 to N-1, as Kubernetes' $JOB_COMPLETION_INDEX): the people whose SHA-256 of the id, first 8 bytes big-endian, mod N is K. Example: --shard 0/4",
+            valueName: "K/N"))
+    var shard: String?
+
+    @Flag(
+        help: ArgumentHelp(
+            "With --everyone: the fleet report from the verdicts earlier --everyone runs stored (every shard's), comparing no one again; names the people without a verdict or with a stale one."
+        ))
+    var report = false
+
     @Flag(help: "Print nothing; the exit status says the result.")
     var quiet = false
 
     func validate() throws {
-        try CommandErrors.check { try request.validate() }
+        try CommandErrors.check {
+            _ = try shard.map(FleetShard.init)
+            try request.validate()
+        }
     }
 
     private var request: CompareRequest {
-        CompareRequest(
+        var r = CompareRequest(
             native: native, hae: hae, days: days, from: from, timeZoneName: timezone.name, tolerancesPath: tolerances,
             outDir: out, monitor: monitor, until: until, storePath: store, person: person, everyone: everyone)
+        // --shard was parsed in validate(); a text it refused never gets here.
+        r.shard = shard.flatMap { try? FleetShard($0) }
+        r.reportOnly = report
+        return r
     }
 
     func run() throws {

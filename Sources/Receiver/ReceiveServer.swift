@@ -33,6 +33,9 @@ public struct ReceiveOptions: Sendable {
 public struct ReceiveServer: Sendable {
     let options: ReceiveOptions
     let bodies: ReceivedBodyStore
+    /// `GET /metrics` (`ReceiveMetrics`) and the request log (`ReceiveLog`, swift-log).
+    let metrics = ReceiveMetrics()
+    let log = ReceiveLog()
 
     public init(_ options: ReceiveOptions) throws {
         self.options = options
@@ -64,27 +67,30 @@ public struct ReceiveServer: Sendable {
     }
 
     func respond(_ request: Request, _ context: ReceiveContext) async -> Response {
-        let started = Date()
+        let started = ContinuousClock.now
         var person: String?
         var bytes = 0
         let response = await answer(request, context, person: &person, bytes: &bytes)
-        ReceiveLog.write(
-            ReceiveLog.line(
-                person: person, method: request.method.rawValue, path: request.uri.path, status: Int(response.status.code), bytes: bytes,
-                started: started))
+        let status = Int(response.status.code)
+        log.request(person: person, method: request.method.rawValue, path: request.uri.path, status: status, bytes: bytes, started: started)
+        metrics.request(path: request.uri.path, status: status)
         return response
     }
 
     private func answer(_ request: Request, _ context: ReceiveContext, person: inout String?, bytes: inout Int) async -> Response {
         let path = request.uri.path
         let endpoint = ReceiveEndpoint.allCases.first { $0.path == path }
-        guard endpoint != nil || path == "/status" else { return Self.json(.notFound, ["error": "no such endpoint"]) }
+        let open = ["/metrics", "/healthz"].contains(path)
+        guard endpoint != nil || path == "/status" || open else { return Self.json(.notFound, ["error": "no such endpoint"]) }
         let wanted: HTTPRequest.Method = endpoint == nil ? .get : .post
         guard request.method == wanted else {
             var r = Self.json(.methodNotAllowed, ["error": "use \(wanted.rawValue) \(path)"])
             r.headers[.allow] = wanted.rawValue
             return r
         }
+        // The operators' routes take no key: they say nothing of anyone's data (docs/receive.md).
+        if path == "/metrics" { return metricsResponse() }
+        if path == "/healthz" { return Self.json(.ok, ["status": "serving"]) }
         guard let who = options.keys.person(forKey: request.headers[.init("x-api-key")!]) else {
             return Self.json(.unauthorized, ["error": "missing or wrong x-api-key"])
         }
@@ -109,6 +115,7 @@ public struct ReceiveServer: Sendable {
         bytes = body.readableBytes
         let receivedAt = Date()
         let bodies = self.bodies
+        let metrics = self.metrics
         // The HAE reader's copy of a body goes beside the store (`TemporaryBody`).
         let scratchFolder = URL(fileURLWithPath: options.storePath).deletingLastPathComponent().path
         // The check (a reader over the whole body: seconds for 200 MB) and the commit (an fsync)
@@ -119,11 +126,18 @@ public struct ReceiveServer: Sendable {
             result = try await NIOThreadPool.singleton.runIfActive {
                 body.withUnsafeReadableBytes { raw in
                     let lent = BorrowedBytes(lentFor: raw)
-                    switch ReceivedBodyCheck.check(lent, endpoint: endpoint, now: receivedAt, scratchFolder: scratchFolder) {
+                    let clock = ContinuousClock()
+                    let checkStarted = clock.now
+                    let checked = ReceivedBodyCheck.check(lent, endpoint: endpoint, now: receivedAt, scratchFolder: scratchFolder)
+                    metrics.check(endpoint: endpoint.rawValue, took: clock.now - checkStarted)
+                    switch checked {
                     case .failure(let problem): return .failure(problem)
                     case .success(let check):
                         return Result {
-                            _ = try bodies.keep(raw, endpoint: endpoint, person: who, check: check, receivedAt: receivedAt)
+                            let commitStarted = clock.now
+                            let kept = try bodies.keep(raw, endpoint: endpoint, person: who, check: check, receivedAt: receivedAt)
+                            metrics.commit(endpoint: endpoint.rawValue, took: clock.now - commitStarted)
+                            if case .stored = kept { metrics.stored(endpoint: endpoint.rawValue, bytes: raw.count) }
                             return check
                         }
                     }
@@ -140,11 +154,11 @@ public struct ReceiveServer: Sendable {
             return Self.json(
                 .ok, ["status": "accepted", "last_sync": ReceivedBodyStore.isoUTCMilliseconds(receivedAt), "warnings": check.warnings])
         case .failure(let problem as BodyProblem) where problem.isServerFault:
-            ReceiveLog.write("receive: checking a body failed: \(problem.message)")
+            log.failure("checking a body failed: \(problem.message)")
             return Self.json(.internalServerError, ["error": problem.message])
         case .failure(let problem as BodyProblem): return Self.json(.badRequest, ["error": problem.message])
         case .failure(let error):
-            ReceiveLog.write("receive: storing a body failed: \(error)")
+            log.failure("storing a body failed: \(error)")
             return Self.json(.internalServerError, ["error": "the body could not be stored; send it again"])
         }
     }
@@ -166,9 +180,16 @@ public struct ReceiveServer: Sendable {
             let rows = try bodies.status(person: person)
             return Self.json(.ok, ["person": person, "sides": rows.map(\.json)])
         } catch {
-            ReceiveLog.write("receive: reading the status failed: \(error)")
+            log.failure("reading the status failed: \(error)")
             return Self.json(.internalServerError, ["error": "the status could not be read"])
         }
+    }
+
+    /// Prometheus' text format (`ReceiveMetrics`).
+    private func metricsResponse() -> Response {
+        var headers = HTTPFields()
+        headers[.contentType] = "text/plain; version=0.0.4; charset=utf-8"
+        return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(string: metrics.text())))
     }
 
     static func json(_ status: HTTPResponse.Status, _ object: [String: Any]) -> Response {

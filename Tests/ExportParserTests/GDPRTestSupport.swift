@@ -68,6 +68,14 @@ enum GDPRTestSupport {
                 try received.keep($0, endpoint: .app, person: person, check: check, receivedAt: Date(timeIntervalSince1970: 1_795_000_000))
             }
         }
+        // A fleet verdict of each (compare --everyone stores one a person).
+        let verdicts = FleetVerdictTable(try HealthStore(path: store))
+        for person in ["ann", "bob"] {
+            let p = FleetPerson(person: person, status: .ready, exitStatus: 0, reason: "fields within tolerance of \(person)")
+            try verdicts.write(
+                try FleetVerdict(
+                    p, run: .init(mode: "validate", days: 7), shard: .all, checkedAt: Date(timeIntervalSince1970: 1_795_000_000)))
+        }
         return (dir, store)
     }
 

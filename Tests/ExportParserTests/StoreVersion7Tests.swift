@@ -79,7 +79,7 @@ final class StoreVersion7Tests: XCTestCase {
         XCTAssertEqual(try T.rows(store, "SELECT typeof(step_count) FROM daily WHERE date = '2024-03-02'"), [["real"]])
 
         let opened = try HealthStore(path: store)
-        XCTAssertEqual(try opened.schemaVersion(), 7)
+        XCTAssertEqual(try opened.schemaVersion(), StoreSchema.currentVersion)  // 7, and 8 (fleet_verdicts) since
         XCTAssertEqual(
             try T.rows(store, "SELECT typeof(step_count), step_count FROM daily WHERE date = '2024-03-02'"), [["integer", "24504"]])
         XCTAssertEqual(try T.rows(store, "SELECT count(*) FROM imports WHERE day_options IS NULL"), [["2"]])

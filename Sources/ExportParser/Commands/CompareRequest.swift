@@ -26,6 +26,11 @@ public struct CompareRequest: Sendable {
     /// `--everyone`: every person of the store, each through the single-person rules, with one
     /// fleet report (docs/compare.md, "Fleet").
     public var everyone: Bool
+    /// `--shard K/N` (with `--everyone`): only the people of shard K (docs/compare.md, "Shards").
+    public var shard: FleetShard?
+    /// `--report` (with `--everyone`): the fleet report from the verdicts stored by earlier
+    /// `--everyone` runs (every shard's), comparing no one again.
+    public var reportOnly = false
 
     public init(
         native: [String], hae: [String], days: Int = 7, from: String? = nil, timeZoneName: String? = nil,
@@ -70,6 +75,13 @@ public struct CompareRequest: Sendable {
         if person.isEmpty { throw UsageError("--person", "--person needs a non-empty id") }
         if everyone, storePath == nil {
             throw UsageError("--everyone", "--everyone compares every person of a store: give --store FILE")
+        }
+        if shard != nil, !everyone { throw UsageError("--shard", "--shard takes a share of --everyone: give it with --everyone") }
+        if reportOnly, !everyone {
+            throw UsageError("--report", "--report builds the fleet report of --everyone from stored verdicts: give it with --everyone")
+        }
+        if reportOnly, shard != nil {
+            throw UsageError("--report", "--report reads every shard's verdicts: give it without --shard")
         }
     }
 }

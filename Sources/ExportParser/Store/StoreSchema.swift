@@ -5,7 +5,7 @@ import CSQLite
 /// docs/store.md documents the tables.
 enum StoreSchema {
     /// Migration `i` brings the schema from version `i` to `i + 1`.
-    static let migrations: [String] = [v1, v2, v3, v4, v5, v6, v7]
+    static let migrations: [String] = [v1, v2, v3, v4, v5, v6, v7, v8]
 
     /// The newest schema version this build knows.
     static var currentVersion: Int { migrations.count }
@@ -483,6 +483,31 @@ enum StoreSchema {
     /// view again) refuses the store instead.
     static let v7 = """
         DROP VIEW IF EXISTS daily;
+        """
+
+    /// Version 8: the verdicts of `compare --everyone` (docs/compare.md, "Shards"), one row a
+    /// person, written by whichever worker checked the person last (`FleetVerdictTable`), so
+    /// `compare --everyone --report` builds one fleet report from every shard's people.
+    /// `person_json` is the person's whole line of the report; `failing_fields` a JSON array of
+    /// field names; `shard` the worker's `K/N`; `checked_at` when the person's data was read
+    /// (data received or imported later makes the verdict stale). `IF NOT EXISTS`: a store set
+    /// back to an older `user_version` by hand (as the migration tests do) keeps its tables.
+    static let v8 = """
+        CREATE TABLE IF NOT EXISTS fleet_verdicts (
+            person TEXT PRIMARY KEY,
+            status TEXT NOT NULL,
+            failing_fields TEXT NOT NULL,
+            reason TEXT NOT NULL,
+            person_json TEXT NOT NULL,
+            mode TEXT NOT NULL,
+            days INTEGER NOT NULL,
+            monitor INTEGER,
+            until_date TEXT,
+            shard TEXT NOT NULL,
+            tool_version TEXT NOT NULL,
+            checked_at TEXT NOT NULL,
+            written_at TEXT NOT NULL
+        ) WITHOUT ROWID;
         """
 
     /// The rest of version 7: `imports.day_options`, added unless the table has it (a store a

@@ -9,6 +9,7 @@ enum FleetCheck {
         var request = template
         request.person = person
         request.everyone = false
+        request.shard = nil
         let folder = FleetPerson.folder(person)
         request.outDir = outDir + "/" + folder
         let monitoring = template.monitor != nil

@@ -3,10 +3,10 @@ import Foundation
 /// One person's line of the fleet report: the status, why, and the fields that fail with their
 /// dates, made from exactly the report `compare --store FILE --person P` gives (or the error it
 /// ends with).
-public struct FleetPerson: Sendable {
+public struct FleetPerson: Sendable, Codable, Equatable {
     /// A field that fails for the person: the dates and what happened on each
     /// (`2026-03-14 +600 (+6 %)`, `2026-03-12 no data from HAE`).
-    public struct FailingField: Sendable, Equatable {
+    public struct FailingField: Sendable, Equatable, Codable {
         public var field: String
         public var dates: [String]
         /// The verdict's or the gap's sentence.

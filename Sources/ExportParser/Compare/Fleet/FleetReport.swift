@@ -19,6 +19,9 @@ public struct FleetReport: Sendable {
     /// `--monitor N`, and how its last date was chosen.
     public var monitor: Int?
     public var until: String?
+    /// Whom the report covers: complete unless it was built from stored verdicts
+    /// (`--report`) and someone's is missing or stale.
+    public var coverage = FleetCoverage()
 
     init(people unsorted: [FleetPerson], mode: CompareReport.Mode, days: Int, monitor: Int?, until: String?) {
         people = unsorted.sorted { ($0.status.rank, $0.person) < ($1.status.rank, $1.person) }
@@ -45,5 +48,6 @@ public struct FleetReport: Sendable {
         FleetStatus.allCases.map { s in (s, people.filter { $0.status == s }.count) }
     }
 
-    public var allReady: Bool { people.allSatisfy(\.ready) }
+    /// Everyone of the store is covered and ready.
+    public var allReady: Bool { people.allSatisfy(\.ready) && coverage.isComplete }
 }

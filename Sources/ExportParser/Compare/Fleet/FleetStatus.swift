@@ -1,5 +1,5 @@
 /// Where one person of a cohort stands (docs/compare.md, "Fleet"), worst first.
-public enum FleetStatus: String, Sendable, CaseIterable {
+public enum FleetStatus: String, Sendable, CaseIterable, Codable {
     /// `--monitor`: the app sent nothing on the last dates (a `stopped` gap).
     case appStopped = "app-stopped"
     /// The single-person check fails: values out of tolerance, a workout on one side, a gap, or

@@ -6,7 +6,7 @@ enum ExportKinds {
     static func all() -> [ExportKind] {
         [
             imports, sources, devices, samples, hrvBeats, correlations, workouts, activitySummaries, me, extraItems, sleepSummaries,
-            dayValues, daily(), importDayValues, dayPayloads, pushes, receivedBodies,
+            dayValues, daily(), importDayValues, dayPayloads, pushes, receivedBodies, fleetVerdicts,
         ]
     }
 
@@ -377,6 +377,27 @@ enum ExportKinds {
             .value("pushed_at", "pushed_at", "When (UTC)."),
         ],
         from: "FROM pushes WHERE person = ?1 ORDER BY endpoint, date")
+
+    static let fleetVerdicts = ExportKind(
+        name: "fleet_verdicts",
+        about: """
+            Your last verdict in a cohort's migration check (compare --everyone): whether your data were ready and why.
+            """,
+        columns: [
+            .value("status", "status", "app-stopped, not-ready, not-enough-data or ready."),
+            .json("failing_fields", storedJSON("failing_fields"), "The fields that failed (payload paths)."),
+            .value("reason", "reason", "Why, in one sentence."),
+            .json("verdict", storedJSON("person_json"), "The whole verdict: failing fields with their dates, fields that held, causes."),
+            .value("mode", "mode", "validate or monitor."),
+            .value("days", "days", "Dates compared (--days)."),
+            .value("monitor", "monitor", "Dates monitored (--monitor), or empty."),
+            .value("until_date", "until_date", "The last date monitored (--until), or empty."),
+            .value("shard", "shard", "The worker's share of the cohort, K/N."),
+            .value("tool_version", "tool_version", "The health-import version that made it."),
+            .value("checked_at", "checked_at", "When your data were read for it (UTC)."),
+            .value("written_at", "written_at", "When it was written (UTC)."),
+        ],
+        from: "FROM fleet_verdicts WHERE person = ?1")
 
     static let receivedBodies = ExportKind(
         name: "received_bodies",

@@ -41,6 +41,7 @@ enum PersonRows {
         Table(name: "day_payloads", predicate: "person = ?1"),
         Table(name: "pushes", predicate: "person = ?1"),
         Table(name: "received_bodies", predicate: "person = ?1"),
+        Table(name: "fleet_verdicts", predicate: "person = ?1"),
         Table(name: "import_day_values", predicate: "import_id IN (\(ownImports))"),
         Table(name: "import_record_counts", predicate: "import_id IN (\(ownImports))"),
         Table(name: "import_skips", predicate: "import_id IN (\(ownImports))"),

@@ -55,6 +55,15 @@ enum FleetJSON {
                         + report.counts.map { ($0.status.rawValue, int($0.people)) })
             ),
             ("people", .array(people)), ("fields", .array(fields)), ("causes", .array(causes)),
+            (
+                "coverage",
+                .object([
+                    ("complete", .bool(report.coverage.isComplete)),
+                    ("missing_people", .array(report.coverage.missingPeople.map(JSONValue.string))),
+                    ("missing_shards", .array(report.coverage.missingShards.map(JSONValue.string))),
+                    ("stale_people", .array(report.coverage.stalePeople.map(JSONValue.string))),
+                ])
+            ),
         ])
     }
 }

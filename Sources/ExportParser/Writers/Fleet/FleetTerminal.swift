@@ -2,7 +2,7 @@
 /// people it holds and fails for (the fields failing for anyone), the causes most people share,
 /// and the counts. Colours (ANSI) only when asked.
 enum FleetTerminal {
-    static func render(_ report: FleetReport, outDir: String, color: Bool) -> String {
+    static func render(_ report: FleetReport, outDir: String, color: Bool, shard: FleetShard? = nil) -> String {
         func paint(_ text: String, _ code: String) -> String { color ? "\u{1B}[\(code)m" + text + "\u{1B}[0m" : text }
         var lines: [String] = []
         let width = min(24, report.people.map(\.person.count).max() ?? 0)
@@ -41,6 +41,7 @@ enum FleetTerminal {
                 lines.append("  \(c.people.count) \(c.people.count == 1 ? "person" : "people"): \(c.cause)")
             }
         }
+        lines.append(contentsOf: coverageLines(report.coverage, shard: shard))
         lines.append("")
         let counts = report.counts.filter { $0.people > 0 }.map { "\($0.people) \($0.status.words)" }.joined(separator: ", ")
         let n = report.people.count
@@ -55,4 +56,28 @@ enum FleetTerminal {
     }
 
     static let causesShown = 8
+
+    /// What a `--shard` run covered, and what a `--report` lacks: who has no verdict (and in
+    /// which shards), whose verdict is stale.
+    static func coverageLines(_ c: FleetCoverage, shard: FleetShard?) -> [String] {
+        var lines: [String] = []
+        func few(_ names: [String]) -> String {
+            names.prefix(5).joined(separator: ", ") + (names.count > 5 ? ", \(names.count - 5) more" : "")
+        }
+        if let shard { lines += ["", "Shard \(shard) of the store's people (the others are other shards'); --report joins them."] }
+        if !c.missingPeople.isEmpty {
+            lines += [
+                "",
+                "No verdict yet for \(c.missingPeople.count) \(c.missingPeople.count == 1 ? "person" : "people") (\(few(c.missingPeople))): "
+                    + "run shard \(c.missingShards.joined(separator: ", ")) (compare --everyone --shard K/N)",
+            ]
+        }
+        if !c.stalePeople.isEmpty {
+            lines += [
+                "",
+                "Stale: \(c.stalePeople.count) \(c.stalePeople.count == 1 ? "verdict was" : "verdicts were") made before newer data or with other options (\(few(c.stalePeople))); run their shards again",
+            ]
+        }
+        return lines
+    }
 }

@@ -112,7 +112,7 @@ final class FleetShardTests: XCTestCase {
         XCTAssertEqual(try table.changedSinceChecked(), [])
         let body = Array(#"{"data": [{"date": "2026-03-02"}]}"#.utf8)
         try body.withUnsafeBytes { raw in
-            let check = try ReceivedBodyCheck.check(raw, endpoint: .app, now: Date(), scratchFolder: dir.path).get()
+            let check = try ReceivedBodyCheck.check(BorrowedBytes(lentFor: raw), endpoint: .app, now: Date(), scratchFolder: dir.path).get()
             _ = try bodies.keep(raw, endpoint: .app, person: "bob", check: check, receivedAt: Date())
         }
         XCTAssertEqual(try table.changedSinceChecked(), ["bob"])

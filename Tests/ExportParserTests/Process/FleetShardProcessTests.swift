@@ -98,7 +98,9 @@ final class FleetShardProcessTests: XCTestCase {
     private func keep(_ store: String, person: String, endpoint: ReceiveEndpoint, _ body: [UInt8], scratch: URL) throws {
         let bodies = try ReceivedBodyStore(path: store)
         try body.withUnsafeBytes { raw in
-            let check = try ReceivedBodyCheck.check(raw, endpoint: endpoint, now: Date(), scratchFolder: scratch.path).get()
+            let check = try ReceivedBodyCheck.check(
+                BorrowedBytes(lentFor: raw), endpoint: endpoint, now: Date(), scratchFolder: scratch.path
+            ).get()
             _ = try bodies.keep(raw, endpoint: endpoint, person: person, check: check, receivedAt: Date())
         }
     }

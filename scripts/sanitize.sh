@@ -6,6 +6,7 @@
 #   bash scripts/sanitize.sh            # both
 #   bash scripts/sanitize.sh address    # one of: address, thread
 #   SANITIZE_FILTER='Store|HAE' bash scripts/sanitize.sh address   # only the tests matching (swift test --filter)
+#   SANITIZE_SKIP='LargeStore' …                                     # and not those (swift test --skip)
 #
 # Exit status: 0 when every run passed with no sanitizer report, 1 otherwise. A report makes
 # the test process fail (ASan/TSan abort on their first error with halt_on_error=1).
@@ -24,6 +25,7 @@ for kind in "${kinds[@]}"; do
     log=$(mktemp)
     filter=()
     [ -z "${SANITIZE_FILTER:-}" ] || filter=(--filter "$SANITIZE_FILTER")
+    [ -z "${SANITIZE_SKIP:-}" ] || filter+=(--skip "$SANITIZE_SKIP")
     echo "== swift test --sanitize=$kind --scratch-path $scratch ${filter[*]}"
     # detect_leaks=0: Foundation's and XCTest's one-time allocations are reported as leaks.
     ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=0:halt_on_error=1} \

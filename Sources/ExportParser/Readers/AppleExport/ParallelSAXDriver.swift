@@ -60,7 +60,10 @@ final class ParallelSAXDriver: ExportParse, @unchecked Sendable {
     private let workerCount: Int
     private var running = true
 
-    init(file: String, handler: ExportElementHandler, workers: Int, chunkBytes: Int = ParseThreads.defaultChunkBytes) {
+    init(
+        file: String, handler: ExportElementHandler, workers: Int, chunkBytes: Int = ParseThreads.defaultChunkBytes,
+        window: ExportWindow? = nil
+    ) {
         self.file = file
         self.chunkBytes = max(16, chunkBytes)
         workerCount = max(1, workers)
@@ -80,7 +83,7 @@ final class ParallelSAXDriver: ExportParse, @unchecked Sendable {
         searchFrom = 0
         for i in 0..<workerCount {
             NamedThread.start("xml parser \(i + 1)", stackSize: 4 << 20) { [work, state, spares, file, workersDone] in
-                Self.parseChunks(from: work, state: state, spares: spares, file: file)
+                Self.parseChunks(from: work, state: state, spares: spares, file: file, window: window)
                 workersDone.signal()
             }
         }
@@ -248,12 +251,16 @@ final class ParallelSAXDriver: ExportParse, @unchecked Sendable {
     // MARK: - Workers
 
     private static func parseChunks(
-        from work: BoundedBatchQueue<ParseChunk>, state: ChunkPlayState, spares: TapeSpares<ElementTape>, file: String
+        from work: BoundedBatchQueue<ParseChunk>, state: ChunkPlayState, spares: TapeSpares<ElementTape>, file: String,
+        window: ExportWindow?
     ) {
+        var seen = ExportWindow.Seen()
         while let batch = work.pop() {
             for chunk in batch {
                 defer { chunk.parsed.signal() }
                 if state.workersStopped { continue }
+                // The window read: only the elements that can reach the dates asked about go on.
+                window?.filter(&chunk.bytes, seen: &seen)
                 let recorder = ElementRecorder(file: file, syntheticRoot: !chunk.first, spares: spares) { chunk.tapes.append($0) }
                 chunk.shortcuts = EntityShortcuts.apply(&chunk.bytes)
                 recorder.shortcuts = chunk.shortcuts

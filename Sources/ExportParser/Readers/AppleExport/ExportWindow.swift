@@ -114,13 +114,16 @@ struct ExportWindow: Sendable {
     private static func namesZone(_ p: UnsafeMutablePointer<UInt8>, _ n: Int, line: Int) -> Bool {
         var j = line
         while j < n, p[j] == 0x20 || p[j] == 0x09 { j += 1 }
-        let entry = entryPrefix.count
-        guard j + entry <= n, same(p + j, entryPrefix) else { return false }
-        if j + entry + timeZoneValue.count <= n, same(p + j + entry, timeZoneValue) { return true }
+        // `<M` first: most nested lines are not metadata (beats, statistics, end tags).
+        guard j + 2 <= n, p[j] == UInt8(ascii: "<"), p[j + 1] == UInt8(ascii: "M") else { return false }
+        let entry: StaticString = "<MetadataEntry ", zoneKey: StaticString = "key=\"HKTimeZone\"", keyFirst: StaticString = "key=\""
+        let e = entry.utf8CodeUnitCount
+        guard j + e <= n, same(p + j, entry) else { return false }
+        if j + e + zoneKey.utf8CodeUnitCount <= n, same(p + j + e, zoneKey) { return true }
         // Apple's layout: `key` first, one element a line; any other MetadataEntry line is searched.
-        if j + entry + keyFirst.count <= n, same(p + j + entry, keyFirst) { return false }
+        if j + e + keyFirst.utf8CodeUnitCount <= n, same(p + j + e, keyFirst) { return false }
         let end = memchr(p + j, 0x0A, n - j).map { p.distance(to: $0.assumingMemoryBound(to: UInt8.self)) } ?? n
-        return has(p + j, end - j, timeZoneKey)
+        return find(p + j, end - j, "HKTimeZone") != nil
     }
 
     /// Whether the segment (an element, with the line feed before it) can reach the window;
@@ -134,8 +137,9 @@ struct ExportWindow: Sendable {
         guard let gt = memchr(tag, 0x3E, count - before) else { return true }
         let tagCount = tag.distance(to: gt.assumingMemoryBound(to: UInt8.self))
         guard tagCount > 1, tag[1] != UInt8(ascii: "/"), tag[1] != UInt8(ascii: "!"), tag[1] != UInt8(ascii: "?") else { return true }
-        guard let start = Self.date(tag, tagCount, Self.startKey), let end = Self.date(tag, tagCount, Self.endKey) else {
-            if let day = Self.attribute(tag, tagCount, Self.dateComponentsKey) {
+        let (start, end) = Self.dates(tag, tagCount)
+        guard let start, let end else {
+            if let day = Self.attribute(tag, tagCount, " dateComponents=\"") {
                 let text = String(decoding: UnsafeBufferPointer(start: day.at, count: day.count), as: UTF8.self)
                 guard let d = CivilDate.parseISODate(text) else { return true }
                 return Int64(d) * 86_400 < to && Int64(d + 1) * 86_400 > from || zone || restOfLineNamesZone(tag, tagCount, p, count)
@@ -144,58 +148,55 @@ struct ExportWindow: Sendable {
         }
         if start < to, end >= from { return true }
         if zone || restOfLineNamesZone(tag, tagCount, p, count) { return true }
-        if start < to, let type = Self.attribute(tag, tagCount, Self.typeKey), Self.equal(type, Self.sleepType) { return true }
+        if start < to, let type = Self.attribute(tag, tagCount, " type=\""), Self.isSleep(type) { return true }
         return keepsWatch(tag, tagCount, seen: &seen)
     }
 
     /// Whether the top-level line goes on after the start tag (not Apple's layout) and names
     /// `HKTimeZone` there.
     private func restOfLineNamesZone(_ tag: UnsafePointer<UInt8>, _ tagCount: Int, _ p: UnsafeMutablePointer<UInt8>, _ count: Int) -> Bool {
-        let after = UnsafePointer(p).distance(to: tag) + tagCount + 1
-        guard after < count else { return false }
+        var after = UnsafePointer(p).distance(to: tag) + tagCount + 1
+        if after < count, p[after] == 0x0A { return false }  // Apple's layout: the line ends with the tag
+        after = min(after, count)
         let end = memchr(p + after, 0x0A, count - after).map { p.distance(to: $0.assumingMemoryBound(to: UInt8.self)) } ?? count
-        return end > after && Self.has(p + after, end - after, Self.timeZoneKey)
+        return end > after && Self.find(p + after, end - after, "HKTimeZone") != nil
     }
 
     /// An element dropped otherwise is kept when its device is a watch whose source this scanner
     /// has not kept yet.
     private func keepsWatch(_ tag: UnsafePointer<UInt8>, _ count: Int, seen: inout Seen) -> Bool {
-        guard let source = Self.attribute(tag, count, Self.sourceKey) else { return false }
-        for known in seen.watchSources where Self.equal(source, known) { return false }
-        guard Self.has(tag, count, Self.watchModel) else { return false }
-        seen.watchSources.append(Array(UnsafeBufferPointer(start: source.at, count: source.count)))
+        guard Self.find(tag, count, "model:Watch,") != nil, let source = Self.attribute(tag, count, " sourceName=\"") else { return false }
+        let name = UnsafeBufferPointer(start: source.at, count: source.count)
+        for known in seen.watchSources where known.elementsEqual(name) { return false }
+        seen.watchSources.append(Array(name))
         return true
     }
 
-    private static let startKey = Array(" startDate=\"".utf8)
-    private static let endKey = Array(" endDate=\"".utf8)
-    private static let typeKey = Array(" type=\"".utf8)
-    private static let dateComponentsKey = Array(" dateComponents=\"".utf8)
-    private static let sourceKey = Array(" sourceName=\"".utf8)
-    private static let timeZoneKey = Array("HKTimeZone".utf8)
-    private static let watchModel = Array("model:Watch,".utf8)
-    private static let sleepType = Array(Catalog.sleepType.utf8)
-    private static let entryPrefix = Array("<MetadataEntry ".utf8)
-    private static let timeZoneValue = Array("key=\"HKTimeZone\"".utf8)
-    private static let keyFirst = Array("key=\"".utf8)
+    /// Whether a `type` value is the sleep type.
+    @inline(__always)
+    private static func isSleep(_ v: (at: UnsafePointer<UInt8>, count: Int)) -> Bool {
+        let sleep: StaticString = "HKCategoryTypeIdentifierSleepAnalysis"
+        return v.count == sleep.utf8CodeUnitCount && same(v.at, sleep)
+    }
 
     /// Whether the bytes at `p` begin with `needle` (the caller checked there are enough).
     @inline(__always)
-    private static func same(_ p: UnsafePointer<UInt8>, _ needle: [UInt8]) -> Bool {
-        needle.withUnsafeBufferPointer { k in memcmp(p, k.baseAddress!, k.count) == 0 }
+    private static func same(_ p: UnsafePointer<UInt8>, _ needle: StaticString) -> Bool {
+        memcmp(p, needle.utf8Start, needle.utf8CodeUnitCount) == 0
     }
 
     /// The first `needle` in `count` bytes at `p` (glibc's `memmem` is not in Swift's Glibc
     /// module): `memchr` for its first byte, then a compare; the needles are short and a tag a
     /// few hundred bytes.
     @inline(__always)
-    private static func find(_ p: UnsafePointer<UInt8>, _ count: Int, _ needle: [UInt8]) -> UnsafePointer<UInt8>? {
-        let k = needle.count
+    private static func find(_ p: UnsafePointer<UInt8>, _ count: Int, _ needle: StaticString) -> UnsafePointer<UInt8>? {
+        let k = needle.utf8CodeUnitCount
         guard count >= k else { return nil }
+        let first = Int32(needle.utf8Start[0])
         var at = p
         let last = p + (count - k)
         while at <= last {
-            guard let f = memchr(at, Int32(needle[0]), last - at + 1) else { return nil }
+            guard let f = memchr(at, first, last - at + 1) else { return nil }
             let c = UnsafePointer(f.assumingMemoryBound(to: UInt8.self))
             if same(c, needle) { return c }
             at = c + 1
@@ -203,28 +204,45 @@ struct ExportWindow: Sendable {
         return nil
     }
 
-    @inline(__always)
-    private static func has(_ p: UnsafePointer<UInt8>, _ count: Int, _ needle: [UInt8]) -> Bool { find(p, count, needle) != nil }
-
-    @inline(__always)
-    private static func equal(_ a: (at: UnsafePointer<UInt8>, count: Int), _ b: [UInt8]) -> Bool {
-        a.count == b.count && same(a.at, b)
-    }
-
     /// The bytes of the attribute `key` (` name="`) up to its closing quote, in place.
     @inline(__always)
-    private static func attribute(_ tag: UnsafePointer<UInt8>, _ count: Int, _ key: [UInt8]) -> (at: UnsafePointer<UInt8>, count: Int)? {
+    private static func attribute(_ tag: UnsafePointer<UInt8>, _ count: Int, _ key: StaticString) -> (at: UnsafePointer<UInt8>, count: Int)?
+    {
         guard let f = find(tag, count, key) else { return nil }
-        let v = f + key.count
+        let v = f + key.utf8CodeUnitCount
         let left = count - tag.distance(to: v)
         guard left > 0, let q = memchr(v, 0x22, left) else { return nil }
         return (v, v.distance(to: q.assumingMemoryBound(to: UInt8.self)))
     }
 
-    /// The UTC seconds of the timestamp attribute `key`, nil when absent or unreadable.
+    /// `startDate` and `endDate` in UTC seconds (nil when absent or unreadable), found in one
+    /// pass: each `D` of the tag followed by `ate="` and preceded by ` start` or ` end`. A record's
+    /// tag holds four or five `D`s (`HKDevice`, `creationDate`, the two dates); a search for each
+    /// key from its leading space stopped at every attribute, twice (perf: 10.7 % of the run).
     @inline(__always)
-    private static func date(_ tag: UnsafePointer<UInt8>, _ count: Int, _ key: [UInt8]) -> Int64? {
-        guard let v = attribute(tag, count, key) else { return nil }
-        return TimestampParser.parse(v.at, v.count)?.seconds
+    private static func dates(_ tag: UnsafePointer<UInt8>, _ count: Int) -> (Int64?, Int64?) {
+        var start: Int64?, end: Int64?
+        guard count > 12 else { return (nil, nil) }
+        var at = tag + 6
+        let stop = tag + count
+        while at + 5 < stop, let f = memchr(at, 0x44, stop - at - 5) {
+            let d = UnsafePointer(f.assumingMemoryBound(to: UInt8.self))
+            at = d + 1
+            guard d[1] == 0x61, d[2] == 0x74, d[3] == 0x65, d[4] == 0x3D, d[5] == 0x22 else { continue }
+            let isStart = d[-1] == 0x74 && d[-2] == 0x72 && d[-3] == 0x61 && d[-4] == 0x74 && d[-5] == 0x73 && d[-6] == 0x20
+            let isEnd = !isStart && d[-1] == 0x64 && d[-2] == 0x6E && d[-3] == 0x65 && d[-4] == 0x20
+            guard isStart || isEnd else { continue }
+            let v = d + 6
+            var length = 25
+            if v + 25 >= stop || v[25] != 0x22 {
+                guard let q = memchr(v, 0x22, stop - v) else { return (start, end) }
+                length = v.distance(to: q.assumingMemoryBound(to: UInt8.self))
+            }
+            let seconds = TimestampParser.parse(v, length)?.seconds
+            if isStart { start = seconds } else { end = seconds }
+            at = v + length
+            if start != nil, end != nil { break }
+        }
+        return (start, end)
     }
 }

@@ -20,6 +20,9 @@ import Foundation
 /// the first in file order wins. A file without cuts (not indented as Apple's) is read
 /// sequentially after `chunkBytes × 4` bytes without one.
 ///
+/// The window read (`window`, `explain`): a worker first cuts out of its chunk the top-level
+/// elements that cannot reach the dates asked about (`ExportWindow`), then parses what is left.
+///
 /// Memory: at most N + 2 chunks (their bytes, tapes and dictionaries) are held at a time, and
 /// their byte arrays go round through `ChunkByteSpares` instead of being freed and made again.
 ///

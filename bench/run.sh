@@ -302,7 +302,7 @@ row() { # name bytes floor-name target [second-ref target2]
     local name=$1 bytes=$2 ref=$3 target=$4 ref2=${5:-} target2=${6:-}
     local s=${SEC[$name]:-} r=${RSS[$name]:-} verdict=PASS why="" rat="-" rat2="" mbs="-" rssmb="-"
     if [ -z "$s" ]; then
-        printf '%-12s %8s %8s %-22s %8s %7s  FAIL  %s\n' "$name" "-" "-" "-" "-" "-" "${ERR[$name]:-not run}"
+        printf '%-14s %8s %8s %-22s %8s %7s  FAIL  %s\n' "$name" "-" "-" "-" "-" "-" "${ERR[$name]:-not run}"
         FAILS=$((FAILS + 1))
         return
     fi
@@ -334,7 +334,7 @@ row() { # name bytes floor-name target [second-ref target2]
     fi
     if ! awk -v m="$rssmb" -v t="$T_RSS" 'BEGIN { exit !(m < t) }'; then verdict=FAIL; why+=" RSS>=${T_RSS}MB;"; fi
     [ "$verdict" = FAIL ] && FAILS=$((FAILS + 1))
-    printf '%-12s %8s %8s %-22s %8s %7s  %-4s %s%s\n' "$name" "$s" "$mbs" "$rat" "$rssmb" "${CPU[$name]}" "$verdict" \
+    printf '%-14s %8s %8s %-22s %8s %7s  %-4s %s%s\n' "$name" "$s" "$mbs" "$rat" "$rssmb" "${CPU[$name]}" "$verdict" \
         "${rat2:+($rat2) }" "${why:+[${why# }]}"
 }
 
@@ -349,8 +349,8 @@ printf 'export.xml %d bytes (%.1f MB)   export.zip %d bytes (%.1f MB)   hae.json
 [ "$BIG_MB" != 0 ] && printf 'big/export.xml %d bytes (%.1f MB): c-sax-big and store-big\n' "$BIG_BYTES" "$(awk -v b="$BIG_BYTES" 'BEGIN{print b/1e6}')"
 echo "targets: xml <= ${T_XML}x C SAX floor (xml-t1, --threads 1: <= ${T_XML1}x), zip <= ${T_ZIP}x C SAX floor, xml+store <= ${T_STORE}x C SAX floor, hae <= ${T_HAE}x yajl floor, compare <= ${T_COMPARE}x (xml + hae), store-big <= ${T_STORE}x c-sax-big, compare-window ($WINDOW_FROM, 7 dates) and explain-date ($EXPLAIN_DATE) <= ${T_WINDOW}x c-sax-big, every peak RSS < ${T_RSS} MB"
 echo
-printf '%-12s %8s %8s %-22s %8s %7s  %s\n' run seconds MB/s ratio RSS-MB cpu-s result
-printf '%-12s %8s %8s %-22s %8s %7s  %s\n' ------------ -------- -------- ---------------------- -------- ------- ------
+printf '%-14s %8s %8s %-22s %8s %7s  %s\n' run seconds MB/s ratio RSS-MB cpu-s result
+printf '%-14s %8s %8s %-22s %8s %7s  %s\n' -------------- -------- -------- ---------------------- -------- ------- ------
 row c-sax-floor "$XML_BYTES" "" ""
 row xml "$XML_BYTES" c-sax-floor "$T_XML"
 row xml-t1 "$XML_BYTES" c-sax-floor "$T_XML1"
@@ -372,7 +372,7 @@ echo
 echo "rounds: wall s (user+sys CPU s) of each run, in order; a row's system time rising with no change to the code is"
 echo "the machine: the file system or the VM's memory (see \"The disk\" and \"The memory\" in bench/README.md)"
 for name in "${ROW_NAMES[@]}"; do
-    [ -n "${ROUNDS[$name]:-}" ] && printf '  %-12s%s\n' "$name" "${ROUNDS[$name]}"
+    [ -n "${ROUNDS[$name]:-}" ] && printf '  %-16s%s\n' "$name" "${ROUNDS[$name]}"
 done
 
 if [ -n "$STORE_KEEP" ] && [ -f "$STORE_KEEP/health.sqlite" ]; then

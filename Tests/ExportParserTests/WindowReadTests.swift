@@ -174,4 +174,46 @@ final class WindowReadTests: XCTestCase {
         }
         XCTAssertGreaterThan(explained, 0)
     }
+
+    /// The zone at the date is set by an `HKTimeZone` entry a month before it, far outside the
+    /// window: the scan keeps that element, so the date's midnight is New York's. By hand:
+    ///
+    ///   heart rate 02-01 12:00 +0100, HKTimeZone America/New_York: the timeline's one entry
+    ///   steps 7    03-04 20:00–20:10 +0100 = 19:00 UTC = 14:00 EST on 03-04            7
+    ///   steps 100  03-05 03:00–03:10 +0100 = 02:00 UTC = 21:00 EST on 03-04          100
+    ///   steps 50   03-05 12:00–12:10 +0100 = 11:00 UTC = 06:00 EST on 03-05      (03-05)
+    ///                                                               03-04 total      107
+    /// Dated by the recorded +0100 instead (the entry lost), 03-04 would hold only the 7.
+    func testTheZoneEntryThatSetsTheDateIsKeptHoweverFarBefore() throws {
+        let steps = "HKQuantityTypeIdentifierStepCount"
+        let body =
+            record(
+                "HKQuantityTypeIdentifierHeartRate", "60", unit: "count/min", start: "2024-02-01 12:00:00 +0100",
+                children: "\n  <MetadataEntry key=\"HKTimeZone\" value=\"America/New_York\"/>\n ")
+            + record(steps, "7", unit: "count", start: "2024-03-04 20:00:00 +0100", end: "2024-03-04 20:10:00 +0100")
+            + record(steps, "100", unit: "count", start: "2024-03-05 03:00:00 +0100", end: "2024-03-05 03:10:00 +0100")
+            + record(steps, "50", unit: "count", start: "2024-03-05 12:00:00 +0100", end: "2024-03-05 12:10:00 +0100")
+        let path = try TestPaths.temporaryDirectory().appendingPathComponent("export.xml")
+        try Data(export(body).utf8).write(to: path)
+        ParseThreads.count = 2
+        ParseThreads.chunkBytes = 64
+        let job = try ExplainJob(ExplainRequest(inputs: [path.path], date: "2024-03-04", field: "metrics.step_count"))
+        let e = job.explain(job.field, in: try job.readDate())
+        XCTAssertEqual(e.number, 107)
+        try assertSameExplanations(path.path, dates: ["2024-03-04", "2024-03-05"], "zone a month before")
+    }
+
+    /// An export without any `HKTimeZone` is dated by each sample's recorded offset, in the window
+    /// as in full: the runner's fixture with every zone entry taken out, every date explained.
+    func testAnExportWithoutTimeZoneEntriesIsDatedAsInFull() throws {
+        let dir = try FixtureCheck.make(days: 6, start: "2026-03-26", seed: 5, profile: "traveller", name: "window-no-zone")
+        let text = try String(contentsOf: dir.appendingPathComponent("export.xml"), encoding: .utf8)
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        let kept = lines.filter { !$0.contains("HKTimeZone") }
+        XCTAssertLessThan(kept.count, lines.count)
+        let path = dir.appendingPathComponent("no-zone.xml")
+        try Data(kept.joined(separator: "\n").utf8).write(to: path)
+        let dates = (0..<6).map { CivilDate.isoDate(CivilDate.parseISODate("2026-03-26")! + $0) }
+        try assertSameExplanations(path.path, dates: dates, "no HKTimeZone")
+    }
 }

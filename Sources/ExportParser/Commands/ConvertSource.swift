@@ -89,13 +89,19 @@ enum ConvertSource: Sendable {
     }
 
     /// Streams the input into `sink`; `progress` gets (path, bytes read, size). `zone` is the
-    /// run's `--timezone`: the HAE set dates by it what it compares per date.
-    func read(into sink: SampleSink, zone: TimeZone? = nil, progress: ((String, Int64, Int64?) -> Void)? = nil) throws -> (
+    /// run's `--timezone`: the HAE set dates by it what it compares per date. `window`: an
+    /// export's window read (`ExportWindow`).
+    func read(
+        into sink: SampleSink, zone: TimeZone? = nil, window: ExportWindow? = nil, progress: ((String, Int64, Int64?) -> Void)? = nil
+    ) throws -> (
         ReadReport, HAESetReader.Summary?
     ) {
         switch self {
         case .export(let path, let format):
-            return (try InputReader.read(path, format: format, into: sink, progress: progress.map { p in { p(path, $0, $1) } }), nil)
+            return (
+                try InputReader.read(path, format: format, into: sink, window: window, progress: progress.map { p in { p(path, $0, $1) } }),
+                nil
+            )
         case .hae(_, let bodies):
             var reader = HAESetReader(bodies: bodies)
             reader.zone = zone

@@ -1,9 +1,12 @@
 import Foundation
 
-/// The `explain` command: every input read in full as `convert` reads it (the payload's value
-/// needs the whole day book), with the book telling a `DayAttribution` where it placed the
-/// explained date's samples; the inputs merged as `convert` merges them; the explanation built
-/// from the input whose value the payload took.
+/// The `explain` command: every input read as `convert` reads it, with the book telling a
+/// `DayAttribution` where it placed the explained date's samples; the inputs merged as `convert`
+/// merges them; the explanation built from the input whose value the payload took. An export is
+/// read once, on every core, and only its elements that can reach the date are parsed (the
+/// window read, `ExportWindow`); a window read that fails, or finds no data on the date, is done
+/// again in full, so errors and the "no data" sentence (which names the input's whole range) are
+/// a full read's.
 public final class ExplainJob {
     let request: ExplainRequest
     let options: DayOptions
@@ -12,6 +15,9 @@ public final class ExplainJob {
     /// Called about every 16 MB on the reading thread while an input is read: the CLI's progress
     /// line on a terminal, as convert shows it.
     public var progress: ((ConvertProgress) -> Void)?
+    /// Read exports through the window (`ExportWindow`); false reads them in full (the tests
+    /// compare the two).
+    var windowRead = true
 
     public init(_ request: ExplainRequest) throws {
         try request.validate()
@@ -37,6 +43,15 @@ public final class ExplainJob {
     }
 
     func readDate() throws -> DateReading {
+        guard windowRead else { return try readDate(window: nil) }
+        do {
+            return try readDate(window: ExportWindow(days: dayNumber...dayNumber))
+        } catch {
+            return try readDate(window: nil)
+        }
+    }
+
+    private func readDate(window: ExportWindow?) throws -> DateReading {
         var r = DateReading()
         var perInput: [(days: [FinishedDay], isHAE: Bool)] = []
         var dates = Set<String>()
@@ -90,7 +105,7 @@ public final class ExplainJob {
         // Exports one by one, every HAE input as one set, as convert reads them (`ConvertSource`).
         for source in try ConvertSource.plan(others) {
             let (book, attribution, days) = try attributedRead { sink, progress in
-                _ = try Self.naming(received) { try source.read(into: sink, zone: options.timeZone, progress: progress) }
+                _ = try Self.naming(received) { try source.read(into: sink, zone: options.timeZone, window: window, progress: progress) }
             }
             dates.formUnion(days.map(\.date))
             let isHAE = source.format == .hae

@@ -16,6 +16,9 @@ struct AppleExportReader {
     var threads = ParseThreads.count
     /// Bytes per chunk of the parallel read (see `ParseThreads.chunkBytes`).
     var parallelChunkBytes = ParseThreads.chunkBytes
+    /// The window read (`ExportWindow`): with more than one thread, only the top-level elements
+    /// that can reach these dates are parsed; nil reads everything.
+    var window: ExportWindow?
 
     init(path: String) { self.path = path }
 
@@ -34,12 +37,13 @@ struct AppleExportReader {
 
     /// Parses an export held in memory (tests, fixtures).
     @discardableResult
-    static func read(data: Data, name: String, into sink: SampleSink, threads: Int = 1, chunkBytes: Int = ParseThreads.defaultChunkBytes)
-        throws -> ReadReport
-    {
+    static func read(
+        data: Data, name: String, into sink: SampleSink, threads: Int = 1, chunkBytes: Int = ParseThreads.defaultChunkBytes,
+        window: ExportWindow? = nil
+    ) throws -> ReadReport {
         var session = ParseSession(
             file: name, sink: sink, input: InputDescription(path: name, format: .appleXML, byteCount: Int64(data.count)),
-            threads: threads, chunkBytes: chunkBytes)
+            threads: threads, chunkBytes: chunkBytes, window: window)
         try session.feed(data)
         return try session.finish()
     }
@@ -51,7 +55,7 @@ struct AppleExportReader {
         let size: Int64? = fstat(fd, &st) == 0 ? Int64(st.st_size) : nil
         var session = ParseSession(
             file: path, sink: sink, input: InputDescription(path: path, format: .appleXML, byteCount: size), threads: threads,
-            chunkBytes: parallelChunkBytes, progress: progress)
+            chunkBytes: parallelChunkBytes, window: window, progress: progress)
         var buffer = [UInt8](repeating: 0, count: chunkSize)
         while true {
             let n: Int
@@ -83,7 +87,7 @@ struct AppleExportReader {
         var session = ParseSession(
             file: "\(path) (\(entryName))", sink: sink,
             input: InputDescription(path: path, format: .appleZip, entry: found.entry.name, byteCount: total), threads: threads,
-            chunkBytes: parallelChunkBytes, progress: progress)
+            chunkBytes: parallelChunkBytes, window: window, progress: progress)
         var stream = ZipEntryStream(fd: found.fd, entry: found.entry, fileSize: found.fileSize)
         stream.chunkSize = chunkSize
         if threads > 1 {
@@ -154,7 +158,7 @@ struct ParseSession {
 
     init(
         file: String, sink: SampleSink, input: InputDescription, threads: Int = 1, chunkBytes: Int = ParseThreads.defaultChunkBytes,
-        progress: ((Int64, Int64?) -> Void)? = nil
+        window: ExportWindow? = nil, progress: ((Int64, Int64?) -> Void)? = nil
     ) {
         self.file = file
         self.sink = sink
@@ -162,7 +166,7 @@ struct ParseSession {
         self.progress = progress
         handler = ExportElementHandler(sink: sink)
         if threads > 1 {
-            driver = ParallelSAXDriver(file: file, handler: handler, workers: threads, chunkBytes: chunkBytes)
+            driver = ParallelSAXDriver(file: file, handler: handler, workers: threads, chunkBytes: chunkBytes, window: window)
         } else {
             driver = SAXDriver(file: file, handler: handler)
         }

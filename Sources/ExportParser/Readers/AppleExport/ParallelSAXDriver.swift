@@ -20,6 +20,9 @@ import Foundation
 /// the first in file order wins. A file without cuts (not indented as Apple's) is read
 /// sequentially after `chunkBytes × 4` bytes without one.
 ///
+/// The window read (`window`, `explain`): a worker first cuts out of its chunk the top-level
+/// elements that cannot reach the dates asked about (`ExportWindow`), then parses what is left.
+///
 /// Memory: at most N + 2 chunks (their bytes, tapes and dictionaries) are held at a time, and
 /// their byte arrays go round through `ChunkByteSpares` instead of being freed and made again.
 ///
@@ -60,7 +63,10 @@ final class ParallelSAXDriver: ExportParse, @unchecked Sendable {
     private let workerCount: Int
     private var running = true
 
-    init(file: String, handler: ExportElementHandler, workers: Int, chunkBytes: Int = ParseThreads.defaultChunkBytes) {
+    init(
+        file: String, handler: ExportElementHandler, workers: Int, chunkBytes: Int = ParseThreads.defaultChunkBytes,
+        window: ExportWindow? = nil
+    ) {
         self.file = file
         self.chunkBytes = max(16, chunkBytes)
         workerCount = max(1, workers)
@@ -80,7 +86,7 @@ final class ParallelSAXDriver: ExportParse, @unchecked Sendable {
         searchFrom = 0
         for i in 0..<workerCount {
             NamedThread.start("xml parser \(i + 1)", stackSize: 4 << 20) { [work, state, spares, file, workersDone] in
-                Self.parseChunks(from: work, state: state, spares: spares, file: file)
+                Self.parseChunks(from: work, state: state, spares: spares, file: file, window: window)
                 workersDone.signal()
             }
         }
@@ -248,12 +254,16 @@ final class ParallelSAXDriver: ExportParse, @unchecked Sendable {
     // MARK: - Workers
 
     private static func parseChunks(
-        from work: BoundedBatchQueue<ParseChunk>, state: ChunkPlayState, spares: TapeSpares<ElementTape>, file: String
+        from work: BoundedBatchQueue<ParseChunk>, state: ChunkPlayState, spares: TapeSpares<ElementTape>, file: String,
+        window: ExportWindow?
     ) {
+        var seen = ExportWindow.Seen()
         while let batch = work.pop() {
             for chunk in batch {
                 defer { chunk.parsed.signal() }
                 if state.workersStopped { continue }
+                // The window read: only the elements that can reach the dates asked about go on.
+                window?.filter(&chunk.bytes, seen: &seen)
                 let recorder = ElementRecorder(file: file, syntheticRoot: !chunk.first, spares: spares) { chunk.tapes.append($0) }
                 chunk.shortcuts = EntityShortcuts.apply(&chunk.bytes)
                 recorder.shortcuts = chunk.shortcuts

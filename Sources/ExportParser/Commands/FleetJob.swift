@@ -23,7 +23,7 @@ public final class FleetJob {
     /// `progress` gets (people done, people in all) after each person, from any thread.
     public func run(progress: (@Sendable (Int, Int) -> Void)? = nil) throws -> FleetOutcome {
         let path = request.storePath!
-        let everyone = try PersonSides.everyone(try StoreAccess.open(path))
+        let everyone = try StoreAccess.open(path).everyone()
         guard !everyone.isEmpty else {
             throw StoreError(path: path, message: "holds no person with received bodies or imports: nothing to compare")
         }

@@ -42,7 +42,8 @@ public final class EraseJob {
         let removed = deleted.map { EraseReceipt.Table(name: $0.table, rows: $0.rows) }
         let unfinished = store.scrub()
         let receipt = EraseReceipt(
-            person: request.person, storePath: path, erasedAt: Date(), removed: removed, unfinished: unfinished, method: store.erasureMethod)
+            person: request.person, storePath: path, erasedAt: Date(), removed: removed, unfinished: unfinished, method: store.erasureMethod
+        )
         if let receiptFile {
             try receiptFile.append(receipt.text)
             try receiptFile.commit()

@@ -85,7 +85,8 @@ final class PostgresFleetProcessTests: XCTestCase {
         let single = try ReceiveProcess(["--store", sqlite, "--keys", keys], log: dir.appendingPathComponent("sqlite.log"))
         for stream in streams {
             for body in stream.bodies {
-                XCTAssertEqual(single.send("POST", stream.endpoint.path, key: "key-\(stream.person)-\(ReceiveProcess.key)", body: body)?.status, 200)
+                XCTAssertEqual(
+                    single.send("POST", stream.endpoint.path, key: "key-\(stream.person)-\(ReceiveProcess.key)", body: body)?.status, 200)
             }
         }
         XCTAssertEqual(single.terminate(), 0)
@@ -104,11 +105,12 @@ final class PostgresFleetProcessTests: XCTestCase {
                     return "\(p["status"] ?? "") \(p["ready"] ?? "") \(p["reason"] ?? "") \(fields)"
                 })
         }
+        // `ready` is a JSON boolean, read back as a number: 1 or 0.
         XCTAssertEqual(verdicts[0].count, 20)
         XCTAssertEqual(verdicts[0], verdicts[1])
-        XCTAssertTrue(verdicts[0]["p02"]?.hasPrefix("not-ready false") ?? false, verdicts[0]["p02"] ?? "")
-        XCTAssertTrue(verdicts[0]["p04"]?.hasPrefix("not-enough-data false") ?? false, verdicts[0]["p04"] ?? "")
-        XCTAssertEqual(verdicts[0].values.filter { $0.hasPrefix("ready true") }.count, 18)
+        XCTAssertTrue(verdicts[0]["p02"]?.hasPrefix("not-ready 0") ?? false, verdicts[0]["p02"] ?? "")
+        XCTAssertTrue(verdicts[0]["p04"]?.hasPrefix("not-enough-data 0") ?? false, verdicts[0]["p04"] ?? "")
+        XCTAssertEqual(verdicts[0].values.filter { $0.hasPrefix("ready 1") }.count, 18)
 
         // A single person's compare on PostgreSQL agrees with its line of the fleet.
         let one = try ToolRun.run(

@@ -53,13 +53,13 @@ final class PostgresStoreProcessTests: XCTestCase {
         let url = try server.createDatabase("secret")
         let withPassword = url.replacingOccurrences(of: "health@", with: "health:\(PostgresTestServer.password)@")
         let refused = try ToolRun.run(["people", "--store", withPassword])
-        XCTAssertEqual(refused.status, 1, refused.printed)
+        XCTAssertEqual(refused.status, 2, refused.printed)  // a usage error
         XCTAssertTrue(refused.printed.contains("PGPASSWORD"), refused.printed)
         XCTAssertTrue(refused.printed.contains("PGPASSFILE"), refused.printed)
         XCTAssertFalse(refused.printed.contains(PostgresTestServer.password), refused.printed)
         // libpq's own `password=` parameter is refused alike.
         let asParameter = try ToolRun.run(["people", "--store", url + "?password=" + PostgresTestServer.password])
-        XCTAssertEqual(asParameter.status, 1, asParameter.printed)
+        XCTAssertEqual(asParameter.status, 2, asParameter.printed)
         XCTAssertFalse(asParameter.printed.contains(PostgresTestServer.password), asParameter.printed)
 
         let wrong = "wrong-" + PostgresTestServer.password
@@ -72,7 +72,8 @@ final class PostgresStoreProcessTests: XCTestCase {
         let dir = try TestPaths.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let passFile = dir.appendingPathComponent("pgpass").path
-        try "127.0.0.1:\(server.port):secret:health:\(PostgresTestServer.password)\n".write(toFile: passFile, atomically: true, encoding: .utf8)
+        try "127.0.0.1:\(server.port):secret:health:\(PostgresTestServer.password)\n".write(
+            toFile: passFile, atomically: true, encoding: .utf8)
         chmod(passFile, 0o600)
         let fromFile = try ToolRun.run(["people", "--store", url], environment: ["PGPASSFILE": passFile])
         XCTAssertEqual(fromFile.status, 0, fromFile.printed)
@@ -116,9 +117,10 @@ final class PostgresStoreProcessTests: XCTestCase {
         // The default person of a single API key is "me".
         let people = try ToolRun.run(["people", "--store", url], environment: env)
         XCTAssertEqual(people.status, 0, people.printed)
+        // The HAE body's first datums are of the day before the first date (the fixture's start).
         XCTAssertEqual(
             people.stdout,
-            "me: 0 imports, no daily values; native bodies received 6, 2026-03-02 to 2026-03-03; HAE bodies received 1, 2026-03-02 to 2026-03-03\n"
+            "me: 0 imports, no daily values; native bodies received 6, 2026-03-02 to 2026-03-03; HAE bodies received 1, 2026-03-01 to 2026-03-03\n"
         )
 
         let export = dir.appendingPathComponent("me-export").path
@@ -137,7 +139,7 @@ final class PostgresStoreProcessTests: XCTestCase {
         // Every other kind is there, with no row.
         XCTAssertEqual(try String(contentsOfFile: export + "/samples.jsonl", encoding: .utf8), "")
         let manifest = try String(contentsOfFile: export + "/manifest.json", encoding: .utf8)
-        XCTAssertTrue(manifest.contains("\"schema_version\""), manifest)
+        XCTAssertTrue(manifest.contains("\"store_schema_version\": 1,"), manifest)  // the PostgreSQL schema's one migration
 
         let receipt = dir.appendingPathComponent("receipt.txt").path
         let erased = try ToolRun.run(["erase", "--store", url, "--person", "me", "--yes", "--receipt", receipt], environment: env)
@@ -149,7 +151,8 @@ final class PostgresStoreProcessTests: XCTestCase {
         XCTAssertTrue(text.contains("base backups"), text)
         XCTAssertEqual(try server.admin("SELECT count(*) FROM received_bodies", in: "people").int(0, 0), 0)
         // VACUUM ran: the table's dead row versions are gone (the statistics say when it ran).
-        let vacuumed = try server.admin("SELECT last_vacuum IS NOT NULL FROM pg_stat_user_tables WHERE relname = 'received_bodies'", in: "people")
+        let vacuumed = try server.admin(
+            "SELECT last_vacuum IS NOT NULL FROM pg_stat_user_tables WHERE relname = 'received_bodies'", in: "people")
         XCTAssertEqual(vacuumed.text(0, 0), "t")
         let again = try ToolRun.run(["erase", "--store", url, "--person", "me", "--yes"], environment: env)
         XCTAssertEqual(again.status, 1)
@@ -163,12 +166,13 @@ final class PostgresStoreProcessTests: XCTestCase {
         let dir = try TestPaths.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let convert = try ToolRun.run(["convert", "samples/export.zip", "--store", url, "--out", dir.path + "/out"])
-        XCTAssertEqual(convert.status, 1, convert.printed)
+        XCTAssertEqual(convert.status, 2, convert.printed)  // a usage error
         XCTAssertTrue(convert.printed.contains("a PostgreSQL store holds received data only"), convert.printed)
         XCTAssertFalse(FileManager.default.fileExists(atPath: "postgres:"), "no folder made from the URL")
         let push = try ToolRun.run(
-            ["push", "--store", url, "--url", "http://127.0.0.1:9/", "--dry-run"], environment: ["HEALTH_IMPORT_API_KEY": ReceiveProcess.key])
-        XCTAssertEqual(push.status, 1, push.printed)
+            ["push", "--store", url, "--url", "http://127.0.0.1:9/", "--dry-run"],
+            environment: ["HEALTH_IMPORT_API_KEY": ReceiveProcess.key])
+        XCTAssertEqual(push.status, 2, push.printed)
         XCTAssertTrue(push.printed.contains("a PostgreSQL store holds received data only"), push.printed)
     }
 

@@ -148,7 +148,8 @@ final class PostgresTestServer: @unchecked Sendable {
             return "\(root)/\(v)/bin"
         }
         for dir in (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":").map(String.init)
-        where FileManager.default.isExecutableFile(atPath: dir + "/initdb") && FileManager.default.isExecutableFile(atPath: dir + "/pg_ctl") {
+        where FileManager.default.isExecutableFile(atPath: dir + "/initdb") && FileManager.default.isExecutableFile(atPath: dir + "/pg_ctl")
+        {
             return dir
         }
         return nil

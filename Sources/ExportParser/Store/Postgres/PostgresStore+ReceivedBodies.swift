@@ -79,7 +79,8 @@ extension PostgresStore: StoredBodies {
             }
             guard let bytes else { continue }
             try body(
-                StoredBody(id: id, person: listed.text(row, 1), endpoint: listed.text(row, 2), receivedAt: listed.text(row, 3), bytes: bytes))
+                StoredBody(
+                    id: id, person: listed.text(row, 1), endpoint: listed.text(row, 2), receivedAt: listed.text(row, 3), bytes: bytes))
         }
     }
 }

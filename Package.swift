@@ -31,6 +31,9 @@ let package = Package(
         .systemLibrary(name: "CLibXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
         .systemLibrary(name: "CYajl", pkgConfig: "yajl", providers: [.apt(["libyajl-dev"])]),
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+        // PostgreSQL's own client for the fleet's store (`--store postgres://…`): the store seam is
+        // synchronous and runs on NIO's thread pool, and libpq adds no Swift package to a cold build.
+        .systemLibrary(name: "CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
         .systemLibrary(name: "CZlibSystem", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         // Intel's ISA-L inflates export.zip's entry about four times as fast as zlib (docs/export-xml.md,
         // "Inflating the zip"); Linux only, elsewhere zlib inflates.
@@ -38,7 +41,7 @@ let package = Package(
         .target(
             name: "ExportParser",
             dependencies: [
-                "CLibXML2", "CYajl", "CSQLite", "CZlibSystem",
+                "CLibXML2", "CYajl", "CSQLite", "CLibPQ", "CZlibSystem",
                 .target(name: "CISAL", condition: .when(platforms: [.linux])),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "TOMLKit", package: "TOMLKit"),

@@ -32,14 +32,14 @@ public struct ReceiveOptions: Sendable {
 /// use only during the call, so a body of up to --max-body is never copied.
 public struct ReceiveServer: Sendable {
     let options: ReceiveOptions
-    let bodies: ReceivedBodyStore
+    let bodies: any ReceivedBodyKeeping
     /// `GET /metrics` (`ReceiveMetrics`) and the request log (`ReceiveLog`, swift-log).
     let metrics = ReceiveMetrics()
     let log = ReceiveLog()
 
     public init(_ options: ReceiveOptions) throws {
         self.options = options
-        bodies = try ReceivedBodyStore(path: options.storePath)
+        bodies = try StoreAccess.keeper(options.storePath)
     }
 
     /// The application `run` serves: also what the in-process tests drive (HummingbirdTesting).
@@ -116,8 +116,8 @@ public struct ReceiveServer: Sendable {
         let receivedAt = Date()
         let bodies = self.bodies
         let metrics = self.metrics
-        // The HAE reader's copy of a body goes beside the store (`TemporaryBody`).
-        let scratchFolder = URL(fileURLWithPath: options.storePath).deletingLastPathComponent().path
+        // The HAE reader's copy of a body goes beside a store file (`TemporaryBody`).
+        let scratchFolder = StoreAccess.scratchFolder(options.storePath)
         // The check (a reader over the whole body: seconds for 200 MB) and the commit (an fsync)
         // block their thread: they run on NIO's blocking thread pool, not on the task that
         // serves the connection, so other requests go on meanwhile.

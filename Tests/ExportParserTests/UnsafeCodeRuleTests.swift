@@ -54,6 +54,11 @@ final class UnsafeCodeRuleTests: XCTestCase {
         "ExportParser/Store/MetadataTexts.swift",  // SQLite boundary, bodies and metadata bound in place
         "ExportParser/Store/Person/ExportIDFunction.swift",  // SQLite boundary, bodies and metadata bound in place
         "ExportParser/Store/SQLiteConnection.swift",  // SQLite boundary, bodies and metadata bound in place
+        "ExportParser/Store/Postgres/PostgresConnection.swift",  // libpq boundary: C strings and a body bound in place
+        "ExportParser/Store/Postgres/PostgresResult.swift",  // libpq boundary: cells lent from the result's buffer
+        "ExportParser/Store/Postgres/PostgresValue.swift",  // a received body lent to libpq for the call
+        "ExportParser/Store/Postgres/PostgresPersonExport.swift",  // an export kind's text cells lent from libpq's result
+        "ExportParser/Store/Postgres/PostgresStore+ReceivedBodies.swift",  // a received body lent to libpq for the call
         "ExportParser/Store/ReceivedBodyStore.swift",  // a received body bound in place
         "ExportParser/Store/Person/PersonExport.swift",  // an export kind's text cells lent from SQLite's buffers
         "ExportParser/Store/SampleKeyDigest.swift",  // SQLite boundary, bodies and metadata bound in place

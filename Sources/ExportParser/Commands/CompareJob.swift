@@ -151,7 +151,7 @@ public final class CompareJob {
         let nativeKind = native == nil ? importedKinds.0 : "the app's payloads received (POST /sync/healthkit)"
         let haeKind = hae == nil ? importedKinds.1 : "Health Auto Export bodies received (POST /hae)"
         if let native, let hae { return (native, hae, nativeKind, haeKind, skipped) }
-        let store = try HealthStore(path: path)
+        let store = try StoreAccess.open(path)
         guard try !store.imports(person: person).isEmpty else {
             if let native, haeOptional { return (native, [:], nativeKind, "no HAE data", skipped) }
             let missing = native == nil ? "the app's payloads (POST /sync/healthkit)" : "Health Auto Export's (POST /hae)"

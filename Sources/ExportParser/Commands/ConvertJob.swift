@@ -31,6 +31,8 @@ public final class ConvertJob {
 
     public func run() throws -> ConvertOutcome {
         if request.received { return try runOnReceived() }
+        // A store to import into is a SQLite file; a PostgreSQL store holds received data only.
+        _ = try request.storePath.map { try StoreAccess.importStore($0, for: "convert") }
         let started = Date()
         var outcome = ConvertOutcome()
         outcome.outDir = request.outDir

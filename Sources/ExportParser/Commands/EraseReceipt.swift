@@ -11,6 +11,8 @@ public struct EraseReceipt: Sendable {
     /// Set when the rows are gone but making them unrecoverable from the file did not finish
     /// (another process kept reading the store): what happened and what to run.
     public let unfinished: String?
+    /// How the store deleted the rows and what it may still keep (the store's own sentence).
+    let method: String
 
     public struct Table: Sendable, Equatable {
         public let name: String
@@ -35,11 +37,7 @@ public struct EraseReceipt: Sendable {
         out += "rows removed, by table:\n"
         for t in removed { out += "  " + t.name.padding(toLength: width, withPad: " ", startingAt: 0) + "  \(t.rows)\n" }
         out += "  " + "total".padding(toLength: width, withPad: " ", startingAt: 0) + "  \(totalRows)\n"
-        if unfinished == nil {
-            out +=
-                "The rows were deleted in one transaction with SQLite's secure_delete on (their bytes overwritten with zeros), "
-                + "then the -wal file was checkpointed and truncated and the store vacuumed.\n"
-        }
+        if unfinished == nil { out += method }
         out += Self.filesOutsideTheStore
         return out
     }

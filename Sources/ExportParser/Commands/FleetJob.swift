@@ -25,9 +25,8 @@ public final class FleetJob {
     /// `progress` gets (people done, people in all) after each person, from any thread.
     public func run(progress: (@Sendable (Int, Int) -> Void)? = nil) throws -> FleetOutcome {
         let path = request.storePath!
-        let store = try StoreAccess.open(path)
-        let everyone = try PersonSides.everyone(store)
-        let verdicts: any FleetVerdicts = FleetVerdictTable(try HealthStore(path: path))
+        let everyone = try StoreAccess.open(path).everyone()
+        let verdicts = try StoreAccess.verdicts(path)
         if request.reportOnly {
             guard
                 let report = FleetAssembly.report(

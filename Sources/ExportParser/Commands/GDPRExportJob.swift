@@ -28,9 +28,12 @@ public final class GDPRExportJob {
         if lstat(out, &st) == 0 {
             throw OutputError(file: out, message: "already exists; give a path that does not, so that no earlier export is replaced")
         }
-        return try store.exporting(person: request.person) { rows in
-            try export(rows, to: out, started: started)
-        }
+        return try exportAll(store, to: out, started: started)
+    }
+
+    /// The store's reading opened from the existential (its row type is the store's own).
+    private func exportAll<Store: PersonExportStore>(_ store: Store, to out: String, started: Date) throws -> GDPRExportOutcome {
+        try store.exporting(person: request.person) { rows in try export(rows, to: out, started: started) }
     }
 
     /// The export proper, inside the read transaction of `exporting`.

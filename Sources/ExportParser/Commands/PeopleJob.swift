@@ -27,7 +27,8 @@ public final class PeopleJob {
                 line += "; \(name) bodies received \(CountText.count(side.bodies))\(dates)"
             }
             out.append(line)
-            out.append("  " + p.rows.map { "\($0.name) \(CountText.count($0.rows))" }.joined(separator: ", "))
+            // A PostgreSQL store holds received bodies only: no rows of the imported kinds to list.
+            if !p.rows.isEmpty { out.append("  " + p.rows.map { "\($0.name) \(CountText.count($0.rows))" }.joined(separator: ", ")) }
         }
         return out
     }

@@ -88,7 +88,7 @@ public final class PushJob {
 
     /// The days to consider, and the store's record of pushes (nil for a dry run without a store).
     private func loadDays() throws -> ([PushDay], (any PushRecords)?) {
-        let path = request.storePath
+        let path = try StoreAccess.importStore(request.storePath, for: "push")
         let exists = FileManager.default.fileExists(atPath: path)
         if let dir = request.payloadsDir {
             let days = try PushDays.fromFolder(dir, from: request.from, to: request.to, body: request.body)

@@ -5,10 +5,10 @@ import Foundation
 /// import of the side that covers it, as `day_values` chooses among the imports of one side.
 enum StoreSides {
     static func read(_ path: String, person: String) throws -> (native: [String: ComparableDay], hae: [String: ComparableDay]) {
-        guard FileManager.default.fileExists(atPath: path) else {
+        guard StoreAccess.exists(path) else {
             throw InputError(file: path, message: "no store here (convert writes one)")
         }
-        let store = try HealthStore(path: path)
+        let store = try StoreAccess.open(path)
         guard try !store.imports(person: person).isEmpty else {
             throw InputError(file: path, message: "the store holds no import for the person \"\(person)\" (give --person)")
         }

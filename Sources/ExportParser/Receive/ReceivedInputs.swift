@@ -140,16 +140,14 @@ public struct ReceivedInputs: Sendable {
     /// Deletes the folder and its files.
     public func remove() { try? FileManager.default.removeItem(atPath: folder) }
 
-    /// The folder a store is in, where its bodies' scratch copies go.
-    static func scratchFolder(_ storePath: String) -> String {
-        URL(fileURLWithPath: storePath).deletingLastPathComponent().path
-    }
+    /// Where a store's bodies' scratch copies go (beside a store file).
+    static func scratchFolder(_ storePath: String) -> String { StoreAccess.scratchFolder(storePath) }
 
-    private static func openStore(_ storePath: String) throws -> HealthStore {
-        guard FileManager.default.fileExists(atPath: storePath) else {
+    private static func openStore(_ storePath: String) throws -> any StoredBodies {
+        guard StoreAccess.exists(storePath) else {
             throw InputError(file: storePath, message: "no store here (convert or receive writes one)")
         }
-        return try HealthStore(path: storePath)
+        return try StoreAccess.open(storePath)
     }
 
     /// `2026-11-26T17:50:01.250Z`, as `ReceivedBodyStore` writes `received_at`.

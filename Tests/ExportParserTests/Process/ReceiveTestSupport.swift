@@ -14,7 +14,8 @@ final class ReceiveProcess: @unchecked Sendable {
     private(set) var port = 0
 
     /// Starts `health-import receive --listen 127.0.0.1:0 ARGS` and waits for its "listening" line.
-    init(_ args: [String], log: URL) throws {
+    /// `environment`: added to the tool's (a PostgreSQL store's PGPASSWORD).
+    init(_ args: [String], log: URL, environment extra: [String: String] = [:]) throws {
         let tool = TestPaths.tool
         guard FileManager.default.isExecutableFile(atPath: tool.path) else { throw XCTSkip("no built health-import at \(tool.path)") }
         self.log = log
@@ -22,6 +23,7 @@ final class ReceiveProcess: @unchecked Sendable {
         process.arguments = ["receive", "--listen", "127.0.0.1:0"] + args
         var environment = ["PATH": "/usr/bin:/bin"]
         for name in ["ASAN_OPTIONS", "TSAN_OPTIONS"] { environment[name] = ProcessInfo.processInfo.environment[name] }
+        environment.merge(extra) { $1 }
         process.environment = environment
         if !FileManager.default.fileExists(atPath: log.path) { _ = FileManager.default.createFile(atPath: log.path, contents: nil) }
         // A restart appends to the same log: only what this run writes is looked at.

@@ -11,10 +11,20 @@ struct PersonSides: Sendable, Equatable {
     var hasNative: Bool { appBodies + nativeImports > 0 }
     var hasHAE: Bool { haeBodies + haeImports > 0 }
 
-    /// The persons with bodies received or finished imports, sorted, each with their sides (one
-    /// read transaction: one moment of the store).
-    static func everyone(_ store: HealthStore) throws -> [(person: String, sides: PersonSides)] {
-        try store.reading {
+}
+
+/// What `compare --everyone` asks of a store first: the persons with bodies received or finished
+/// imports, sorted, each with their sides (one read transaction: one moment of the store).
+///
+/// `HealthStore` answers it with SQLite, `PostgresStore` with PostgreSQL (bodies only).
+protocol EveryonesSides {
+    func everyone() throws -> [(person: String, sides: PersonSides)]
+}
+
+extension HealthStore: EveryonesSides {
+    func everyone() throws -> [(person: String, sides: PersonSides)] {
+        let store = self
+        return try store.reading {
             var out: [String: PersonSides] = [:]
             let bodies = try store.db.prepare("SELECT person, endpoint, count(*) FROM received_bodies GROUP BY person, endpoint")
             while try bodies.step() {

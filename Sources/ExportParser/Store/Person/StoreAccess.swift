@@ -1,16 +1,61 @@
 import Foundation
 
-/// Opening an existing store for `people`, `gdpr-export`, `erase` and `explain --store`, which
-/// must never create one (HealthStore creates a store where there is none). Every failure is a
-/// `StoreError`: one sentence naming the file, exit status 1.
-enum StoreAccess {
-    static func open(_ path: String) throws -> HealthStore {
+/// The one place that reads a `--store` text and opens the store it names: a SQLite file, or a
+/// PostgreSQL database (`postgres://…`, `PostgresLocation`). Every command opens its store
+/// here and gets it behind the protocols (`PersonStore`, `ReceivedBodyKeeping`), so no other
+/// folder knows which store is in use. Every failure is a `StoreError` or `UsageError`: one
+/// sentence naming the store, exit status 1.
+public enum StoreAccess {
+    /// An existing store for `people`, `gdpr-export`, `erase`, `compare --store` and
+    /// `explain --store`, which must never create a SQLite file (HealthStore creates a store
+    /// where there is none). A PostgreSQL store gets its tables on first use.
+    static func open(_ text: String) throws -> any PersonStore {
+        if PostgresLocation.isPostgres(text) { return try PostgresStore(location: PostgresLocation(text)) }
         var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-            throw StoreError(path: path, message: "no store here (convert writes one)")
+        guard FileManager.default.fileExists(atPath: text, isDirectory: &isDirectory) else {
+            throw StoreError(path: text, message: "no store here (convert writes one)")
         }
-        guard !isDirectory.boolValue else { throw StoreError(path: path, message: "is a folder, not a store; give the store's file") }
-        return try HealthStore(path: path)
+        guard !isDirectory.boolValue else { throw StoreError(path: text, message: "is a folder, not a store; give the store's file") }
+        return try HealthStore(path: text)
+    }
+
+    /// Whether the store is there to be read (a PostgreSQL database is asked when opened).
+    static func exists(_ text: String) -> Bool {
+        PostgresLocation.isPostgres(text) || FileManager.default.fileExists(atPath: text)
+    }
+
+    /// `receive`'s store: a SQLite file (created when missing) or a PostgreSQL database.
+    public static func keeper(_ text: String) throws -> any ReceivedBodyKeeping {
+        if PostgresLocation.isPostgres(text) { return try PostgresStore(location: PostgresLocation(text)) }
+        return try ReceivedBodyStore(path: text)
+    }
+
+    /// Where `compare --everyone` stores its verdicts and `--report` reads them (`FleetVerdicts`).
+    static func verdicts(_ text: String) throws -> any FleetVerdicts {
+        if PostgresLocation.isPostgres(text) { return try PostgresStore(location: PostgresLocation(text)) }
+        return FleetVerdictTable(try HealthStore(path: text))
+    }
+
+    /// Where the scratch copies of a store's bodies go: beside a SQLite file (not /tmp, which
+    /// is memory on many systems), the system's temporary folder for a PostgreSQL store.
+    public static func scratchFolder(_ text: String) -> String {
+        guard !PostgresLocation.isPostgres(text) else {
+            let temporary = NSTemporaryDirectory()
+            return temporary.hasSuffix("/") && temporary.count > 1 ? String(temporary.dropLast()) : temporary
+        }
+        return URL(fileURLWithPath: text).deletingLastPathComponent().path
+    }
+
+    /// The SQLite file of a command that imports into the store or reads its imports back
+    /// (`convert --store`, `push --store`); a PostgreSQL store is refused in plain words.
+    static func importStore(_ text: String, for command: String) throws -> String {
+        guard !PostgresLocation.isPostgres(text) else {
+            throw UsageError(
+                "--store",
+                "\(command) --store needs a SQLite store file: a PostgreSQL store holds received data only (the bodies receive "
+                    + "took), not imports, daily values or the push log")
+        }
+        return text
     }
 
     /// The sentence for a person the store does not hold.

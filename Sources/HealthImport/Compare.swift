@@ -29,8 +29,8 @@ struct Compare: ParsableCommand {
             side; fleet.json, fleet.csv and fleet.html in --out and each person's report in \
             --out/PERSON/. Exit 0 when everyone is ready, 1 when anyone is not. Each person's verdict \
             is also stored. --shard K/N (K from 0, as $JOB_COMPLETION_INDEX) checks only the people \
-            whose SHA-256 of the id, first 8 bytes mod N, is K: N workers cover everyone once. \
-            --report then builds the fleet report from every shard's stored verdicts, naming who has \
+            whose SHA-256 of the id, first 8 bytes mod N, is K: N workers cover everyone once, each \
+            writing fleet-K-of-N.*. --report then builds the fleet report from every shard's stored verdicts, naming who has \
             none yet or a stale one (exit 1 then).
 
             Examples:
@@ -57,8 +57,9 @@ struct Compare: ParsableCommand {
     )
     var hae: [String] = []
 
-    @Option(help: ArgumentHelp("How many dates to compare. Example: --days 7", valueName: "n"))
-    var days = 7
+    // Optional so that --report can tell --days 7 given from the default.
+    @Option(help: ArgumentHelp("How many dates to compare (default: 7). Example: --days 7", valueName: "n"))
+    var days: Int?
 
     @Option(
         help: ArgumentHelp(
@@ -119,6 +120,12 @@ struct Compare: ParsableCommand {
         ))
     var report = false
 
+    @Option(
+        help: ArgumentHelp(
+            "With --everyone: an id every worker of one fleet run shares (a Kubernetes Job's uid), stored with the verdicts; with --report, only that run's verdicts count as current. Example: --run-id \"$JOB_UID\"",
+            valueName: "id"))
+    var runID: String?
+
     @Flag(help: "Print nothing; the exit status says the result.")
     var quiet = false
 
@@ -131,11 +138,13 @@ struct Compare: ParsableCommand {
 
     private var request: CompareRequest {
         var r = CompareRequest(
-            native: native, hae: hae, days: days, from: from, timeZoneName: timezone.name, tolerancesPath: tolerances,
+            native: native, hae: hae, days: days ?? 7, from: from, timeZoneName: timezone.name, tolerancesPath: tolerances,
             outDir: out, monitor: monitor, until: until, storePath: store, person: person, everyone: everyone)
         // --shard was parsed in validate(); a text it refused never gets here.
         r.shard = shard.flatMap { try? FleetShard($0) }
         r.reportOnly = report
+        r.runID = runID
+        r.daysGiven = days != nil
         return r
     }
 

@@ -42,6 +42,28 @@ final class FleetReportTests: XCTestCase {
         XCTAssertTrue(csv[2].hasPrefix("bob,not-ready,false,1,metrics.step_count (2026-03-05),"), String(csv[2]))
     }
 
+    /// The last lines say what is true. An empty shard compared no one (not "all 0 people"); a
+    /// report of 2 ready people with 1 missing and 1 stale is not ready and says both; a
+    /// `--report` run does not claim the people's reports are under its own --out; a shard
+    /// worker names its own fleet-K-of-N files.
+    func testLastLinesAreTrue() throws {
+        let empty = FleetReport(people: [], mode: .validate, days: 7, monitor: nil, until: nil)
+        let shard = try FleetShard("1/4")
+        let none = FleetTerminal.render(empty, outDir: "o", color: false, shard: shard)
+        XCTAssertTrue(none.contains("NO ONE TO CHECK: shard 1/4 holds none of the store's people"), none)
+        XCTAssertFalse(none.contains("READY: all"), none)
+        XCTAssertTrue(none.contains("Report: o/fleet-1-of-4.html (every person in fleet-1-of-4.csv and fleet-1-of-4.json;"), none)
+        var partial = FleetReport(
+            people: [
+                person("ann", .ready, holding: [], failing: [], causes: []), person("bob", .ready, holding: [], failing: [], causes: []),
+            ], mode: .validate, days: 7, monitor: nil, until: nil)
+        partial.coverage = FleetCoverage(missingPeople: ["cat"], missingShards: ["1/2"], stalePeople: ["bob"])
+        let text = FleetTerminal.render(partial, outDir: "rep", color: false, assembled: true)
+        XCTAssertTrue(text.contains("NOT ALL READY: 2 people with a verdict: 2 ready; 1 person without a verdict, 1 stale verdict"), text)
+        XCTAssertFalse(text.contains("rep/PERSON"), text)
+        XCTAssertTrue(text.contains("each one's own PERSON/compare.html under the --out its worker was given"), text)
+    }
+
     /// A person id may hold any non-space character: the folder keeps letters, digits, `_-@`
     /// and inner dots, and writes every other byte as %XX (`/` is 2F, `.` leading is 2E).
     func testPersonFolders() {

@@ -25,19 +25,38 @@ final class FleetShardTests: XCTestCase {
         XCTAssertFalse(try FleetShard("0/4").contains("ann"))
     }
 
-    /// For several N, 300 ids: every id in exactly one shard (disjoint, together all).
+    /// For several N, 303 ids: the N workers, each parsing its own `K/N` text and picking its
+    /// people with `select` (as `FleetJob` does), pick every id exactly once. Counted per id, so
+    /// a parse that gave two texts the same K (a person picked twice, another never), a
+    /// selection that dropped or repeated items, or a hash that ignored its input (every id in
+    /// one shard) fails: with 303 ids each shard of N ≤ 8 must pick someone.
     func testShardsAreDisjointAndCoverEveryone() throws {
         let people = (0..<300).map { "person-\($0)" } + ["", "é", "a/b"]
         for n in [1, 2, 3, 5, 8, 64] {
-            let shards = try (0..<n).map { try FleetShard("\($0)/\(n)") }
-            var union = Set<String>()
-            for (i, shard) in shards.enumerated() {
-                let mine = Set(people.filter(shard.contains))
-                XCTAssertTrue(union.isDisjoint(with: mine), "N=\(n): shard \(i) shares people with an earlier one")
-                union.formUnion(mine)
+            var picked: [String: Int] = [:]
+            for k in 0..<n {
+                let mine = try FleetShard("\(k)/\(n)").select(people) { $0 }
+                if n <= 8 { XCTAssertFalse(mine.isEmpty, "N=\(n): shard \(k) picked no one of 303") }
+                for p in mine { picked[p, default: 0] += 1 }
             }
-            XCTAssertEqual(union, Set(people), "N=\(n)")
+            XCTAssertEqual(picked.count, people.count, "N=\(n): some id in no shard")
+            XCTAssertEqual(picked.filter { $0.value != 1 }.keys.sorted(), [], "N=\(n): ids picked more than once")
         }
+    }
+
+    /// A verdict whose JSON cannot be read counts as missing, once, with its shard; so does one
+    /// of a person the store no longer holds. ann (0x2e) and bob (0xda) are even: shard 0/2;
+    /// cat (0xa3) is odd: 1/2. Store: ann and bob; verdicts: ann readable, bob unreadable, cat
+    /// unreadable. Missing: bob and cat (not bob twice), shards 0/2 (bob) and 1/2 (cat).
+    func testUnreadableVerdictIsMissingOnceWithItsShard() throws {
+        var bob = try verdict("bob", .ready), cat = try verdict("cat", .ready)
+        bob.personJSON = "{not json"
+        cat.personJSON = ""
+        let report = try XCTUnwrap(
+            FleetAssembly.report(verdicts: [try verdict("ann", .ready), bob, cat], everyone: ["ann", "bob"], changed: []))
+        XCTAssertEqual(report.people.map(\.person), ["ann"])
+        XCTAssertEqual(report.coverage.missingPeople, ["bob", "cat"])
+        XCTAssertEqual(report.coverage.missingShards, ["0/2", "1/2"])
     }
 
     /// K counts from 0 as `$JOB_COMPLETION_INDEX`: 0/4 … 3/4 are shards, 4/4 is not.

@@ -81,6 +81,7 @@ public final class CompareJob {
                 gaps: GapFinder.monitor(native: native, window: window, until: end.day, lastDates: n, fields: fields))
             report.monitored = (CivilDate.isoDate(end.day - n + 1), CivilDate.isoDate(end.day))
             report.monitoredUntil = end.reason
+            report.monitorEnd = end
         } else {
             report = CompareReport(mode: .validate, window: window, comparison: c, gaps: c.gaps)
             // A window chosen from the data reaches back --days dates from the last date both

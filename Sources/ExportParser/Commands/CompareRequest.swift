@@ -31,6 +31,11 @@ public struct CompareRequest: Sendable {
     /// `--report` (with `--everyone`): the fleet report from the verdicts stored by earlier
     /// `--everyone` runs (every shard's), comparing no one again.
     public var reportOnly = false
+    /// `--run-id ID` (with `--everyone`): a worker stores it with its verdicts; `--report`
+    /// takes only that run's verdicts as current (docs/deploy.md: the Job's uid).
+    public var runID: String?
+    /// Whether `--days` was given (not its default): `--report` refuses it.
+    public var daysGiven = false
 
     public init(
         native: [String], hae: [String], days: Int = 7, from: String? = nil, timeZoneName: String? = nil,
@@ -82,6 +87,22 @@ public struct CompareRequest: Sendable {
         }
         if reportOnly, shard != nil {
             throw UsageError("--report", "--report reads every shard's verdicts: give it without --shard")
+        }
+        if runID != nil, !everyone { throw UsageError("--run-id", "--run-id names a fleet run: give it with --everyone") }
+        if let id = runID, id.isEmpty { throw UsageError("--run-id", "--run-id needs a non-empty id") }
+        if reportOnly {
+            // The report's options are its verdicts' own: a window or tolerances given here
+            // would only look as if they were used.
+            let given = [
+                ("--days", daysGiven), ("--from", from != nil), ("--monitor", monitor != nil), ("--until", until != nil),
+                ("--tolerances", tolerancesPath != nil), ("--timezone", timeZoneName != nil),
+            ].filter(\.1).map(\.0)
+            if let first = given.first {
+                throw UsageError(
+                    first,
+                    "--report judges nothing again: it takes the options its verdicts were made with; give \(given.joined(separator: ", ")) to the --shard workers instead"
+                )
+            }
         }
     }
 }

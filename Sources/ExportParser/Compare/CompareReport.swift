@@ -13,6 +13,8 @@ struct CompareReport: Sendable {
     var monitored: (from: String, to: String)?
     /// `--monitor`: how the last monitored date was chosen (`--until`, `today in Europe/Madrid`).
     var monitoredUntil: String?
+    /// `--monitor`: the last monitored date and the zone whose today it was (`MonitorEnd.zone`).
+    var monitorEnd: MonitorEnd?
     /// Lines stated above the verdict that do not fail the check by themselves (two sides that
     /// share no source: `CompareInputCheck.sharedSources`).
     var warnings: [String] = []

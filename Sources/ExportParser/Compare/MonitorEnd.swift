@@ -10,6 +10,9 @@ struct MonitorEnd: Sendable, Equatable {
     var day: Int
     /// How `day` was chosen, for the report: `--until`, `today in Europe/Madrid`.
     var reason: String
+    /// The zone whose today `day` is (an IANA name or `+11:00`); nil with `--until`. A fleet
+    /// verdict keeps it, so `--report` can tell a verdict of yesterday from today's.
+    var zone: String? = nil
 
     /// `until` when given; otherwise today, `now`, in the first zone of: `--timezone`, the zone
     /// the native side's latest date states (a payload's `timezone`, an IANA name or `+11:00`),
@@ -20,7 +23,7 @@ struct MonitorEnd: Sendable, Equatable {
         let statedZone = stated.flatMap(PayloadTimeZone.zone)
         let zone = timeZone ?? statedZone ?? TimeZone.current
         let name = timeZone?.identifier ?? (statedZone != nil ? stated : nil) ?? TimeZone.current.identifier
-        return MonitorEnd(day: today(in: zone, now: now), reason: "today in \(name)")
+        return MonitorEnd(day: today(in: zone, now: now), reason: "today in \(name)", zone: name)
     }
 
     /// The civil date of `now` in `zone`.

@@ -20,8 +20,9 @@ final class FleetVerdictTable: FleetVerdicts, @unchecked Sendable {
                 let s = try store.db.prepare(
                     """
                     INSERT OR REPLACE INTO fleet_verdicts (person, status, failing_fields, reason, person_json, mode, days, monitor,
-                        until_date, shard, tool_version, checked_at, written_at)
-                    VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)
+                        until_date, shard, tool_version, checked_at, written_at, from_date, time_zone, tolerances_sha256,
+                        judged_date, judged_zone, run_id, bodies_max_id, bodies, imports_max_id, imports)
+                    VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23)
                     """)
                 s.bind(1, v.person)
                 s.bind(2, v.status)
@@ -33,9 +34,19 @@ final class FleetVerdictTable: FleetVerdicts, @unchecked Sendable {
                 s.bind(8, v.run.monitor)
                 s.bind(9, v.run.until)
                 s.bind(10, v.shard)
-                s.bind(11, ExportParserVersion.current)
+                s.bind(11, v.run.toolVersion)
                 s.bind(12, v.checkedAt)
                 s.bind(13, v.writtenAt)
+                s.bind(14, v.run.from)
+                s.bind(15, v.run.timeZone)
+                s.bind(16, v.run.tolerancesDigest)
+                s.bind(17, v.judgedDate)
+                s.bind(18, v.judgedZone)
+                s.bind(19, v.runID)
+                s.bind(20, v.watermark.bodiesMaxID)
+                s.bind(21, v.watermark.bodies)
+                s.bind(22, v.watermark.importsMaxID)
+                s.bind(23, v.watermark.imports)
                 try s.run()
             }
         }
@@ -46,7 +57,9 @@ final class FleetVerdictTable: FleetVerdicts, @unchecked Sendable {
             try store.reading {
                 let s = try store.db.prepare(
                     """
-                    SELECT person, status, failing_fields, reason, person_json, mode, days, monitor, until_date, shard, checked_at, written_at
+                    SELECT person, status, failing_fields, reason, person_json, mode, days, monitor, until_date, shard, checked_at,
+                        written_at, from_date, time_zone, tolerances_sha256, tool_version, judged_date, judged_zone, run_id,
+                        bodies_max_id, bodies, imports_max_id, imports
                     FROM fleet_verdicts ORDER BY person
                     """)
                 var out: [FleetVerdict] = []
@@ -54,14 +67,38 @@ final class FleetVerdictTable: FleetVerdicts, @unchecked Sendable {
                     let failing =
                         (try? JSONSerialization.jsonObject(with: Data((s.text(2) ?? "[]").utf8))) as? [String] ?? []
                     let run = FleetVerdict.Run(
-                        mode: s.text(5) ?? "", days: Int(s.int(6)), monitor: s.isNull(7) ? nil : Int(s.int(7)), until: s.text(8))
-                    out.append(
-                        FleetVerdict(
-                            person: s.text(0) ?? "", status: s.text(1) ?? "", failingFields: failing, reason: s.text(3) ?? "",
-                            personJSON: s.text(4) ?? "", run: run, shard: s.text(9) ?? "", checkedAt: s.text(10) ?? "",
-                            writtenAt: s.text(11) ?? ""))
+                        mode: s.text(5) ?? "", days: Int(s.int(6)), monitor: s.isNull(7) ? nil : Int(s.int(7)), until: s.text(8),
+                        from: s.text(12), timeZone: s.text(13), tolerancesDigest: s.text(14), toolVersion: s.text(15) ?? "")
+                    var v = FleetVerdict(
+                        person: s.text(0) ?? "", status: s.text(1) ?? "", failingFields: failing, reason: s.text(3) ?? "",
+                        personJSON: s.text(4) ?? "", run: run, shard: s.text(9) ?? "", checkedAt: s.text(10) ?? "",
+                        writtenAt: s.text(11) ?? "")
+                    v.judgedDate = s.text(16)
+                    v.judgedZone = s.text(17)
+                    v.runID = s.text(18)
+                    v.watermark = FleetWatermark(bodiesMaxID: s.int(19), bodies: s.int(20), importsMaxID: s.int(21), imports: s.int(22))
+                    out.append(v)
                 }
                 return out
+            }
+        }
+    }
+
+    /// The person's received bodies and finished imports now. Only committed rows are seen (a
+    /// read transaction), so an import still running counts once it has committed.
+    func watermark(person: String) throws -> FleetWatermark {
+        try locked {
+            try store.reading {
+                let s = try store.db.prepare(
+                    """
+                    SELECT (SELECT coalesce(max(id), 0) FROM received_bodies WHERE person = ?1),
+                           (SELECT count(*) FROM received_bodies WHERE person = ?1),
+                           (SELECT coalesce(max(id), 0) FROM imports WHERE person = ?1 AND finished_at IS NOT NULL),
+                           (SELECT count(*) FROM imports WHERE person = ?1 AND finished_at IS NOT NULL)
+                    """)
+                s.bind(1, person)
+                guard try s.step() else { return FleetWatermark() }
+                return FleetWatermark(bodiesMaxID: s.int(0), bodies: s.int(1), importsMaxID: s.int(2), imports: s.int(3))
             }
         }
     }
@@ -69,15 +106,16 @@ final class FleetVerdictTable: FleetVerdicts, @unchecked Sendable {
     func changedSinceChecked() throws -> Set<String> {
         try locked {
             try store.reading {
-                // julianday reads both forms of the store's times (`…:SSZ` and `…:SS.sssZ`),
-                // which text comparison would not order.
+                // The same aggregates as `watermark`, for every verdict at once: ids and counts
+                // the store assigned, never the clock times of machines.
                 let s = try store.db.prepare(
                     """
                     SELECT v.person FROM fleet_verdicts v
-                    WHERE EXISTS (SELECT 1 FROM received_bodies b WHERE b.person = v.person
-                                  AND julianday(b.received_at) > julianday(v.checked_at))
-                       OR EXISTS (SELECT 1 FROM imports i WHERE i.person = v.person AND i.finished_at IS NOT NULL
-                                  AND julianday(i.finished_at) > julianday(v.checked_at))
+                    WHERE (SELECT coalesce(max(id), 0) FROM received_bodies b WHERE b.person = v.person) != v.bodies_max_id
+                       OR (SELECT count(*) FROM received_bodies b WHERE b.person = v.person) != v.bodies
+                       OR (SELECT coalesce(max(id), 0) FROM imports i WHERE i.person = v.person AND i.finished_at IS NOT NULL)
+                          != v.imports_max_id
+                       OR (SELECT count(*) FROM imports i WHERE i.person = v.person AND i.finished_at IS NOT NULL) != v.imports
                     """)
                 var out = Set<String>()
                 while try s.step() { if let p = s.text(0) { out.insert(p) } }

@@ -8,7 +8,10 @@ protocol FleetVerdicts: Sendable {
     func write(_ verdict: FleetVerdict) throws
     /// Every stored verdict, by person.
     func all() throws -> [FleetVerdict]
-    /// The people with a body received or an import finished after their verdict's
-    /// `checkedAt`: their verdicts are stale.
+    /// The person's `FleetWatermark` now, read in one read transaction: a worker reads it
+    /// before the check reads the person's data and stores it with the verdict.
+    func watermark(person: String) throws -> FleetWatermark
+    /// The people whose watermark now differs from their verdict's (a body or an import
+    /// committed, or erased, since the check read their data): their verdicts are stale.
     func changedSinceChecked() throws -> Set<String>
 }

@@ -489,9 +489,13 @@ enum StoreSchema {
     /// person, written by whichever worker checked the person last (`FleetVerdictTable`), so
     /// `compare --everyone --report` builds one fleet report from every shard's people.
     /// `person_json` is the person's whole line of the report; `failing_fields` a JSON array of
-    /// field names; `shard` the worker's `K/N`; `checked_at` when the person's data was read
-    /// (data received or imported later makes the verdict stale). `IF NOT EXISTS`: a store set
-    /// back to an older `user_version` by hand (as the migration tests do) keeps its tables.
+    /// field names; `shard` the worker's `K/N`; `checked_at` when the person's data was read;
+    /// the run's options that change a verdict (`from_date`, `time_zone`, `tolerances_sha256`,
+    /// `tool_version`); `judged_date`/`judged_zone` the last date judged and whose today it was;
+    /// `run_id` the worker's `--run-id`; `bodies_max_id`, `bodies`, `imports_max_id`, `imports`
+    /// the person's data when the check read it (`FleetWatermark`: data committed later makes
+    /// the verdict stale). `IF NOT EXISTS`: a store set back to an older `user_version` by hand
+    /// (as the migration tests do) keeps its tables.
     static let v8 = """
         CREATE TABLE IF NOT EXISTS fleet_verdicts (
             person TEXT PRIMARY KEY,
@@ -506,7 +510,17 @@ enum StoreSchema {
             shard TEXT NOT NULL,
             tool_version TEXT NOT NULL,
             checked_at TEXT NOT NULL,
-            written_at TEXT NOT NULL
+            written_at TEXT NOT NULL,
+            from_date TEXT,
+            time_zone TEXT,
+            tolerances_sha256 TEXT,
+            judged_date TEXT,
+            judged_zone TEXT,
+            run_id TEXT,
+            bodies_max_id INTEGER NOT NULL,
+            bodies INTEGER NOT NULL,
+            imports_max_id INTEGER NOT NULL,
+            imports INTEGER NOT NULL
         ) WITHOUT ROWID;
         """
 

@@ -88,7 +88,7 @@ package enum OutputFiles {
             try? FileManager.default.removeItem(atPath: tmp)
             throw error
         }
-        let old = path + ".old-\(getpid())"
+        let old = temporaryName(for: path) + ".old"
         let hadOld = FileManager.default.fileExists(atPath: path)
         if hadOld {
             guard rename(path, old) == 0 else {
@@ -112,8 +112,9 @@ package enum OutputFiles {
 
         package init(_ path: String) throws {
             self.path = path
+            // A name no other process uses (`temporaryName`): never unlink one that exists, it
+            // may be another worker's file in progress; O_EXCL refuses a clash instead.
             temporary = OutputFiles.temporaryName(for: path)
-            unlink(temporary)
             fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
             guard fd >= 0 else { throw OutputError(file: path, message: "cannot create: \(String(cString: strerror(errno)))") }
             fchmod(fd, 0o600)
@@ -188,8 +189,12 @@ package enum OutputFiles {
         }
     }
 
+    /// `.NAME.tmp-<pid>-<16 random hex digits>` beside `path`: the random part because workers
+    /// in containers sharing one `--out` have the same low PIDs.
     package static func temporaryName(for path: String) -> String {
         let url = URL(fileURLWithPath: path)
-        return url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).tmp-\(getpid())").path
+        let random = String(UInt64.random(in: .min ... .max), radix: 16)
+        let suffix = String(repeating: "0", count: 16 - random.count) + random
+        return url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).tmp-\(getpid())-\(suffix)").path
     }
 }

@@ -20,15 +20,20 @@ final class FleetShardProcessTests: XCTestCase {
         let store = dir.appendingPathComponent("cohort.sqlite").path
         try fill(store, scratch: dir)
         func run(_ extra: [String], _ out: String) throws -> ToolRun.Result {
-            try ToolRun.run(["compare", "--store", store, "--everyone", "--days", "3", "--out", dir.path + "/" + out] + extra)
+            // --report takes its verdicts' options and refuses a window of its own.
+            let window = extra.contains("--report") ? [] : ["--days", "3"]
+            return try ToolRun.run(["compare", "--store", store, "--everyone"] + window + ["--out", dir.path + "/" + out] + extra)
         }
-        func fleet(_ out: String) throws -> [String: Any] { try FleetProcessTests.json(dir.appendingPathComponent(out + "/fleet.json")) }
+        func fleet(_ out: String, _ base: String = "fleet") throws -> [String: Any] {
+            try FleetProcessTests.json(dir.appendingPathComponent(out + "/\(base).json"))
+        }
         func names(_ f: [String: Any]) -> Set<String> {
             Set((f["people"] as? [[String: Any]] ?? []).compactMap { $0["person"] as? String })
         }
 
         // Shard 0 alone: --report names shard 1's three people as missing, in shard 1/2.
         XCTAssertNotEqual(try run(["--shard", "0/2"], "s0").status, 2)
+        XCTAssertEqual(try run(["--report", "--days", "3"], "refused").status, 2)
         let partial = try run(["--report"], "partial")
         XCTAssertEqual(partial.status, 1, partial.printed)
         XCTAssertTrue(partial.printed.contains("No verdict yet for 3 people (p1, p2-field-off, p3): run shard 1/2"), partial.printed)
@@ -47,7 +52,9 @@ final class FleetShardProcessTests: XCTestCase {
             let r = try XCTUnwrap(results.withLock { $0[k] }, "shard \(k) ran")
             XCTAssertNotEqual(r.status, 2, r.printed)
         }
-        let s0 = names(try fleet("s0")), s1 = names(try fleet("s1"))
+        // A worker's files are fleet-K-of-N.*: workers (and --report) may share one --out.
+        XCTAssertFalse(FileManager.default.fileExists(atPath: dir.path + "/s0/fleet.json"))
+        let s0 = names(try fleet("s0", "fleet-0-of-2")), s1 = names(try fleet("s1", "fleet-1-of-2"))
         XCTAssertEqual(s0, ["p4-no-hae", "p5", "p6"])
         XCTAssertEqual(s1, ["p1", "p2-field-off", "p3"])
 

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import XCTest
 
 @testable import ExportParser
@@ -111,6 +112,45 @@ final class PostgresFleetProcessTests: XCTestCase {
         XCTAssertTrue(verdicts[0]["p02"]?.hasPrefix("not-ready 0") ?? false, verdicts[0]["p02"] ?? "")
         XCTAssertTrue(verdicts[0]["p04"]?.hasPrefix("not-enough-data 0") ?? false, verdicts[0]["p04"] ?? "")
         XCTAssertEqual(verdicts[0].values.filter { $0.hasPrefix("ready 1") }.count, 18)
+
+        // Two shard workers at once on PostgreSQL, their verdicts meeting in its fleet_verdicts:
+        // disjoint, together everyone, and --report's fleet.json is the unsharded run's, byte
+        // for byte (the unsharded run above wrote fleet-pg/fleet.json from the same bodies).
+        let shardOuts = Mutex<[Int: ToolRun.Result]>([:])
+        DispatchQueue.concurrentPerform(iterations: 2) { k in
+            let r = try? ToolRun.run(
+                ["compare", "--store", url, "--everyone", "--days", "3", "--shard", "\(k)/2", "--out", dir.path + "/shards"],
+                environment: server.environment)
+            shardOuts.withLock { $0[k] = r }
+        }
+        var shardPeople: [Set<String>] = []
+        for k in 0..<2 {
+            let r = try XCTUnwrap(shardOuts.withLock { $0[k] }, "shard \(k) ran")
+            XCTAssertNotEqual(r.status, 2, r.printed)
+            let f = try FleetProcessTests.json(dir.appendingPathComponent("shards/fleet-\(k)-of-2.json"))
+            shardPeople.append(Set((f["people"] as? [[String: Any]] ?? []).compactMap { $0["person"] as? String }))
+        }
+        XCTAssertTrue(shardPeople[0].isDisjoint(with: shardPeople[1]))
+        XCTAssertEqual(shardPeople[0].union(shardPeople[1]).count, 20)
+        let report = try ToolRun.run(
+            ["compare", "--store", url, "--everyone", "--report", "--out", dir.path + "/shards"], environment: server.environment)
+        XCTAssertEqual(report.status, 1, report.printed)
+        XCTAssertEqual(
+            try String(contentsOf: dir.appendingPathComponent("shards/fleet.json"), encoding: .utf8),
+            try String(contentsOf: dir.appendingPathComponent("fleet-pg/fleet.json"), encoding: .utf8))
+        XCTAssertEqual(try server.admin("SELECT count(*) FROM fleet_verdicts", in: "fleet").int(0, 0), 20)
+
+        // The verdict is the person's data: gdpr-export writes it (one row, read in one page).
+        let export = dir.path + "/p02-export"
+        let exported = try ToolRun.run(
+            ["gdpr-export", "--store", url, "--person", "p02", "--out", export, "--quiet"], environment: server.environment)
+        XCTAssertEqual(exported.status, 0, exported.printed)
+        let verdictLines = try String(contentsOfFile: export + "/fleet_verdicts.jsonl", encoding: .utf8).split(separator: "\n")
+        XCTAssertEqual(verdictLines.count, 1)
+        let verdict = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(verdictLines[0].utf8)) as? [String: Any])
+        XCTAssertEqual(verdict["status"] as? String, "not-ready")
+        // The sharded run wrote it last: sha256("p02") begins 867972ca2a0b25c5: its 8th byte 0xc5 is odd, so shard 1/2.
+        XCTAssertEqual(verdict["shard"] as? String, "1/2")
 
         // A single person's compare on PostgreSQL agrees with its line of the fleet.
         let one = try ToolRun.run(

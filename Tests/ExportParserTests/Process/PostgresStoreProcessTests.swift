@@ -23,7 +23,7 @@ final class PostgresStoreProcessTests: XCTestCase {
     var server: PostgresTestServer { Self.server! }
 
     /// Four processes open one new database at the same moment: each takes the advisory lock
-    /// before it looks, so exactly one migrates and the others find version 1 recorded. Without
+    /// before it looks, so exactly one migrates and the others find versions 1 and 2 recorded. Without
     /// the lock two would both run `CREATE TABLE received_bodies` and one would fail.
     func testProcessesStartingTogetherMigrateOnce() throws {
         let url = try server.createDatabase("race")
@@ -40,10 +40,10 @@ final class PostgresStoreProcessTests: XCTestCase {
         while runs.count < 4, Date() < deadline { usleep(20_000) }
         XCTAssertEqual(runs.items, Array(repeating: "0 \(url) holds no person.\n", count: 4))
         let versions = try server.admin("SELECT version FROM schema_migrations ORDER BY version", in: "race")
-        XCTAssertEqual((0..<versions.rows).map { versions.int($0, 0) }, [1])
+        XCTAssertEqual((0..<versions.rows).map { versions.int($0, 0) }, [1, 2])
         // A later start applies nothing and still works.
         XCTAssertEqual(try ToolRun.run(["people", "--store", url], environment: server.environment).status, 0)
-        XCTAssertEqual(try server.admin("SELECT count(*) FROM schema_migrations", in: "race").int(0, 0), 1)
+        XCTAssertEqual(try server.admin("SELECT count(*) FROM schema_migrations", in: "race").int(0, 0), 2)
     }
 
     /// A URL with a password is refused before anything connects, with what to use instead, and
@@ -139,14 +139,14 @@ final class PostgresStoreProcessTests: XCTestCase {
         // Every other kind is there, with no row.
         XCTAssertEqual(try String(contentsOfFile: export + "/samples.jsonl", encoding: .utf8), "")
         let manifest = try String(contentsOfFile: export + "/manifest.json", encoding: .utf8)
-        XCTAssertTrue(manifest.contains("\"store_schema_version\": 1,"), manifest)  // the PostgreSQL schema's one migration
+        XCTAssertTrue(manifest.contains("\"store_schema_version\": 2,"), manifest)  // the PostgreSQL schema's two migrations
 
         let receipt = dir.appendingPathComponent("receipt.txt").path
         let erased = try ToolRun.run(["erase", "--store", url, "--person", "me", "--yes", "--receipt", receipt], environment: env)
         XCTAssertEqual(erased.status, 0, erased.printed)
         let text = try String(contentsOfFile: receipt, encoding: .utf8)
         XCTAssertTrue(text.contains("  received_bodies  7\n"), text)
-        XCTAssertTrue(text.contains("VACUUM ran on received_bodies"), text)
+        XCTAssertTrue(text.contains("VACUUM ran on received_bodies, fleet_verdicts"), text)
         XCTAssertTrue(text.contains("write-ahead log (WAL)"), text)
         XCTAssertTrue(text.contains("base backups"), text)
         XCTAssertEqual(try server.admin("SELECT count(*) FROM received_bodies", in: "people").int(0, 0), 0)

@@ -26,6 +26,10 @@ enum FleetCheck {
             let outcome = try CompareJob(request).run()
             var p = classify(outcome.report, person: person)
             p.report = folder + "/compare.html"
+            if let end = outcome.report.monitorEnd {
+                p.judgedDate = CivilDate.isoDate(end.day)
+                p.judgedZone = end.zone
+            }
             return p
         } catch let e as UsageError where e.option == "--from" {
             // No date with data on both sides: nothing to compare yet.

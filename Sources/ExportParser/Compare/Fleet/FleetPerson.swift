@@ -31,6 +31,10 @@ public struct FleetPerson: Sendable, Codable, Equatable {
     /// The person's own report, relative to the fleet's folder (`ann/compare.html`); nil when
     /// no report was written (the check could not be made).
     public var report: String?
+    /// The last date the check judged (`--monitor`: `--until` or today) and the zone whose
+    /// today it was; kept with the verdict (`FleetVerdict.judgedDate`), not in fleet.json.
+    var judgedDate: String?
+    var judgedZone: String?
 
     /// Ready means exactly that the single-person compare passes (exit 0) on enough dates.
     public var ready: Bool { status == .ready }

@@ -45,6 +45,14 @@ public struct FleetShard: Sendable, Equatable, CustomStringConvertible {
 
     public func contains(_ person: String) -> Bool { Self.index(of: person, count: count) == index }
 
+    /// The items of `items` whose person (`person(item)`) falls in this shard, in their order:
+    /// how a worker picks its people (`FleetJob`).
+    public func select<T>(_ items: [T], person: (T) -> String) -> [T] { items.filter { contains(person($0)) } }
+
+    /// The base name of this worker's fleet files under `--out` (`fleet-K-of-N`), so workers
+    /// sharing one `--out` do not overwrite each other's, nor the report's `fleet.*`.
+    public var fleetFileBase: String { "fleet-\(index)-of-\(count)" }
+
     /// `K/N`, as given.
     public var description: String { "\(index)/\(count)" }
 }

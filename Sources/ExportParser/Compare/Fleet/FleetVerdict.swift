@@ -4,13 +4,23 @@ import Foundation
 /// `compare --everyone --report` can build the fleet report from every worker's people without
 /// computing anything again (docs/compare.md, "Shards").
 struct FleetVerdict: Sendable, Equatable {
-    /// What the run that made the verdict was asked: the fleet report's header. Verdicts made
-    /// with other options than the newest ones are stale.
+    /// What the run that made the verdict was asked, every option that can change a verdict:
+    /// the fleet report's header. Verdicts made with other options than the newest ones are
+    /// stale (`FleetAssembly`).
     struct Run: Sendable, Equatable {
         var mode: String
         var days: Int
         var monitor: Int?
         var until: String?
+        /// `--from`.
+        var from: String? = nil
+        /// `--timezone`, as given.
+        var timeZone: String? = nil
+        /// SHA-256 (hex) of the `--tolerances` file's bytes: the same name with other content
+        /// is another run.
+        var tolerancesDigest: String? = nil
+        /// The health-import version that judged (`ExportParserVersion.current`).
+        var toolVersion: String = ExportParserVersion.current
     }
 
     var person: String
@@ -29,8 +39,22 @@ struct FleetVerdict: Sendable, Equatable {
     var checkedAt: String
     /// When the verdict was written.
     var writtenAt: String
+    /// The person's data in the store when the check read them: data committed later makes the
+    /// verdict stale.
+    var watermark = FleetWatermark()
+    /// The last date the verdict judged (`YYYY-MM-DD`; `--monitor`'s last date, `--until` or
+    /// today), and the zone whose today it was (nil with `--until` or in validate mode): a
+    /// verdict judged for another date than the report's is stale.
+    var judgedDate: String?
+    var judgedZone: String?
+    /// `--run-id` of the worker (a Kubernetes Job's uid): `--report --run-id ID` takes only the
+    /// verdicts of that run as current.
+    var runID: String?
 
-    init(_ p: FleetPerson, run: Run, shard: FleetShard, checkedAt: Date, writtenAt: Date = Date()) throws {
+    init(
+        _ p: FleetPerson, run: Run, shard: FleetShard, checkedAt: Date, writtenAt: Date = Date(), watermark: FleetWatermark = .init(),
+        runID: String? = nil
+    ) throws {
         person = p.person
         status = p.status.rawValue
         failingFields = p.failing.map(\.field)
@@ -40,6 +64,10 @@ struct FleetVerdict: Sendable, Equatable {
         self.shard = shard.description
         self.checkedAt = ReceivedBodyStore.isoUTCMilliseconds(checkedAt)
         self.writtenAt = ReceivedBodyStore.isoUTCMilliseconds(writtenAt)
+        self.watermark = watermark
+        judgedDate = p.judgedDate
+        judgedZone = p.judgedZone
+        self.runID = runID
     }
 
     init(

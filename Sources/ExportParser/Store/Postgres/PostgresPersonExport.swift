@@ -28,8 +28,8 @@ struct PostgresPersonExport: PersonExportReading {
         // One row a person at most, so one page; its JSON texts were written compact (no line
         // end) by the worker, as the SQLite store holds them.
         ExportKinds.fleetVerdicts.name: """
-        SELECT status, failing_fields, reason, person_json, mode, days, monitor, until_date, shard, tool_version, checked_at,
-            written_at
+        SELECT status, failing_fields, reason, person_json, mode, days, monitor, until_date, shard, from_date, time_zone,
+            tolerances_sha256, judged_date, judged_zone, run_id, tool_version, checked_at, written_at
         FROM fleet_verdicts WHERE person = $1 AND $2::bigint >= 0
         """,
     ]

@@ -48,7 +48,17 @@ enum PostgresSchema {
                 shard text NOT NULL,
                 tool_version text NOT NULL,
                 checked_at text NOT NULL,
-                written_at text NOT NULL
+                written_at text NOT NULL,
+                from_date text,
+                time_zone text,
+                tolerances_sha256 text,
+                judged_date text,
+                judged_zone text,
+                run_id text,
+                bodies_max_id bigint NOT NULL DEFAULT 0,
+                bodies bigint NOT NULL DEFAULT 0,
+                imports_max_id bigint NOT NULL DEFAULT 0,
+                imports bigint NOT NULL DEFAULT 0
             )
             """
         ),

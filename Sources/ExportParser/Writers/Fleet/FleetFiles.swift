@@ -1,11 +1,12 @@
-/// Writes the fleet report under `--out`: `fleet.json`, `fleet.csv` and `fleet.html`, staged
-/// under temporary names (mode 0600) and put in place together once all three are written.
+/// Writes the fleet report under `--out`: `BASE.json`, `BASE.csv` and `BASE.html` (`fleet`, or
+/// `fleet-K-of-N` for a `--shard` worker), staged under temporary names (mode 0600) and put in
+/// place together once all three are written.
 enum FleetFiles {
-    static func write(_ report: FleetReport, to dir: String) throws {
+    static func write(_ report: FleetReport, to dir: String, base: String = "fleet") throws {
         try OutputFiles.makeDirectory(dir)
-        let json = try OutputFiles.Staged(dir + "/fleet.json")
-        let csv = try OutputFiles.Staged(dir + "/fleet.csv")
-        let html = try OutputFiles.Staged(dir + "/fleet.html")
+        let json = try OutputFiles.Staged(dir + "/\(base).json")
+        let csv = try OutputFiles.Staged(dir + "/\(base).csv")
+        let html = try OutputFiles.Staged(dir + "/\(base).html")
         try json.append(FleetJSON.render(report).render() + "\n")
         try csv.append(FleetCSV.render(report))
         try html.append(FleetHTML.render(report))

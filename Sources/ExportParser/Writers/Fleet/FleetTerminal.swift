@@ -2,7 +2,9 @@
 /// people it holds and fails for (the fields failing for anyone), the causes most people share,
 /// and the counts. Colours (ANSI) only when asked.
 enum FleetTerminal {
-    static func render(_ report: FleetReport, outDir: String, color: Bool, shard: FleetShard? = nil) -> String {
+    /// `assembled`: a `--report` run, whose people's own reports are where their workers wrote
+    /// them, not necessarily under this `outDir`.
+    static func render(_ report: FleetReport, outDir: String, color: Bool, shard: FleetShard? = nil, assembled: Bool = false) -> String {
         func paint(_ text: String, _ code: String) -> String { color ? "\u{1B}[\(code)m" + text + "\u{1B}[0m" : text }
         var lines: [String] = []
         let width = min(24, report.people.map(\.person.count).max() ?? 0)
@@ -44,15 +46,34 @@ enum FleetTerminal {
         lines.append(contentsOf: coverageLines(report.coverage, shard: shard))
         lines.append("")
         let counts = report.counts.filter { $0.people > 0 }.map { "\($0.people) \($0.status.words)" }.joined(separator: ", ")
-        let n = report.people.count
-        let verdict =
-            report.allReady
-            ? paint("READY", "1;32") + ": all \(n) \(n == 1 ? "person" : "people")"
-            : paint("NOT ALL READY", "1;31") + ": \(n) \(n == 1 ? "person" : "people"): \(counts)"
-        lines.append(verdict)
-        lines.append(
-            "Report: \(outDir)/fleet.html (every person in fleet.csv and fleet.json; each one's own in \(outDir)/PERSON/compare.html)")
+        lines.append(verdictLine(report, counts: counts, shard: shard, paint: paint))
+        let base = shard?.fleetFileBase ?? "fleet"
+        let own =
+            assembled
+            ? "each one's own PERSON/compare.html under the --out its worker was given"
+            : "each one's own in \(outDir)/PERSON/compare.html"
+        lines.append("Report: \(outDir)/\(base).html (every person in \(base).csv and \(base).json; \(own))")
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// The last word: READY only when everyone is ready and (for `--report`) covered; a run
+    /// that compared no one says so rather than "all 0 people"; a report missing people or with
+    /// stale verdicts says how many, even when everyone it holds is ready.
+    static func verdictLine(
+        _ report: FleetReport, counts: String, shard: FleetShard?, paint: (String, String) -> String
+    ) -> String {
+        func people(_ n: Int) -> String { "\(n) \(n == 1 ? "person" : "people")" }
+        let n = report.people.count
+        let c = report.coverage
+        if n == 0, c.isComplete {
+            return paint("NO ONE TO CHECK", "1;33") + ": " + (shard.map { "shard \($0) holds none of the store's people" } ?? "no people")
+        }
+        if report.allReady { return paint("READY", "1;32") + ": all \(people(n))" }
+        var gaps: [String] = []
+        if !c.missingPeople.isEmpty { gaps.append("\(people(c.missingPeople.count)) without a verdict") }
+        if !c.stalePeople.isEmpty { gaps.append("\(c.stalePeople.count) stale \(c.stalePeople.count == 1 ? "verdict" : "verdicts")") }
+        let held = gaps.isEmpty ? people(n) : "\(people(n)) with a verdict"
+        return paint("NOT ALL READY", "1;31") + ": \(held): \(counts)" + (gaps.isEmpty ? "" : "; " + gaps.joined(separator: ", "))
     }
 
     static let causesShown = 8

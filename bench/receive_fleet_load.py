@@ -16,6 +16,13 @@ client POSTs a single BIG_MB body (200 MB) to /hae. At the end:
 
     python3 bench/receive_fleet_load.py [--tool .build/release/health-import] [--seconds 60]
         [--clients 64] [--body-kb 50] [--big-mb 200] [--store postgres://USER@HOST:PORT/DB]
+        [--postgres] [--receivers N]
+
+`--postgres` starts a throw-away PostgreSQL server for the run (bench/pg_server.py: initdb into a
+temporary folder, fsync on, a free loopback port) and stores there. `--receivers N` starts N
+receivers on the same store (a PostgreSQL one: SQLite has one writer) and gives client t to
+receiver t mod N, as a load balancer would; the big body goes to the first. RSS is reported a
+receiver.
 
 Standard library only (http.client, sqlite3, threading). Linux (reads /proc for the RSS).
 """
@@ -28,7 +35,17 @@ p.add_argument("--clients", type=int, default=64)
 p.add_argument("--body-kb", type=int, default=50)
 p.add_argument("--big-mb", type=int, default=200)
 p.add_argument("--store", default=None, help="a postgres:// URL; default a new SQLite file")
+p.add_argument("--postgres", action="store_true", help="start a throw-away PostgreSQL server (bench/pg_server.py)")
+p.add_argument("--receivers", type=int, default=1)
 a = p.parse_args()
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+pg = None
+if a.postgres:
+    import pg_server
+    pg = pg_server.start()
+    a.store = pg.url
+if a.receivers > 1 and not (a.store or "").startswith("postgres"):
+    sys.exit("--receivers N needs a PostgreSQL store (--postgres or --store postgres://…)")
 
 work = tempfile.mkdtemp(prefix="receive-fleet-load-")
 people = ["load-%02d" % i for i in range(a.clients)] + ["big"]
@@ -37,22 +54,30 @@ key_file = os.path.join(work, "keys")
 with open(os.open(key_file, os.O_WRONLY | os.O_CREAT, 0o600), "w") as f:
     f.write("".join("%s %s\n" % kv for kv in keys.items()))
 store = a.store or os.path.join(work, "load.sqlite")
-log = open(os.path.join(work, "receive.log"), "w+")
 max_body = max(256, a.big_mb + 16)
-server = subprocess.Popen([a.tool, "receive", "--store", store, "--keys", key_file, "--listen", "127.0.0.1:0",
-                           "--max-body", str(max_body)], stderr=log, stdout=log)
-port = None
-for _ in range(600):
-    log.seek(0)
-    m = re.search(r"listening on http://127\.0\.0\.1:(\d+) ", log.read())
-    if m:
-        port = int(m.group(1))
-        break
-    time.sleep(0.05)
-if port is None:
-    server.kill()
-    sys.exit("receive did not start; see " + log.name)
 
+
+def start_receiver(i):
+    log = open(os.path.join(work, "receive-%d.log" % i), "w+")
+    server = subprocess.Popen([a.tool, "receive", "--store", store, "--keys", key_file, "--listen", "127.0.0.1:0",
+                               "--max-body", str(max_body)], stderr=log, stdout=log)
+    for _ in range(600):
+        log.seek(0)
+        m = re.search(r"listening on http://127\.0\.0\.1:(\d+) ", log.read())
+        if m:
+            return server, int(m.group(1))
+        if server.poll() is not None:
+            break
+        time.sleep(0.05)
+    server.kill()
+    log.seek(0)
+    if pg: pg.stop()
+    sys.exit("receive did not start: " + log.read())
+
+
+# One after the other: the first creates the schema (the others find it made).
+receivers = [start_receiver(i) for i in range(a.receivers)]
+ports = [port for _, port in receivers]
 
 def body(tag, n, size):
     """A Health Auto Export body of about `size` bytes: step counts a minute each."""
@@ -78,6 +103,7 @@ big_window = [None, None, None]  # start, end, status
 
 def client(t):
     person = people[t]
+    port = ports[t % len(ports)]
     conn = http.client.HTTPConnection("127.0.0.1", port, timeout=600)
     n, mine = 0, []
     while time.monotonic() < stop_at:
@@ -101,7 +127,7 @@ def client(t):
 
 def big_client():
     time.sleep(a.seconds / 2 - 5 if a.seconds > 20 else a.seconds / 3)
-    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=600)
+    conn = http.client.HTTPConnection("127.0.0.1", ports[0], timeout=600)
     big_window[0] = time.monotonic()
     conn.request("POST", "/hae", body=big, headers={"x-api-key": keys["big"], "Content-Type": "application/json"})
     r = conn.getresponse()
@@ -116,7 +142,7 @@ for th in threads: th.join()
 elapsed = time.monotonic() - started
 
 
-def metrics():
+def metrics(port):
     conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
     conn.request("GET", "/metrics")
     text = conn.getresponse().read().decode()
@@ -127,16 +153,22 @@ def metrics():
     return out
 
 
-scraped = metrics()
-with open("/proc/%d/status" % server.pid) as f:
-    hwm = int(re.search(r"VmHWM:\s+(\d+) kB", f.read()).group(1))
-server.send_signal(signal.SIGTERM)
-code = server.wait(timeout=120)
+scraped, hwms, codes = [], [], []
+for server, port in receivers:
+    scraped.append(metrics(port))
+    with open("/proc/%d/status" % server.pid) as f:
+        hwms.append(round(int(re.search(r"VmHWM:\s+(\d+) kB", f.read()).group(1)) / 1024, 1))
+for server, _ in receivers:
+    server.send_signal(signal.SIGTERM)
+for server, _ in receivers:
+    codes.append(server.wait(timeout=120))
+code = max(codes, key=abs)
 if store.startswith("postgres"):
     rows = int(subprocess.run(["psql", store, "-tAc", "SELECT count(*) FROM received_bodies"], capture_output=True, text=True,
                               check=True).stdout.strip())
 else:
     rows = sqlite3.connect(store).execute("SELECT count(*) FROM received_bodies").fetchone()[0]
+if pg: pg.stop()
 
 ok = [s for s in samples if s[3] == 200]
 b0, b1 = big_window[0], big_window[1]
@@ -151,13 +183,13 @@ def pct(values, q):
 acked = len(ok) + (1 if big_window[2] == 200 else 0)
 print(json.dumps({
     "seconds": round(elapsed, 1), "clients": a.clients, "small_body_bytes": len(body(0, 0, small_size)), "big_body_bytes": len(big),
-    "store": "postgres" if store.startswith("postgres") else "sqlite",
+    "store": "postgres" if store.startswith("postgres") else "sqlite", "receivers": a.receivers,
     "small_acknowledged": len(ok), "small_failed": len(samples) - len(ok), "requests_per_second": round(len(ok) / elapsed, 1),
     "small_outside_big": {"n": len(outside), "p50_ms": pct(outside, 0.5), "p99_ms": pct(outside, 0.99)},
     "small_during_big": {"n": len(during), "p50_ms": pct(during, 0.5), "p99_ms": pct(during, 0.99),
                          "max_ms": round(during[-1] * 1000, 1) if during else None},
     "big_status": big_window[2], "big_seconds": round(b1 - b0, 2) if b0 else None,
-    "metrics_hae": scraped, "server_peak_rss_mb": round(hwm / 1024, 1), "sigterm_exit": code,
+    "metrics_hae": scraped, "server_peak_rss_mb": hwms, "sigterm_exit": codes,
     "rows_stored": rows, "lost": acked - rows,
 }, indent=1))
 subprocess.run(["rm", "-rf", work])

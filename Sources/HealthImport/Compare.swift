@@ -95,8 +95,8 @@ struct Compare: ParsableCommand {
 
     @Option(
         help: ArgumentHelp(
-            "Take both sides from a store's imports instead: native from its export.xml imports, HAE from its HAE imports. Example: --store out/health.sqlite",
-            valueName: "file"))
+            "Take both sides from a store instead: native from its export.xml imports, HAE from its HAE imports, or the bodies receive took (a SQLite file, or PostgreSQL: postgres://USER@HOST:PORT/DB). Example: --store out/health.sqlite",
+            valueName: "file|url"))
     var store: String?
 
     @Option(help: ArgumentHelp("With --store: whose imports (default me). Example: --person ann", valueName: "id"))

@@ -46,7 +46,7 @@ struct Convert: ParsableCommand {
 
     @Option(
         help: ArgumentHelp(
-            "SQLite store to add this import to (default: DIR/health.sqlite under --out). Example: --store ~/health/ann.sqlite",
+            "SQLite store to add this import to (default: DIR/health.sqlite under --out; not PostgreSQL, which holds received data only). Example: --store ~/health/ann.sqlite",
             valueName: "file"))
     var store: String?
 

@@ -45,8 +45,8 @@ struct Explain: ParsableCommand {
 
     @Option(
         help: ArgumentHelp(
-            "Explain from a store instead of inputs: the person's stored records around the date. Example: --store out/health.sqlite",
-            valueName: "file"))
+            "Explain from a store instead of inputs: the person's stored records around the date (a SQLite file, or PostgreSQL: postgres://USER@HOST:PORT/DB). Example: --store out/health.sqlite",
+            valueName: "file|url"))
     var store: String?
 
     @Option(help: ArgumentHelp("With --store: whose records (default me). Example: --person ann", valueName: "id"))

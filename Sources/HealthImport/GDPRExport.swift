@@ -20,7 +20,10 @@ struct GDPRExport: ParsableCommand {
             """
     )
 
-    @Option(help: ArgumentHelp("The SQLite store. Example: --store out/health.sqlite", valueName: "file"))
+    @Option(
+        help: ArgumentHelp(
+            "The store: a SQLite file, or a PostgreSQL database of received data, postgres://USER@HOST:PORT/DB (password from PGPASSWORD). Example: --store out/health.sqlite",
+            valueName: "file|url"))
     var store: String
 
     @Option(help: ArgumentHelp("Whose data (an id `people` lists). Example: --person ann", valueName: "id"))

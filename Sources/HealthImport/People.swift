@@ -14,7 +14,10 @@ struct People: ParsableCommand {
             """
     )
 
-    @Option(help: ArgumentHelp("The SQLite store. Example: --store out/health.sqlite", valueName: "file"))
+    @Option(
+        help: ArgumentHelp(
+            "The store: a SQLite file, or a PostgreSQL database of received data, postgres://USER@HOST:PORT/DB (password from PGPASSWORD). Example: --store out/health.sqlite",
+            valueName: "file|url"))
     var store: String
 
     func run() throws {

@@ -39,7 +39,8 @@ struct Push: ParsableCommand {
 
     @Option(
         help: ArgumentHelp(
-            "The store the payloads come from and where pushes are recorded. Example: --store out/health.sqlite", valueName: "file"))
+            "The SQLite store the payloads come from and where pushes are recorded (not PostgreSQL, which holds received data only). Example: --store out/health.sqlite",
+            valueName: "file"))
     var store = "out/health.sqlite"
 
     @Option(help: ArgumentHelp("Whose payloads (default me). Example: --person ann", valueName: "id"))

@@ -29,7 +29,8 @@ struct Receive: ParsableCommand {
 
     @Option(
         help: ArgumentHelp(
-            "The SQLite store the bodies go into (created if missing). Example: --store ~/health/me.sqlite", valueName: "file"))
+            "The store the bodies go into: a SQLite file (created if missing) or a PostgreSQL database, postgres://USER@HOST:PORT/DB (password from PGPASSWORD). Example: --store ~/health/me.sqlite",
+            valueName: "file|url"))
     var store: String
 
     @Option(

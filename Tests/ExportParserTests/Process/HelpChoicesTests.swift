@@ -31,6 +31,19 @@ final class HelpChoicesTests: XCTestCase {
         XCTAssertTrue(try help("explain").contains("(values: text, json; default: text)"))
     }
 
+    /// `--store` names PostgreSQL where the command takes a postgres:// URL (StoreAccess.open,
+    /// .keeper) and says it does not where the command refuses one (StoreAccess.importStore).
+    func testStoreHelpNamesPostgreSQLWhereItIsTaken() throws {
+        for command in ["receive", "compare", "explain", "people", "gdpr-export", "erase"] {
+            XCTAssertTrue(try help(command).contains("postgres://USER@HOST:PORT/DB"), command)
+        }
+        for command in ["convert", "push"] {
+            let text = try help(command)
+            XCTAssertTrue(text.contains("not PostgreSQL, which holds received data only"), command)
+            XCTAssertFalse(text.contains("postgres://"), command)
+        }
+    }
+
     /// A value that is not a choice is refused before anything is written: exit 2, naming the
     /// option and the values.
     func testAnotherValueIsRefusedWithTheChoices() throws {

@@ -39,6 +39,7 @@ p.add_argument("--postgres", action="store_true", help="start a throw-away Postg
 p.add_argument("--receivers", type=int, default=1)
 a = p.parse_args()
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import receive_server  # noqa: E402 (beside this file)
 pg = None
 if a.postgres:
     import pg_server
@@ -58,21 +59,8 @@ max_body = max(256, a.big_mb + 16)
 
 
 def start_receiver(i):
-    log = open(os.path.join(work, "receive-%d.log" % i), "w+")
-    server = subprocess.Popen([a.tool, "receive", "--store", store, "--keys", key_file, "--listen", "127.0.0.1:0",
-                               "--max-body", str(max_body)], stderr=log, stdout=log)
-    for _ in range(600):
-        log.seek(0)
-        m = re.search(r"listening on http://127\.0\.0\.1:(\d+) ", log.read())
-        if m:
-            return server, int(m.group(1))
-        if server.poll() is not None:
-            break
-        time.sleep(0.05)
-    server.kill()
-    log.seek(0)
-    if pg: pg.stop()
-    sys.exit("receive did not start: " + log.read())
+    return receive_server.start(a.tool, store, ["--keys", key_file, "--max-body", str(max_body)], work,
+                                log_name="receive-%d.log" % i, on_failure=pg.stop if pg else None)
 
 
 # One after the other: the first creates the schema (the others find it made).

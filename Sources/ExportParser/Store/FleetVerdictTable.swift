@@ -26,7 +26,7 @@ final class FleetVerdictTable: FleetVerdicts, @unchecked Sendable {
                     """)
                 s.bind(1, v.person)
                 s.bind(2, v.status)
-                s.bind(3, JSONValue.array(v.failingFields.map(JSONValue.string)).render(indent: nil))
+                s.bind(3, FleetVerdictColumns.failingFields(v))
                 s.bind(4, v.reason)
                 s.bind(5, v.personJSON)
                 s.bind(6, v.run.mode)
@@ -55,30 +55,9 @@ final class FleetVerdictTable: FleetVerdicts, @unchecked Sendable {
     func all() throws -> [FleetVerdict] {
         try locked {
             try store.reading {
-                let s = try store.db.prepare(
-                    """
-                    SELECT person, status, failing_fields, reason, person_json, mode, days, monitor, until_date, shard, checked_at,
-                        written_at, from_date, time_zone, tolerances_sha256, tool_version, judged_date, judged_zone, run_id,
-                        bodies_max_id, bodies, imports_max_id, imports
-                    FROM fleet_verdicts ORDER BY person
-                    """)
+                let s = try store.db.prepare("SELECT \(FleetVerdictColumns.selected) FROM fleet_verdicts ORDER BY person")
                 var out: [FleetVerdict] = []
-                while try s.step() {
-                    let failing =
-                        (try? JSONSerialization.jsonObject(with: Data((s.text(2) ?? "[]").utf8))) as? [String] ?? []
-                    let run = FleetVerdict.Run(
-                        mode: s.text(5) ?? "", days: Int(s.int(6)), monitor: s.isNull(7) ? nil : Int(s.int(7)), until: s.text(8),
-                        from: s.text(12), timeZone: s.text(13), tolerancesDigest: s.text(14), toolVersion: s.text(15) ?? "")
-                    var v = FleetVerdict(
-                        person: s.text(0) ?? "", status: s.text(1) ?? "", failingFields: failing, reason: s.text(3) ?? "",
-                        personJSON: s.text(4) ?? "", run: run, shard: s.text(9) ?? "", checkedAt: s.text(10) ?? "",
-                        writtenAt: s.text(11) ?? "")
-                    v.judgedDate = s.text(16)
-                    v.judgedZone = s.text(17)
-                    v.runID = s.text(18)
-                    v.watermark = FleetWatermark(bodiesMaxID: s.int(19), bodies: s.int(20), importsMaxID: s.int(21), imports: s.int(22))
-                    out.append(v)
-                }
+                while try s.step() { out.append(FleetVerdictColumns.verdict(text: s.text, int: s.int, isNull: s.isNull)) }
                 return out
             }
         }

@@ -7,7 +7,7 @@ import Foundation
 extension PostgresStore: FleetVerdicts {
     func write(_ v: FleetVerdict) throws {
         let values: [PostgresValue] = [
-            .text(v.person), .text(v.status), .text(JSONValue.array(v.failingFields.map(JSONValue.string)).render(indent: nil)),
+            .text(v.person), .text(v.status), .text(FleetVerdictColumns.failingFields(v)),
             .text(v.reason), .text(v.personJSON), .text(v.run.mode), .int(Int64(v.run.days)),
             v.run.monitor.map { .int(Int64($0)) } ?? .text(nil), .text(v.run.until), .text(v.shard), .text(v.run.toolVersion),
             .text(v.checkedAt), .text(v.writtenAt), .text(v.run.from), .text(v.run.timeZone), .text(v.run.tolerancesDigest),
@@ -34,32 +34,9 @@ extension PostgresStore: FleetVerdicts {
     }
 
     func all() throws -> [FleetVerdict] {
-        let r = try using { db in
-            try db.run(
-                """
-                SELECT person, status, failing_fields, reason, person_json, mode, days, monitor, until_date, shard, checked_at,
-                    written_at, from_date, time_zone, tolerances_sha256, tool_version, judged_date, judged_zone, run_id,
-                    bodies_max_id, bodies, imports_max_id, imports
-                FROM fleet_verdicts
-                """)
-        }
-        var out: [FleetVerdict] = []
-        for row in 0..<r.rows {
-            let failing = (try? JSONSerialization.jsonObject(with: Data((r.text(row, 2) ?? "[]").utf8))) as? [String] ?? []
-            let run = FleetVerdict.Run(
-                mode: r.text(row, 5) ?? "", days: Int(r.int(row, 6)), monitor: r.isNull(row, 7) ? nil : Int(r.int(row, 7)),
-                until: r.text(row, 8), from: r.text(row, 12), timeZone: r.text(row, 13), tolerancesDigest: r.text(row, 14),
-                toolVersion: r.text(row, 15) ?? "")
-            var v = FleetVerdict(
-                person: r.text(row, 0) ?? "", status: r.text(row, 1) ?? "", failingFields: failing, reason: r.text(row, 3) ?? "",
-                personJSON: r.text(row, 4) ?? "", run: run, shard: r.text(row, 9) ?? "", checkedAt: r.text(row, 10) ?? "",
-                writtenAt: r.text(row, 11) ?? "")
-            v.judgedDate = r.text(row, 16)
-            v.judgedZone = r.text(row, 17)
-            v.runID = r.text(row, 18)
-            v.watermark = FleetWatermark(
-                bodiesMaxID: r.int(row, 19), bodies: r.int(row, 20), importsMaxID: r.int(row, 21), imports: r.int(row, 22))
-            out.append(v)
+        let r = try using { db in try db.run("SELECT \(FleetVerdictColumns.selected) FROM fleet_verdicts") }
+        let out = (0..<r.rows).map { row in
+            FleetVerdictColumns.verdict(text: { r.text(row, $0) }, int: { r.int(row, $0) }, isNull: { r.isNull(row, $0) })
         }
         // Sorted here, not by the server's collation, so the order is the SQLite store's.
         return out.sorted { $0.person < $1.person }

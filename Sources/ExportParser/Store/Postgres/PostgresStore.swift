@@ -18,17 +18,28 @@ final class PostgresStore: @unchecked Sendable {
         path = location.shown
         connection = try PostgresConnection(settings: location.settings, shownAs: location.shown)
         try PostgresSchema.migrate(connection)
-        // A commit returns once it is on the server's disk, whatever the server's default is:
-        // `receive` answers 200 only then.
+        try Self.prepare(connection)
+    }
+
+    /// A commit returns once it is on the server's disk, whatever the server's default is:
+    /// `receive` answers 200 only then. A session setting: set again on every new connection.
+    private static func prepare(_ connection: PostgresConnection) throws {
         try connection.run("SET synchronous_commit = on")
     }
 
     /// Runs `body` with the connection, connecting again first when the server went away.
     func using<T>(_ body: (PostgresConnection) throws -> T) throws -> T {
         try lock.withLock {
-            if !connection.isUp { connection.reconnect() }
+            if !connection.isUp { try reconnect(connection) }
             return try body(connection)
         }
+    }
+
+    /// Connects again after the server went away (a restart, a failover), as a new connection
+    /// is prepared.
+    func reconnect(_ connection: PostgresConnection) throws {
+        connection.reconnect()
+        try Self.prepare(connection)
     }
 
     /// Runs `body` inside one transaction (committed when it returns, rolled back when it

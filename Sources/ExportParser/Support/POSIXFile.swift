@@ -95,22 +95,34 @@ package enum POSIXFile {
     package static func fill<T: BitwiseCopyable>(
         _ buffer: inout [T], byteCount: Int? = nil, from fd: Int32, at offset: Int64? = nil
     ) throws(Failure) -> Int {
-        var done = 0
-        let failure: Failure? = buffer.withUnsafeMutableBytes { raw in
-            let wanted = min(byteCount ?? raw.count, raw.count)
-            while done < wanted {
-                let p = raw.baseAddress! + done
-                let n = offset.map { systemPread(fd, p, wanted - done, off_t($0) + off_t(done)) } ?? read(fd, p, wanted - done)
-                if n < 0 {
-                    if errno == EINTR { continue }
-                    return Failure(code: errno, done: done)
-                }
-                if n == 0 { break }
-                done += n
+        let result: Result<Int, Failure> = buffer.withUnsafeMutableBytes { raw in
+            let wanted = UnsafeMutableRawBufferPointer(rebasing: raw[0..<min(byteCount ?? raw.count, raw.count)])
+            do throws(Failure) {
+                return .success(try fill(wanted, from: fd, at: offset))
+            } catch {
+                return .failure(error)
             }
-            return nil
         }
-        if let failure { throw failure }
+        return try result.get()
+    }
+
+    /// Fills `raw` as `fill(_:byteCount:from:at:)` fills an array: for `ParallelSAXDriver`, which
+    /// reads export.xml straight into the spare capacity of the chunk it is filling (a fenced
+    /// type, docs/architecture.md, "Where unsafe code lives"), so that the `read` is the only
+    /// copy of a byte before the parsers see it.
+    static func fill(_ raw: UnsafeMutableRawBufferPointer, from fd: Int32, at offset: Int64? = nil) throws(Failure) -> Int {
+        var done = 0
+        let wanted = raw.count
+        while done < wanted {
+            let p = raw.baseAddress! + done
+            let n = offset.map { systemPread(fd, p, wanted - done, off_t($0) + off_t(done)) } ?? read(fd, p, wanted - done)
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw Failure(code: errno, done: done)
+            }
+            if n == 0 { break }
+            done += n
+        }
         return done
     }
 }

@@ -56,19 +56,17 @@ struct AppleExportReader {
         var session = ParseSession(
             file: path, sink: sink, input: InputDescription(path: path, format: .appleXML, byteCount: size), threads: threads,
             chunkBytes: parallelChunkBytes, window: window, progress: progress)
-        var buffer = [UInt8](repeating: 0, count: chunkSize)
         while true {
             let n: Int
             do {
-                n = try POSIXFile.fill(&buffer, from: fd)
-            } catch {
+                n = try session.feed(reading: fd, upTo: chunkSize)
+            } catch let error as POSIXFile.Failure {
                 try session.settle()
                 throw InputError(
                     file: path, location: InputLocation(byteOffset: session.bytesFed + Int64(error.done)),
                     message: "read failed: \(error.reason)")
             }
             if n == 0 { break }
-            try session.feed(buffer[..<n])
         }
         return try session.finish()
     }
@@ -155,6 +153,8 @@ struct ParseSession {
     /// Told (bytes fed, the input's size) every 16 MiB and once at the end.
     private let progress: ((Int64, Int64?) -> Void)?
     private var lastReport: Int64 = 0
+    /// What `feed(reading:upTo:)` reads into when the bytes cannot go straight into a chunk.
+    private var readBuffer: [UInt8] = []
 
     init(
         file: String, sink: SampleSink, input: InputDescription, threads: Int = 1, chunkBytes: Int = ParseThreads.defaultChunkBytes,
@@ -167,6 +167,8 @@ struct ParseSession {
         handler = ExportElementHandler(sink: sink)
         if threads > 1 {
             driver = ParallelSAXDriver(file: file, handler: handler, workers: threads, chunkBytes: chunkBytes, window: window)
+            // The window read's workers test the control bytes of what they keep, not this thread.
+            filter.checksBody = window == nil
         } else {
             driver = SAXDriver(file: file, handler: handler)
         }
@@ -185,6 +187,33 @@ struct ParseSession {
             try d.settle()
             throw prologError(f)
         }
+        reportProgress()
+    }
+
+    /// Reads up to `count` bytes of `fd` into the parse and returns how many (0 at the end of the
+    /// file); a failed read throws `POSIXFile.Failure`, its bytes not fed. Once the prolog is
+    /// behind, the parallel read takes them straight into its chunk buffer (one copy, the
+    /// kernel's); otherwise they go through a buffer of this session and `feed`.
+    mutating func feed(reading fd: Int32, upTo count: Int) throws -> Int {
+        let n: Int
+        if filter.inBody, let parallel = driver as? ParallelSAXDriver {
+            do {
+                n = try parallel.feed(reading: fd, upTo: count, filter: &filter)
+            } catch let f as PrologFilter.Failure {
+                try parallel.settle()
+                throw prologError(f)
+            }
+            bytesFed += Int64(n)
+            reportProgress()
+            return n
+        }
+        if readBuffer.count != count { readBuffer = [UInt8](repeating: 0, count: count) }
+        n = try POSIXFile.fill(&readBuffer, from: fd)
+        if n > 0 { try feed(readBuffer[..<n]) }
+        return n
+    }
+
+    private mutating func reportProgress() {
         if let progress, bytesFed - lastReport >= 16 << 20 {
             progress(bytesFed, input.byteCount)
             lastReport = bytesFed
@@ -204,10 +233,9 @@ struct ParseSession {
         try driver.finish()
         var report = handler.finalizeReport()
         report.bytesRead = bytesFed
-        report.controlCharactersDropped = filter.controlCharactersDropped
-        if filter.controlCharactersDropped > 0 {
-            report.skips["control characters removed (not allowed in XML)"] = filter.controlCharactersDropped
-        }
+        let dropped = filter.controlCharactersDropped + ((driver as? ParallelSAXDriver)?.controlCharactersDropped ?? 0)
+        report.controlCharactersDropped = dropped
+        if dropped > 0 { report.skips["control characters removed (not allowed in XML)"] = dropped }
         sink.finish(input, report: report)
         return report
     }

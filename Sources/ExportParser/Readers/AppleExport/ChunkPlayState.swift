@@ -8,6 +8,7 @@ final class ChunkPlayState: @unchecked Sendable {
     private var _stopped = false
     private var _sawRoot = false
     private var _end = InputLocation()
+    private var _dropped = 0
 
     var failure: InputError? { lock.withLock { _failure } }
     var workersStopped: Bool { lock.withLock { _stopped } }
@@ -16,6 +17,10 @@ final class ChunkPlayState: @unchecked Sendable {
         get { lock.withLock { _end } }
         set { lock.withLock { _end = newValue } }
     }
+
+    /// Control bytes the window read's workers removed from the chunks played (`PrologFilter`).
+    var controlCharactersDropped: Int { lock.withLock { _dropped } }
+    func addDropped(_ n: Int) { lock.withLock { _dropped += n } }
 
     func fail(_ e: InputError) { lock.withLock { if _failure == nil { _failure = e } } }
     func stopWorkers() { lock.withLock { _stopped = true } }

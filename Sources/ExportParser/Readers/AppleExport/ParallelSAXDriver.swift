@@ -32,8 +32,10 @@ import Foundation
 ///
 /// Unsafe code here (docs/architecture.md, "Where unsafe code lives"): `feed`'s buffer (valid for
 /// the call; its bytes are copied into chunks) and the chunks' `[UInt8]` lent to libxml2 for one
-/// `feed` each; the cut search reads a buffer of the array it belongs to inside
-/// `withUnsafeBufferPointer`.
+/// `feed` each; `feed(reading:)` lets `read` write into the uninitialised capacity
+/// `Array.append(contentsOf:)` hands to `SpareCapacityRead` (never past it: the read is
+/// limited to that buffer's count, and the array counts only the bytes the read returned); the
+/// cut search reads a buffer of the array it belongs to inside `withUnsafeBufferPointer`.
 // @unchecked Sendable: its handler is used only by the player thread until `finish` has waited for it.
 final class ParallelSAXDriver: ExportParse, @unchecked Sendable {
     let file: String
@@ -112,6 +114,62 @@ final class ParallelSAXDriver: ExportParse, @unchecked Sendable {
         current.append(contentsOf: bytes)
         while current.count >= chunkBytes, try cut() {}
     }
+
+    /// Reads up to `count` bytes of `fd` straight into the spare capacity of the chunk being
+    /// filled, filters them there (`PrologFilter.filterInPlace`, once the prolog is behind) and
+    /// cuts as `feed` does. The kernel's copy is then the only one a byte gets before a worker
+    /// scans it, where `feed` copies every byte once more out of the caller's buffer (with the
+    /// control-byte test, a third of the window read's CPU; docs/export-xml.md, "The window
+    /// read"). Returns the bytes read, 0 at the end of the file; a failed read throws
+    /// `POSIXFile.Failure`, and its bytes are not fed.
+    func feed(reading fd: Int32, upTo count: Int, filter: inout PrologFilter) throws -> Int {
+        if let failure = state.failure { throw stopWith(failure) }
+        let before = current.count
+        current.reserveCapacity(before + count)
+        var failure: POSIXFile.Failure?
+        current.append(
+            contentsOf: SpareCapacityRead(count: count) { raw in
+                do throws(POSIXFile.Failure) {
+                    return try POSIXFile.fill(raw, from: fd)
+                } catch {
+                    failure = error
+                    return 0
+                }
+            })
+        if let failure { throw failure }
+        let n = current.count - before
+        guard n > 0 else { return 0 }
+        let kept: Int
+        do {
+            kept = try current.withUnsafeMutableBytes { try filter.filterInPlace(UnsafeMutableRawBufferPointer(rebasing: $0[before...])) }
+        } catch {
+            current.removeLast(n)
+            throw error
+        }
+        if kept < n { current.removeLast(n - kept) }
+        while current.count >= chunkBytes, try cut() {}
+        return n
+    }
+
+    /// A sequence of the bytes one `read` writes into the uninitialised capacity that
+    /// `Array.append(contentsOf:)` hands to `_copyContents`: the one way to grow an array by
+    /// bytes the kernel writes without writing the bytes first (zeros) or copying them in.
+    private struct SpareCapacityRead: Sequence {
+        let count: Int
+        /// Writes into the buffer, returns how many bytes it wrote (at most the buffer's count).
+        let read: (UnsafeMutableRawBufferPointer) -> Int
+
+        func makeIterator() -> EmptyCollection<UInt8>.Iterator { EmptyCollection().makeIterator() }
+
+        __consuming func _copyContents(initializing buffer: UnsafeMutableBufferPointer<UInt8>) -> (EmptyCollection<UInt8>.Iterator, Int) {
+            let room = Swift.min(count, buffer.count)
+            guard room > 0 else { return (makeIterator(), 0) }
+            return (makeIterator(), read(UnsafeMutableRawBufferPointer(UnsafeMutableBufferPointer(rebasing: buffer[0..<room]))))
+        }
+    }
+
+    /// Control bytes the window read's workers removed (valid once `finish` returned).
+    var controlCharactersDropped: Int { state.controlCharactersDropped }
 
     /// Dispatches the chunk before the next cut; false when no cut is in the bytes yet.
     private func cut() throws -> Bool {
@@ -264,6 +322,11 @@ final class ParallelSAXDriver: ExportParse, @unchecked Sendable {
                 if state.workersStopped { continue }
                 // The window read: only the elements that can reach the dates asked about go on.
                 window?.filter(&chunk.bytes, seen: &seen)
+                // The window read's reading thread tests no control byte (`PrologFilter.checksBody`):
+                // the bytes left for libxml2 are tested here, a sliver of the chunk. A NUL leaves
+                // the chunk to the player's parser, whose libxml2 refuses it: an error, so the
+                // window read is done again in full (`ExplainJob`), and the NUL reported there.
+                if window != nil, !Self.dropControls(chunk) { continue }
                 let recorder = ElementRecorder(file: file, syntheticRoot: !chunk.first, spares: spares) { chunk.tapes.append($0) }
                 chunk.shortcuts = EntityShortcuts.apply(&chunk.bytes)
                 recorder.shortcuts = chunk.shortcuts
@@ -287,6 +350,17 @@ final class ParallelSAXDriver: ExportParse, @unchecked Sendable {
         }
     }
 
+    /// Removes the chunk's forbidden control bytes in place; false (nothing removed) at a NUL.
+    private static func dropControls(_ chunk: ParseChunk) -> Bool {
+        let n = chunk.bytes.count
+        guard n > 0 else { return true }
+        let r = chunk.bytes.withUnsafeMutableBufferPointer { PrologFilter.dropControls(inPlace: $0.baseAddress!, count: n) }
+        if r.nul != nil { return false }
+        if r.kept < n { chunk.bytes.removeLast(n - r.kept) }
+        chunk.controlsDropped = r.dropped
+        return true
+    }
+
     // MARK: - The player
 
     private static func play(
@@ -300,6 +374,7 @@ final class ParallelSAXDriver: ExportParse, @unchecked Sendable {
                 chunk.parsed.wait()
                 // The worker is done with the bytes once `parsed` is signalled.
                 defer { byteSpares.recycle(&chunk.bytes) }
+                if chunk.controlsDropped > 0 { state.addDropped(chunk.controlsDropped) }
                 if sequential == nil, !chunk.sequential, chunk.valid {
                     let offset = Int32(truncatingIfNeeded: chunk.first ? 0 : lineBase - 2)
                     for t in chunk.tapes {

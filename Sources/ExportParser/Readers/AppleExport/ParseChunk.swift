@@ -28,6 +28,8 @@ final class ParseChunk: @unchecked Sendable {
     /// reads them again from the start restores them first.
     var shortcuts = false
     var newlines = 0
+    /// Control bytes a window read's worker removed from the bytes (`PrologFilter.dropControls(inPlace:count:)`).
+    var controlsDropped = 0
     let parsed = DispatchSemaphore(value: 0)
 
     init(bytes: [UInt8], first: Bool, last: Bool, sequential: Bool) {

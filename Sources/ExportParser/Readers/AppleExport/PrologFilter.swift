@@ -15,7 +15,9 @@ import Foundation
 ///
 /// Unsafe code here (docs/architecture.md, "Where unsafe code lives"): the control-byte scan reads
 /// the chunk eight bytes at a time (`loadUnaligned`, only where `i + 8 <= count`) inside the one
-/// `withUnsafeBytes` of `filter`; `emit` gets buffers valid for its call only. A hot byte scan: a
+/// `withUnsafeBytes` of `filter`, or in the region `filterInPlace` and `dropControls(inPlace:)`
+/// are lent, which they also compact (writing only below the byte being read); `emit` gets
+/// buffers valid for its call only. A hot byte scan: a
 /// plain byte loop cost about 9 % of a read (swift-notes.md).
 struct PrologFilter {
     private enum State { case prolog, body }
@@ -23,6 +25,10 @@ struct PrologFilter {
     /// Bytes of the prolog held until the DOCTYPE (if any) has been seen whole.
     private var pending: [UInt8] = []
     private(set) var controlCharactersDropped = 0
+    /// Whether control bytes are tested here (the prolog's DOCTYPE is removed either way). The
+    /// window read turns it off: its workers test only the bytes they keep
+    /// (`dropControls(inPlace:count:)`), a sliver of the file.
+    var checksBody = true
     /// Input bytes filtered before the current chunk (for the byte offset of a NUL).
     private var consumed: Int64 = 0
     /// The prolog may not grow past this without a root element: a file that is not XML at all.
@@ -169,50 +175,98 @@ struct PrologFilter {
     ) throws {
         let n = chunk.count
         guard n > 0, let base = chunk.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return }
-        var firstBad = -1
+        guard checksBody, let firstBad = Self.firstForbidden(base, n) else { return try emit(chunk) }
+        var out = [UInt8](UnsafeBufferPointer(start: base, count: n))
+        let (kept, dropped, nul) = out.withUnsafeMutableBufferPointer { Self.compact($0.baseAddress!, from: firstBad, count: n) }
+        if let nul { throw Failure.nulByte(offset: origin(nul)) }
+        controlCharactersDropped += dropped
+        out.removeLast(n - kept)
+        try out.withUnsafeBytes { try emit($0) }
+    }
+
+    /// The body's bytes just read into `region` (the parallel read's chunk buffer, `ParallelSAXDriver`),
+    /// filtered where they are: the forbidden control bytes removed by moving the rest down.
+    /// Returns how many bytes are kept, at the start of `region`. Nothing is tested when
+    /// `checksBody` is off. Only once the prolog is behind (`inBody`).
+    mutating func filterInPlace(_ region: UnsafeMutableRawBufferPointer) throws -> Int {
+        precondition(state == .body, "filterInPlace before the prolog was passed")
+        let n = region.count
+        let base = consumed
+        consumed += Int64(n)
+        guard checksBody, n > 0, let p = region.baseAddress?.assumingMemoryBound(to: UInt8.self),
+            let firstBad = Self.firstForbidden(p, n)
+        else { return n }
+        let (kept, dropped, nul) = Self.compact(p, from: firstBad, count: n)
+        if let nul { throw Failure.nulByte(offset: base + Int64(nul)) }
+        controlCharactersDropped += dropped
+        return kept
+    }
+
+    /// Whether the prolog is behind: from here on every byte goes on as it came, but for the
+    /// control bytes (`filterInPlace` may be used).
+    var inBody: Bool { state == .body }
+
+    /// Removes the forbidden control bytes from `count` bytes at `p`, in place; for the window
+    /// read's workers, which test only the bytes they hand to libxml2 (`checksBody` off on the
+    /// reading thread). Returns the bytes kept and dropped, and the index of the first NUL
+    /// (nothing is moved then: the caller reads the bytes as they are, and libxml2 refuses them).
+    static func dropControls(inPlace p: UnsafeMutablePointer<UInt8>, count n: Int) -> (kept: Int, dropped: Int, nul: Int?) {
+        guard n > 0, let firstBad = firstForbidden(p, n) else { return (n, 0, nil) }
+        if let z = memchr(p + firstBad, 0, n - firstBad) {
+            return (n, 0, p.distance(to: z.assumingMemoryBound(to: UInt8.self)))
+        }
+        return compact(p, from: firstBad, count: n)
+    }
+
+    /// Moves the bytes from `firstBad` on down over the forbidden ones. Stops at a NUL (its index
+    /// returned; the bytes are then partly moved, and not to be used).
+    private static func compact(_ p: UnsafeMutablePointer<UInt8>, from firstBad: Int, count n: Int) -> (kept: Int, dropped: Int, nul: Int?)
+    {
+        var write = firstBad
+        for k in firstBad..<n {
+            let c = p[k]
+            if c == 0 { return (write, k - write, k) }
+            if isForbidden(c) { continue }
+            p[write] = c
+            write += 1
+        }
+        return (write, n - write, nil)
+    }
+
+    /// The index of the first forbidden byte in `n` bytes at `base`, nil when there is none.
+    private static func firstForbidden(_ base: UnsafePointer<UInt8>, _ n: Int) -> Int? {
         var i = 0
         // 32 bytes a step: a quick test of four words at once for any byte below 0x20, then, when
         // one has such a byte (a line feed ends every line of an export), the exact test of each
         // word, which tells a forbidden byte from a tab or line end without a byte loop. Testing a
         // word at a time and then its bytes one by one took 75 M instructions on a 40 MB export,
         // this 30 M (callgrind; docs/export-xml.md, "The fifth pass").
-        scan: while i + 32 <= n {
-            let w0 = Self.word(base + i), w1 = Self.word(base + i + 8), w2 = Self.word(base + i + 16), w3 = Self.word(base + i + 24)
-            if Self.belowSpace(w0) | Self.belowSpace(w1) | Self.belowSpace(w2) | Self.belowSpace(w3) != 0 {
-                let b0 = Self.forbiddenLanes(w0), b1 = Self.forbiddenLanes(w1)
-                let b2 = Self.forbiddenLanes(w2), b3 = Self.forbiddenLanes(w3)
+        while i + 32 <= n {
+            let w0 = word(base + i), w1 = word(base + i + 8), w2 = word(base + i + 16), w3 = word(base + i + 24)
+            if belowSpace(w0) | belowSpace(w1) | belowSpace(w2) | belowSpace(w3) != 0 {
+                let b0 = forbiddenLanes(w0), b1 = forbiddenLanes(w1)
+                let b2 = forbiddenLanes(w2), b3 = forbiddenLanes(w3)
                 if b0 | b1 | b2 | b3 != 0 {
                     let (k, bad) = b0 != 0 ? (0, b0) : b1 != 0 ? (8, b1) : b2 != 0 ? (16, b2) : (24, b3)
-                    firstBad = i + k + bad.trailingZeroBitCount / 8
-                    break scan
+                    return i + k + bad.trailingZeroBitCount / 8
                 }
             }
             i += 32
         }
-        while firstBad < 0, i + 8 <= n {
-            let bad = Self.forbiddenLanes(Self.word(base + i))
-            if bad != 0 { firstBad = i + bad.trailingZeroBitCount / 8 }
+        while i + 8 <= n {
+            let bad = forbiddenLanes(word(base + i))
+            if bad != 0 { return i + bad.trailingZeroBitCount / 8 }
             i += 8
         }
-        if firstBad < 0 {
-            while i < n { if isForbidden(base[i]) { firstBad = i; break }; i += 1 }
+        while i < n {
+            if isForbidden(base[i]) { return i }
+            i += 1
         }
-        if firstBad < 0 {
-            try emit(chunk)
-            return
-        }
-        var out = [UInt8]()
-        out.reserveCapacity(n)
-        out.append(contentsOf: UnsafeBufferPointer(start: base, count: firstBad))
-        for k in firstBad..<n {
-            if base[k] == 0 { throw Failure.nulByte(offset: origin(k)) }
-            if isForbidden(base[k]) { controlCharactersDropped += 1 } else { out.append(base[k]) }
-        }
-        try out.withUnsafeBytes { try emit($0) }
+        return nil
     }
 
     @inline(__always)
-    private func isForbidden(_ c: UInt8) -> Bool { c < 0x20 && c != 0x09 && c != 0x0A && c != 0x0D }
+    private static func isForbidden(_ c: UInt8) -> Bool { c < 0x20 && c != 0x09 && c != 0x0A && c != 0x0D }
 
     // Byte-lane tests on eight bytes read as one little-endian word (byte k in bits 8k..8k+7).
 

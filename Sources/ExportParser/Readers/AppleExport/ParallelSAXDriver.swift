@@ -285,6 +285,7 @@ final class ParallelSAXDriver: ExportParse, @unchecked Sendable {
                 }
             }
         }
+        window?.collect(seen)
     }
 
     // MARK: - The player

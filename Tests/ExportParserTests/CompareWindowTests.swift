@@ -119,15 +119,17 @@ final class CompareWindowTests: XCTestCase {
     ///   b  steps 01-10 12:00–12:05 +0100, "Anna &amp; Bob&apos;s"    census    06:00 EST  01-10
     ///   c  a type the catalog lacks, 01-12                           census    no date, no name
     ///   d  that type from watch W, 01-13                             kept (W's first): W named
-    ///   e  steps 01-15 23:50 → 01-16 00:20 +0100 (two quarter-hours) kept      17:50 EST  01-15
+    ///   e  steps 01-15 23:50 → 01-16 00:20 +0100                     census    17:50–18:20 EST  01-15
     ///   f  heart rate 01-20 23:55 +0100 (Phone2)                     census    17:55 EST  01-20
     ///   g  heart rate 01-25 00:30 +0100 = 01-24 23:30 UTC            census    18:30 EST  01-24
     ///                                                                (by its recorded offset: 01-25)
+    ///   k  steps 01-28 05:50 → 06:20 +0100 = 04:50–05:20 UTC        census    23:50 EST 01-27 to
+    ///                                                                          00:20 EST 01-28: both
     ///   h  steps 02-02 12:00 +0100                                   the window           02-02
     ///   j  steps 03-01 12:00 +0100 (Late)                            census    06:00 EST  03-01
     ///
-    /// Dates: 01-05, 01-10, 01-15, 01-20, 01-24, 02-02, 03-01 = 7, first 2024-01-05, last
-    /// 2024-03-01. Sources: the sums' (Anna & Bob's, Phone, Late) and the watch's (W); heart
+    /// Dates: 01-05, 01-10, 01-15, 01-20, 01-24, 01-27, 01-28, 02-02, 03-01 = 9, first 2024-01-05,
+    /// last 2024-03-01. Sources: the sums' (Anna & Bob's, Phone, Late) and the watch's (W); heart
     /// rate names none (Phone2).
     func testTheCensusGivesTheSidesDatesAndSourcesExactly() throws {
         let steps = "HKQuantityTypeIdentifierStepCount", heart = "HKQuantityTypeIdentifierHeartRate"
@@ -144,6 +146,7 @@ final class CompareWindowTests: XCTestCase {
             + Self.record(steps, "30", start: "2024-01-15 23:50:00 +0100", end: "2024-01-16 00:20:00 +0100")
             + Self.record(heart, "70", source: "Phone2", start: "2024-01-20 23:55:00 +0100")
             + Self.record(heart, "80", source: "Phone2", start: "2024-01-25 00:30:00 +0100")
+            + Self.record(steps, "40", start: "2024-01-28 05:50:00 +0100", end: "2024-01-28 06:20:00 +0100")
             + Self.record(steps, "100", start: "2024-02-02 12:00:00 +0100", end: "2024-02-02 12:10:00 +0100")
             + Self.record(steps, "5", source: "Late", start: "2024-03-01 12:00:00 +0100", end: "2024-03-01 12:01:00 +0100")
         let path = try TestPaths.temporaryDirectory().appendingPathComponent("export.xml")
@@ -157,9 +160,10 @@ final class CompareWindowTests: XCTestCase {
         let summary = CompareSideSummary(side: .native, kind: "Apple Health export", files: [path.path], days: windowed)
         XCTAssertEqual(summary.first, "2024-01-05")
         XCTAssertEqual(summary.last, "2024-03-01")
-        XCTAssertEqual(summary.dates, 7)
+        XCTAssertEqual(summary.dates, 9)
         XCTAssertEqual(
-            windowed.keys.sorted(), ["2024-01-05", "2024-01-10", "2024-01-15", "2024-01-20", "2024-01-24", "2024-02-02", "2024-03-01"])
+            windowed.keys.sorted(),
+            ["2024-01-05", "2024-01-10", "2024-01-15", "2024-01-20", "2024-01-24", "2024-01-27", "2024-01-28", "2024-02-02", "2024-03-01"])
         XCTAssertEqual(summary.sources, ["Anna & Bob's iPhone", "Late", "Phone", "W"])
         XCTAssertEqual(windowed["2024-02-02"]?.values["metrics.step_count"], .number(100))
         // The full read says the same.

@@ -212,8 +212,9 @@ struct ExportWindow: Sendable {
         case .nightAvg, .workoutAvg: return false
         }
         guard start.offset % 900 == 0 else { return false }
-        // A sum reaching past its quarter-hour may cross a local midnight: two dates.
-        if metric.rule == .sum, end.seconds > (Int64(LocalClock.floorDiv(start.seconds, 900)) + 1) * 900 { return false }
+        // A sum gives data to every quarter-hour it overlaps (a local midnight is on one); one
+        // longer than a day is read.
+        if metric.rule == .sum, end.seconds - start.seconds > 86_400 { return false }
         guard let text = Self.attribute(tag, count, " value=\""), let value = NumberParser.parse(text.at, text.count) else { return false }
         let unit = Self.attribute(tag, count, " unit=\"").map { UnsafeBufferPointer(start: $0.at, count: $0.count) }
         if !(seen.types[t].unit.map { known in unit.map { known.elementsEqual($0) } ?? known.isEmpty } ?? false) {
@@ -231,7 +232,7 @@ struct ExportWindow: Sendable {
             guard let source = plainSource(tag, count, seen: &seen) else { return false }
             seen.census.addSource(source, start: start.seconds)
         }
-        seen.census.add(metric: metric.index, start: start)
+        seen.census.add(metric: metric.index, start: start, end: metric.rule == .sum ? end.seconds : nil)
         return true
     }
 

@@ -6,8 +6,9 @@ import Synchronization
 /// dates and every source name, and the gaps name the last date a field came; a read of the
 /// window alone would not know them. `ExportWindow` cuts a record into the census only when its
 /// part in those is certain from its start tag: a catalogued type whose one date is its start's
-/// (the sum, average, min-max and latest rules; a sum only when it stays in one UTC quarter-hour,
-/// so it crosses no local midnight of any zone), a value the reader would take (its unit known,
+/// (the average, min-max and latest rules), or whose dates are those of the UTC quarter-hours it
+/// overlaps (the sum rule, for a record of at most a day: a local midnight of a zone whose offset
+/// is whole quarter-hours is on a quarter-hour), a value the reader would take (its unit known,
 /// the value plausible), whole quarter-hour offsets. Anything else is read.
 ///
 /// The local date depends on the zone timeline, known only at the end of the read, so the
@@ -35,12 +36,20 @@ struct WindowCensus: Sendable {
     private(set) var latestStart = Int64.min
     private(set) var records = 0
 
-    mutating func add(metric: Int, start: Timestamp) {
-        let slot = Int64(LocalClock.floorDiv(start.seconds, 900))
+    /// A record of `metric` starting at `start`; a sum's `end` (it gives data to every
+    /// quarter-hour it overlaps: each is inside one local date), nil for the other rules (the
+    /// start's date only).
+    mutating func add(metric: Int, start: Timestamp, end: Int64? = nil) {
         let key = Key(metric: Int32(metric), offset: Int16(start.offset / 900))
-        let word = Int64(LocalClock.floorDiv(slot, 64)), bit = UInt64(1) << UInt64(slot - word * 64)
         records += 1
         if start.seconds > latestStart { latestStart = start.seconds }
+        let first = Int64(LocalClock.floorDiv(start.seconds, 900))
+        let last = end.map { Int64(LocalClock.floorDiv(max(start.seconds, $0 - 1), 900)) } ?? first
+        for slot in first...last { set(slot, key) }
+    }
+
+    private mutating func set(_ slot: Int64, _ key: Key) {
+        let word = Int64(LocalClock.floorDiv(slot, 64)), bit = UInt64(1) << UInt64(slot - word * 64)
         if let p = pending, p.key == key, p.word == word {
             pending!.bits |= bit
             return

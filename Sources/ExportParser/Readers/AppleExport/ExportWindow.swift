@@ -184,24 +184,27 @@ struct ExportWindow: Sendable {
         guard count > record.utf8CodeUnitCount, Self.same(tag, record) else { return false }
         // As the reader skips them: a record ending before it starts or lasting over a year.
         guard end.seconds >= start.seconds, end.seconds - start.seconds <= Sample.longestSpan else { return false }
+        // The attributes in one walk (a search for each key stopped at every space of the tag).
+        guard let a = Self.recordAttributes(tag, count) else { return false }
         // A type written with an entity is read (the catalog knows names as the reader decodes them).
-        guard let type = Self.attribute(tag, count, " type=\""), !Self.isSleep(type), memchr(type.at, 0x26, type.count) == nil else {
-            return false
-        }
-        // A watch's first record is read (`keepsWatch`); a watch is named by its `device`, as the
-        // reader tells it (`model:Watch,` elsewhere in the tag: read).
+        guard let type = a.type, !Self.isSleep(type), memchr(type.at, 0x26, type.count) == nil else { return false }
+        // A watch (its `device` says so, as the reader tells it): its first record is read, so
+        // that the book knows the watch (`keepsWatch`).
         var isWatch = false
-        if Self.find(tag, count, "model:Watch,") != nil {
-            if keepsWatch(tag, count, seen: &seen) { return false }
-            guard let device = Self.attribute(tag, count, " device=\""), Self.find(device.at, device.count, "model:Watch,") != nil
-            else { return false }
+        if let device = a.device, Self.find(device.at, device.count, "model:Watch,") != nil {
+            guard let source = a.sourceName else { return false }
+            let name = UnsafeBufferPointer(start: source.at, count: source.count)
+            if !seen.watchSources.contains(where: { $0.elementsEqual(name) }) {
+                seen.watchSources.append(Array(name))
+                return false
+            }
             isWatch = true
         }
         let t = typeIndex(type, seen: &seen)
         guard let metric = seen.types[t].metric else {
             // No date from a type the catalog does not have; a watch's source is named all the same.
             if isWatch {
-                guard let source = plainSource(tag, count, seen: &seen) else { return false }
+                guard let source = plainSource(a.sourceName, seen: &seen) else { return false }
                 seen.census.addSource(source, start: start.seconds)
             }
             seen.census.noteStart(start.seconds)
@@ -215,8 +218,8 @@ struct ExportWindow: Sendable {
         // A sum gives data to every quarter-hour it overlaps (a local midnight is on one); one
         // longer than a day is read.
         if metric.rule == .sum, end.seconds - start.seconds > 86_400 { return false }
-        guard let text = Self.attribute(tag, count, " value=\""), let value = NumberParser.parse(text.at, text.count) else { return false }
-        let unit = Self.attribute(tag, count, " unit=\"").map { UnsafeBufferPointer(start: $0.at, count: $0.count) }
+        guard let text = a.value, let value = NumberParser.parse(text.at, text.count) else { return false }
+        let unit = a.unit.map { UnsafeBufferPointer(start: $0.at, count: $0.count) }
         if !(seen.types[t].unit.map { known in unit.map { known.elementsEqual($0) } ?? known.isEmpty } ?? false) {
             // As the reader converts: no unit is "".
             let bytes = unit.map(Array.init) ?? []
@@ -229,11 +232,44 @@ struct ExportWindow: Sendable {
         }
         guard let (scale, zero) = seen.types[t].conversion, metric.implausibility(value * scale + zero) == nil else { return false }
         if metric.rule == .sum || isWatch {
-            guard let source = plainSource(tag, count, seen: &seen) else { return false }
+            guard let source = plainSource(a.sourceName, seen: &seen) else { return false }
             seen.census.addSource(source, start: start.seconds)
         }
         seen.census.add(metric: metric.index, start: start, end: metric.rule == .sum ? end.seconds : nil)
         return true
+    }
+
+    /// The attributes of a record's start tag the census reads, each value's bytes in place.
+    struct RecordAttributes {
+        var type, sourceName, device, unit, value: (at: UnsafePointer<UInt8>, count: Int)?
+    }
+
+    /// One walk over the tag's attributes as Apple writes them (`name="value"`, one space apart
+    /// or more); nil for any other layout (the record is then read).
+    private static func recordAttributes(_ tag: UnsafePointer<UInt8>, _ count: Int) -> RecordAttributes? {
+        var a = RecordAttributes()
+        var i = 1
+        while i < count, tag[i] != 0x20 { i += 1 }
+        while i < count {
+            while i < count, tag[i] == 0x20 || tag[i] == 0x0A || tag[i] == 0x09 || tag[i] == 0x0D { i += 1 }
+            if i >= count || tag[i] == UInt8(ascii: "/") { break }
+            guard let eq = memchr(tag + i, 0x3D, count - i) else { return nil }
+            let e = tag.distance(to: eq.assumingMemoryBound(to: UInt8.self))
+            guard e + 1 < count, tag[e + 1] == 0x22 else { return nil }
+            let v = e + 2
+            guard v <= count, let q = memchr(tag + v, 0x22, count - v) else { return nil }
+            let value = (tag + v, tag.distance(to: q.assumingMemoryBound(to: UInt8.self)) - v)
+            func named(_ key: StaticString) -> Bool { e - i == key.utf8CodeUnitCount && same(tag + i, key) }
+            switch e - i {
+            case 4: if named("type") { a.type = value } else if named("unit") { a.unit = value }
+            case 5: if named("value") { a.value = value }
+            case 6: if named("device") { a.device = value }
+            case 10: if named("sourceName") { a.sourceName = value }
+            default: break
+            }
+            i = v + value.1 + 1
+        }
+        return a
     }
 
     /// The index in `seen.types` of a type's raw name, resolved against the catalog once.
@@ -255,10 +291,14 @@ struct ExportWindow: Sendable {
 
     /// The record's `sourceName` as written, when the census can decode it as the reader does;
     /// nil (the record is kept) when it has none or one the census cannot read.
-    private func plainSource(_ tag: UnsafePointer<UInt8>, _ count: Int, seen: inout Seen) -> [UInt8]? {
-        guard let s = Self.attribute(tag, count, " sourceName=\""), s.count > 0 else { return nil }
+    private func plainSource(_ attribute: (at: UnsafePointer<UInt8>, count: Int)?, seen: inout Seen) -> [UInt8]? {
+        guard let s = attribute, s.count > 0 else { return nil }
         let bytes = UnsafeBufferPointer(start: s.at, count: s.count)
-        if let last = seen.lastSource, last.name.elementsEqual(bytes) { return last.plain ? last.name : nil }
+        if let last = seen.lastSource, last.name.count == s.count,
+            last.name.withUnsafeBufferPointer({ memcmp($0.baseAddress!, s.at, s.count) == 0 })
+        {
+            return last.plain ? last.name : nil
+        }
         let name = Array(bytes)
         let plain = WindowCensus.isPlainName(name)
         seen.lastSource = (name, plain)

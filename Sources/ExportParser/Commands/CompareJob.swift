@@ -12,6 +12,9 @@ public final class CompareJob {
     /// Called about every 16 MB on the reading thread while an export or HAE input is read: the
     /// CLI's progress line on a terminal, as convert shows it.
     public var progress: ((ConvertProgress) -> Void)?
+    /// With `--from`, read an export through the window (`CompareWindowSide`); false reads it in
+    /// full (the tests compare the two).
+    var windowRead = true
 
     public init(_ request: CompareRequest) throws {
         try request.validate()
@@ -39,8 +42,12 @@ public final class CompareJob {
             ]
         } else {
             try CompareInputCheck.checkFiles(native: request.native, hae: request.hae)
-            native = try Self.side(request.native, options: options, ignored: &ignored, superseded: &superseded.native, progress: progress)
-            hae = try Self.side(request.hae, options: options, ignored: &ignored, superseded: &superseded.hae, progress: progress)
+            // `--from` fixes the window before anything is read: an export is read through it.
+            let read = windowRead && request.monitor == nil ? fromDay.map { Comparison.Window(from: $0, to: $0 + request.days - 1) } : nil
+            native = try Self.side(
+                request.native, options: options, ignored: &ignored, superseded: &superseded.native, window: read, progress: progress)
+            hae = try Self.side(
+                request.hae, options: options, ignored: &ignored, superseded: &superseded.hae, window: read, progress: progress)
             sides = [
                 CompareSideSummary(side: .native, kind: CompareSideSummary.kind(of: request.native), files: request.native, days: native),
                 CompareSideSummary(side: .hae, kind: CompareSideSummary.kind(of: request.hae), files: request.hae, days: hae),
@@ -175,7 +182,7 @@ public final class CompareJob {
     /// writer whose names differ is not silently compared as missing.
     static func side(
         _ inputs: [String], options: DayOptions, ignored: inout [IgnoredPayloadKeys], superseded: inout Int,
-        progress: ((ConvertProgress) -> Void)? = nil
+        window: Comparison.Window? = nil, progress: ((ConvertProgress) -> Void)? = nil
     ) throws -> [String: ComparableDay] {
         var days: [String: ComparableDay] = [:]
         func overlay(_ d: ComparableDay) {
@@ -204,16 +211,24 @@ public final class CompareJob {
         for source in try ConvertSource.plan(others) {
             let book = DayBook(options: options)
             let started = Date()
-            _ = try source.read(
-                into: book, zone: options.timeZone,
-                progress: progress.map { show in
-                    { path, done, total in
-                        show(
-                            ConvertProgress(
-                                input: path, bytesDone: done, bytesTotal: total, records: book.samplesSeen,
-                                elapsed: Date().timeIntervalSince(started)))
-                    }
-                })
+            let shown = progress.map { show in
+                { (path: String, done: Int64, total: Int64?) in
+                    show(
+                        ConvertProgress(
+                            input: path, bytesDone: done, bytesTotal: total, records: book.samplesSeen,
+                            elapsed: Date().timeIntervalSince(started)))
+                }
+            }
+            // The window read; anything off (an error, a census it cannot trust) is read in full,
+            // whose days and messages are then the ones given.
+            if let window, case .export(let path, let format) = source, ParseThreads.count > 1,
+                let days = try? CompareWindowSide.read(path, format: format, options: options, window: window, progress: shown)
+            {
+                FreedMemory.giveBack()
+                for d in days.keys.sorted() { overlay(days[d]!) }
+                continue
+            }
+            _ = try source.read(into: book, zone: options.timeZone, progress: shown)
             FreedMemory.giveBack()
             for d in try ConvertJob.finishedDays(book, source: source, options: options).0 {
                 overlay(ComparableDay(d, inputSources: book.sourceNames))

@@ -22,6 +22,10 @@ import Foundation
 ///   per watch source tells the book;
 /// - it has no date the scan can read (`ExportDate`, `Me`, an element of another layout).
 ///
+/// `compare` (`census`): every sleep sample and every element but a `Record` is kept too, and a
+/// record is cut only into the census of what it tells the report (`WindowCensus`, whose
+/// comment says which records can be; the others are kept).
+///
 /// The cut is made where `ParallelSAXDriver` cuts (a line feed, one space, a start tag), so what
 /// is left is whole top-level elements in file order. Line numbers of what is left are not the
 /// file's: a window read that meets an error reads the file again in full, whose error is the
@@ -37,18 +41,34 @@ struct ExportWindow: Sendable {
     let to: Int64
 
     static let margin: Int64 = 2 * 86_400
+    /// `compare`: every sleep sample and every element but a `Record` is kept, and the records
+    /// cut go into a census (`WindowCensus`), which the workers add here as they end.
+    let census: WindowCensusCollector?
 
     /// The local dates `days` (day numbers since 1970-01-01), whatever the zone.
-    init(days: ClosedRange<Int>) {
+    init(days: ClosedRange<Int>, census: WindowCensusCollector? = nil) {
         from = Int64(days.lowerBound) * 86_400 - Self.margin
         to = Int64(days.upperBound + 1) * 86_400 + Self.margin
+        self.census = census
     }
 
-    /// What one worker has kept of the watch sources (raw `sourceName` bytes).
+    /// What one worker has kept of the watch sources (raw `sourceName` bytes), and its census.
     struct Seen {
         var watchSources: [[UInt8]] = []
         var kept = 0
         var dropped = 0
+        var census = WindowCensus()
+        /// The types met (raw bytes), their metric, and the last unit met with each (raw bytes)
+        /// with its conversion to the metric's unit; the last type first tried.
+        var types: [(name: [UInt8], metric: Metric?, unit: [UInt8]?, conversion: (scale: Double, zero: Double)?)] = []
+        var lastType = -1
+        /// The last source name and whether the census can take it (`WindowCensus.isPlainName`).
+        var lastSource: (name: [UInt8], plain: Bool)?
+    }
+
+    /// A worker is done: its census goes to the read's.
+    func collect(_ seen: Seen) {
+        census?.add(seen.census)
     }
 
     /// Cuts out of `bytes` the top-level elements that cannot reach the window.
@@ -137,6 +157,10 @@ struct ExportWindow: Sendable {
         guard let gt = memchr(tag, 0x3E, count - before) else { return true }
         let tagCount = tag.distance(to: gt.assumingMemoryBound(to: UInt8.self))
         guard tagCount > 1, tag[1] != UInt8(ascii: "/"), tag[1] != UInt8(ascii: "!"), tag[1] != UInt8(ascii: "?") else { return true }
+        // Only one whole element is cut: an element written at another indent (a `Workout` at two
+        // spaces after an `ActivitySummary`, in a public sample) is a nested line of the one
+        // before it, and goes where that one goes only if kept.
+        guard Self.isOneElement(tag, tagCount, p, count) else { return true }
         let (start, end) = Self.dates(tag, tagCount)
         guard let start, let end else {
             if let day = Self.attribute(tag, tagCount, " dateComponents=\"") {
@@ -146,10 +170,155 @@ struct ExportWindow: Sendable {
             }
             return true
         }
-        if start < to, end >= from { return true }
+        if start.seconds < to, end.seconds >= from { return true }
         if zone || restOfLineNamesZone(tag, tagCount, p, count) { return true }
-        if start < to, let type = Self.attribute(tag, tagCount, " type=\""), Self.isSleep(type) { return true }
+        if census != nil { return !cutIntoCensus(tag, tagCount, start, end, seen: &seen) }
+        if start.seconds < to, let type = Self.attribute(tag, tagCount, " type=\""), Self.isSleep(type) { return true }
         return keepsWatch(tag, tagCount, seen: &seen)
+    }
+
+    /// `compare`: whether a record outside the window goes into the census rather than to
+    /// libxml2 (`WindowCensus` says which can); false keeps it.
+    private func cutIntoCensus(_ tag: UnsafePointer<UInt8>, _ count: Int, _ start: Timestamp, _ end: Timestamp, seen: inout Seen) -> Bool {
+        let record: StaticString = "<Record "
+        guard count > record.utf8CodeUnitCount, Self.same(tag, record) else { return false }
+        // As the reader skips them: a record ending before it starts or lasting over a year.
+        guard end.seconds >= start.seconds, end.seconds - start.seconds <= Sample.longestSpan else { return false }
+        // The attributes in one walk (a search for each key stopped at every space of the tag).
+        guard let a = Self.recordAttributes(tag, count) else { return false }
+        // A type written with an entity is read (the catalog knows names as the reader decodes them).
+        guard let type = a.type, !Self.isSleep(type), memchr(type.at, 0x26, type.count) == nil else { return false }
+        // A watch (its `device` says so, as the reader tells it): its first record is read, so
+        // that the book knows the watch (`keepsWatch`).
+        var isWatch = false
+        if let device = a.device, Self.find(device.at, device.count, "model:Watch,") != nil {
+            guard let source = a.sourceName else { return false }
+            let name = UnsafeBufferPointer(start: source.at, count: source.count)
+            if !seen.watchSources.contains(where: { $0.elementsEqual(name) }) {
+                seen.watchSources.append(Array(name))
+                return false
+            }
+            isWatch = true
+        }
+        let t = typeIndex(type, seen: &seen)
+        guard let metric = seen.types[t].metric else {
+            // No date from a type the catalog does not have; a watch's source is named all the same.
+            if isWatch {
+                guard let source = plainSource(a.sourceName, seen: &seen) else { return false }
+                seen.census.addSource(source, start: start.seconds)
+            }
+            seen.census.noteStart(start.seconds)
+            return true
+        }
+        switch metric.rule {
+        case .sum, .avg, .minMaxAvg, .latest: break
+        case .nightAvg, .workoutAvg: return false
+        }
+        guard start.offset % 900 == 0 else { return false }
+        // A sum gives data to every quarter-hour it overlaps (a local midnight is on one); one
+        // longer than a day is read.
+        if metric.rule == .sum, end.seconds - start.seconds > 86_400 { return false }
+        guard let text = a.value, let value = NumberParser.parse(text.at, text.count) else { return false }
+        let unit = a.unit.map { UnsafeBufferPointer(start: $0.at, count: $0.count) }
+        if !(seen.types[t].unit.map { known in unit.map { known.elementsEqual($0) } ?? known.isEmpty } ?? false) {
+            // As the reader converts: no unit is "".
+            let bytes = unit.map(Array.init) ?? []
+            let name = String(decoding: bytes, as: UTF8.self)
+            seen.types[t].unit = bytes
+            seen.types[t].conversion = metric.unit.convert(1, from: name).map { one in
+                let zero = metric.unit.convert(0, from: name) ?? 0
+                return (one - zero, zero)
+            }
+        }
+        guard let (scale, zero) = seen.types[t].conversion, metric.implausibility(value * scale + zero) == nil else { return false }
+        if metric.rule == .sum || isWatch {
+            guard let source = plainSource(a.sourceName, seen: &seen) else { return false }
+            seen.census.addSource(source, start: start.seconds)
+        }
+        seen.census.add(metric: metric.index, start: start, end: metric.rule == .sum ? end.seconds : nil)
+        return true
+    }
+
+    /// The attributes of a record's start tag the census reads, each value's bytes in place.
+    struct RecordAttributes {
+        var type, sourceName, device, unit, value: (at: UnsafePointer<UInt8>, count: Int)?
+    }
+
+    /// One walk over the tag's attributes as Apple writes them (`name="value"`, one space apart
+    /// or more); nil for any other layout (the record is then read).
+    private static func recordAttributes(_ tag: UnsafePointer<UInt8>, _ count: Int) -> RecordAttributes? {
+        var a = RecordAttributes()
+        var i = 1
+        while i < count, tag[i] != 0x20 { i += 1 }
+        while i < count {
+            while i < count, tag[i] == 0x20 || tag[i] == 0x0A || tag[i] == 0x09 || tag[i] == 0x0D { i += 1 }
+            if i >= count || tag[i] == UInt8(ascii: "/") { break }
+            guard let eq = memchr(tag + i, 0x3D, count - i) else { return nil }
+            let e = tag.distance(to: eq.assumingMemoryBound(to: UInt8.self))
+            guard e + 1 < count, tag[e + 1] == 0x22 else { return nil }
+            let v = e + 2
+            guard v <= count, let q = memchr(tag + v, 0x22, count - v) else { return nil }
+            let value = (tag + v, tag.distance(to: q.assumingMemoryBound(to: UInt8.self)) - v)
+            func named(_ key: StaticString) -> Bool { e - i == key.utf8CodeUnitCount && same(tag + i, key) }
+            switch e - i {
+            case 4: if named("type") { a.type = value } else if named("unit") { a.unit = value }
+            case 5: if named("value") { a.value = value }
+            case 6: if named("device") { a.device = value }
+            case 10: if named("sourceName") { a.sourceName = value }
+            default: break
+            }
+            i = v + value.1 + 1
+        }
+        return a
+    }
+
+    /// The index in `seen.types` of a type's raw name, resolved against the catalog once.
+    private func typeIndex(_ type: (at: UnsafePointer<UInt8>, count: Int), seen: inout Seen) -> Int {
+        func matches(_ i: Int) -> Bool {
+            let known = seen.types[i].name
+            return known.count == type.count && known.withUnsafeBufferPointer { memcmp($0.baseAddress!, type.at, type.count) == 0 }
+        }
+        if seen.lastType >= 0, matches(seen.lastType) { return seen.lastType }
+        if let i = seen.types.indices.first(where: matches) {
+            seen.lastType = i
+            return i
+        }
+        let name = Array(UnsafeBufferPointer(start: type.at, count: type.count))
+        seen.types.append((name, Catalog.metric(forType: String(decoding: name, as: UTF8.self)), nil, nil))
+        seen.lastType = seen.types.count - 1
+        return seen.lastType
+    }
+
+    /// The record's `sourceName` as written, when the census can decode it as the reader does;
+    /// nil (the record is kept) when it has none or one the census cannot read.
+    private func plainSource(_ attribute: (at: UnsafePointer<UInt8>, count: Int)?, seen: inout Seen) -> [UInt8]? {
+        guard let s = attribute, s.count > 0 else { return nil }
+        let bytes = UnsafeBufferPointer(start: s.at, count: s.count)
+        if let last = seen.lastSource, last.name.count == s.count,
+            last.name.withUnsafeBufferPointer({ memcmp($0.baseAddress!, s.at, s.count) == 0 })
+        {
+            return last.plain ? last.name : nil
+        }
+        let name = Array(bytes)
+        let plain = WindowCensus.isPlainName(name)
+        seen.lastSource = (name, plain)
+        return plain ? name : nil
+    }
+
+    /// Whether the segment is one element: its start tag closed in place with only white space
+    /// after it, or its last bytes (white space aside) the end tag of its name.
+    private static func isOneElement(_ tag: UnsafePointer<UInt8>, _ tagCount: Int, _ p: UnsafeMutablePointer<UInt8>, _ count: Int) -> Bool {
+        let after = UnsafePointer(p).distance(to: tag) + tagCount + 1
+        var end = count
+        while end > after, p[end - 1] == 0x20 || p[end - 1] == 0x0A || p[end - 1] == 0x0D || p[end - 1] == 0x09 { end -= 1 }
+        if tag[tagCount - 1] == UInt8(ascii: "/") { return end == after }
+        var nameCount = 1
+        while nameCount < tagCount, tag[nameCount] != 0x20, tag[nameCount] != 0x0A, tag[nameCount] != 0x09 { nameCount += 1 }
+        nameCount -= 1
+        // `</` name `>`
+        guard end - after >= nameCount + 3, p[end - 1] == UInt8(ascii: ">") else { return false }
+        let close = end - nameCount - 3
+        return p[close] == UInt8(ascii: "<") && p[close + 1] == UInt8(ascii: "/") && memcmp(p + close + 2, tag + 1, nameCount) == 0
     }
 
     /// Whether the top-level line goes on after the start tag (not Apple's layout) and names
@@ -220,8 +389,8 @@ struct ExportWindow: Sendable {
     /// tag holds four or five `D`s (`HKDevice`, `creationDate`, the two dates); a search for each
     /// key from its leading space stopped at every attribute, twice (perf: 10.7 % of the run).
     @inline(__always)
-    private static func dates(_ tag: UnsafePointer<UInt8>, _ count: Int) -> (Int64?, Int64?) {
-        var start: Int64?, end: Int64?
+    private static func dates(_ tag: UnsafePointer<UInt8>, _ count: Int) -> (Timestamp?, Timestamp?) {
+        var start: Timestamp?, end: Timestamp?
         guard count > 12 else { return (nil, nil) }
         var at = tag + 6
         let stop = tag + count
@@ -238,8 +407,8 @@ struct ExportWindow: Sendable {
                 guard let q = memchr(v, 0x22, stop - v) else { return (start, end) }
                 length = v.distance(to: q.assumingMemoryBound(to: UInt8.self))
             }
-            let seconds = TimestampParser.parse(v, length)?.seconds
-            if isStart { start = seconds } else { end = seconds }
+            let stamp = TimestampParser.parse(v, length)
+            if isStart { start = stamp } else { end = stamp }
             at = v + length
             if start != nil, end != nil { break }
         }

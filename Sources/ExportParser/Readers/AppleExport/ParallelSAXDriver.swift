@@ -348,6 +348,7 @@ final class ParallelSAXDriver: ExportParse, @unchecked Sendable {
                 }
             }
         }
+        window?.collect(seen)
     }
 
     /// Removes the chunk's forbidden control bytes in place; false (nothing removed) at a NUL.

@@ -1,0 +1,74 @@
+import Foundation
+
+/// `compare --from D`: an export side read through the window (issue 42, docs/compare.md "The
+/// window read"). The window's dates are read as `explain` reads its date (`ExportWindow`, two
+/// days of margin); the records cut go into a census (`WindowCensus`) that gives what the report
+/// states of the rest of the side: which dates have data, which fields each has (the gaps name
+/// the last date a field came) and every source name. The dates outside the window are there
+/// for that only: their values are stand-ins (1), never compared (`Comparison`, `CompareSeries`
+/// and `GapFinder` read values of the window's dates only).
+///
+/// Nil when the census cannot stand for a full read (a cut record in the export date's own
+/// quarter-hour, which the reader skips when it starts after the date; a census date inside
+/// the window): the caller reads in full.
+enum CompareWindowSide {
+    static func read(
+        _ path: String, format: InputFormat, options: DayOptions, window: Comparison.Window, progress: ((String, Int64, Int64?) -> Void)?
+    ) throws -> [String: ComparableDay]? {
+        let collector = WindowCensusCollector()
+        let book = DayBook(options: options)
+        let source = ConvertSource.export(path: path, format: format)
+        _ = try source.read(
+            into: book, zone: options.timeZone, window: ExportWindow(days: window.from...window.to, census: collector), progress: progress)
+        FreedMemory.giveBack()
+        var days = book.finish()
+        var clock = LocalClock(zone: options.timeZone)
+        if options.timeZone == nil, let timeline = book.timelineSeen { clock = LocalClock(timeline: timeline) }
+        if let timeline = book.rereadTimeline {
+            // A trip: the days again with the timeline given, as `ConvertJob.finishedDays` does,
+            // through the same window (the census again, the same elements kept).
+            var again = options
+            again.timeline = timeline
+            let second = DayBook(options: again)
+            _ = try source.read(
+                into: second, zone: options.timeZone,
+                window: ExportWindow(days: window.from...window.to, census: WindowCensusCollector()))
+            days = second.finish()
+        }
+        var census = collector.census
+        if let moment = book.exportDate?.seconds {
+            guard let skipped = census.skippingAfter(moment) else { return nil }
+            census = skipped
+        }
+        let names = Array(Set(book.sourceNames).union(census.sourceNames))
+        var out: [String: ComparableDay] = [:]
+        for d in days { out[d.date] = ComparableDay(d, inputSources: names) }
+        let sources = ComparableDay(FinishedDay(dayNumber: 0, timezone: "+00:00", deviceSyncTimestamp: ""), inputSources: names)
+            .inputSources
+        var fields: [Int: [String]] = [:]
+        for (day, metrics) in census.dates(clock: clock) {
+            if day >= window.from, day <= window.to { return nil }
+            let date = CivilDate.isoDate(day)
+            var d = out[date] ?? ComparableDay(date: date)
+            d.inputSources = sources
+            for m in metrics {
+                if fields[m] == nil { fields[m] = fieldsGiven(by: Catalog.metrics[m]) }
+                for path in fields[m]! where d.values[path] == nil { d.values[path] = .number(1) }
+            }
+            out[date] = d
+        }
+        return out
+    }
+
+    /// The compared fields one record of `metric` gives its date: a day book given one such
+    /// sample, its day as `compare` takes it.
+    static func fieldsGiven(by metric: Metric) -> [String] {
+        guard let options = try? DayOptions(timeZoneName: "UTC") else { return [] }
+        let book = DayBook(options: options)
+        let value = min(max(1, metric.plausible.lowerBound), metric.plausible.upperBound)
+        let noon = Timestamp(seconds: 43_200, offset: 0)
+        book.sample(
+            Sample(type: metric.healthKitType, metric: metric, source: "s", value: value, canonicalValue: value, start: noon, end: noon))
+        return book.finish().flatMap { ComparableDay($0).values.keys }
+    }
+}

@@ -24,11 +24,17 @@ public enum StoreAccess {
         PostgresLocation.isPostgres(text) || FileManager.default.fileExists(atPath: text)
     }
 
-    /// `receive`'s store: a SQLite file (created when missing) or a PostgreSQL database.
+    /// `receive`'s store: a SQLite file (created when missing; one writer) or a PostgreSQL
+    /// database, with up to `receiverConnections` connections, one a commit in flight.
     public static func keeper(_ text: String) throws -> any ReceivedBodyKeeping {
-        if PostgresLocation.isPostgres(text) { return try PostgresStore(location: PostgresLocation(text)) }
+        if PostgresLocation.isPostgres(text) {
+            return try PostgresStore(location: PostgresLocation(text), connections: receiverConnections)
+        }
         return try ReceivedBodyStore(path: text)
     }
+
+    /// How many commits `receive` runs at once on a PostgreSQL store (its connections).
+    public static var receiverConnections: Int { PostgresStore.receiverConnections }
 
     /// Where `compare --everyone` stores its verdicts and `--report` reads them (`FleetVerdicts`).
     static func verdicts(_ text: String) throws -> any FleetVerdicts {

@@ -48,9 +48,6 @@ final class PostgresConnectionPool: @unchecked Sendable {
         return try body(connection)
     }
 
-    /// How many connections are open now (idle or in use).
-    var openCount: Int { condition.withLock { opened } }
-
     private func take() throws -> PostgresConnection {
         condition.lock()
         while idle.isEmpty && opened == size { condition.wait() }

@@ -109,6 +109,52 @@ final class PostgresCommitPoolTests: XCTestCase {
         XCTAssertEqual(try observer.run("SELECT count(*) FROM received_bodies").int(0, 0), 6)  // 5 others + the held one
         XCTAssertEqual(receiver.terminate(), 0)
     }
+
+    /// The pool opens connections only when all open ones are busy, and replaces one the server
+    /// ended. Bodies sent one after another never find the first busy, so the receiver keeps
+    /// the one it opened at start; the server then ends that backend
+    /// (`pg_terminate_backend`, as a failover or an operator does), and the next body is still
+    /// answered 200 and stored, over one new connection. (Connections counted in the server's
+    /// log, `PostgresTestServer.connections(to:)`.)
+    func testConnectionsOpenWhenNeededAndABrokenOneIsReplaced() throws {
+        let server = try XCTUnwrap(Self.server)
+        let url = try server.createDatabase("broken")
+        let dir = try TestPaths.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let fixture = try FixtureCheck.make(days: 2, start: "2026-03-02", seed: 6, name: "pg-broken")
+        defer { try? FileManager.default.removeItem(at: fixture) }
+        let bodies = try B.appSyncs(fixture)  // 6 distinct bodies
+        let keyFile = dir.appendingPathComponent("key").path
+        try ReceiveProcess.key.write(toFile: keyFile, atomically: true, encoding: .utf8)
+        chmod(keyFile, 0o600)
+        let receiver = try ReceiveProcess(
+            ["--store", url, "--api-key-file", keyFile], log: dir.appendingPathComponent("receive.log"),
+            environment: server.environment)
+        // At start: the store's first connection, and the one of the check of the bodies already
+        // held that runs beside the server once it listens (`Receive.reportUnreadable`).
+        var deadline = Date().addingTimeInterval(30)
+        while server.connections(to: "broken") < 2, Date() < deadline { usleep(20_000) }
+        XCTAssertEqual(server.connections(to: "broken"), 2)
+        for body in bodies[0..<3] { XCTAssertEqual(receiver.send("POST", ReceiveEndpoint.app.path, body: body)?.status, 200) }
+        XCTAssertEqual(server.connections(to: "broken"), 2, "three bodies one after another: no new connection")
+
+        setenv("PGPASSWORD", PostgresTestServer.password, 1)
+        let observer = try PostgresConnection(settings: try PostgresConnection.parse(url), shownAs: "observer")  // connection 3
+        let others = "FROM pg_stat_activity WHERE datname = 'broken' AND pid <> pg_backend_pid()"
+        // The check's connection ends with the check; the store's stays open.
+        deadline = Date().addingTimeInterval(30)
+        while try observer.run("SELECT count(*) \(others)").int(0, 0) != 1, Date() < deadline { usleep(20_000) }
+        XCTAssertEqual(try observer.run("SELECT count(*) \(others)").int(0, 0), 1)
+        XCTAssertEqual(try observer.run("SELECT count(pg_terminate_backend(pid)) \(others)").int(0, 0), 1)
+        deadline = Date().addingTimeInterval(30)
+        while try observer.run("SELECT count(*) \(others)").int(0, 0) != 0, Date() < deadline { usleep(20_000) }
+        XCTAssertEqual(try observer.run("SELECT count(*) \(others)").int(0, 0), 0, "the receiver's backend has ended")
+
+        for body in bodies[3...] { XCTAssertEqual(receiver.send("POST", ReceiveEndpoint.app.path, body: body)?.status, 200) }
+        XCTAssertEqual(try observer.run("SELECT count(*) FROM received_bodies").int(0, 0), 6)
+        XCTAssertEqual(server.connections(to: "broken"), 4, "the 3 above and one in place of the ended one")
+        XCTAssertEqual(receiver.terminate(), 0)
+    }
 }
 
 /// The held request's answer once it came (`.some(nil)`: the connection closed without one).

@@ -7,8 +7,9 @@ import Foundation
 ///
 /// Every connection is prepared alike (`prepare`): a commit returns only once it is on the
 /// server's disk. A connection found broken when taken (the server restarted, a failover) is
-/// connected again; one that broke while in use is closed when it is given back, and the next
-/// caller opens a new one in its place.
+/// connected again (a commit whose connection breaks under it does so too and tries once more,
+/// `PostgresStore.keep`); one still broken when given back is closed, and the next caller opens
+/// a new one in its place.
 // @unchecked Sendable: `idle` and `opened` are read and changed only under `condition`.
 final class PostgresConnectionPool: @unchecked Sendable {
     let size: Int

@@ -124,6 +124,17 @@ def big_client():
     big_window[2] = r.status
 
 
+
+def wal_counts():
+    """PostgreSQL's commits in the database and WAL flushes (fsyncs) of the server so far: a
+    commit whose WAL another's flush already wrote shares that fsync (group commit)."""
+    q = ("SELECT (SELECT xact_commit FROM pg_stat_database WHERE datname = current_database()), "
+         "(SELECT wal_sync FROM pg_stat_wal)")
+    out = subprocess.run(["psql", store, "-tAc", q], capture_output=True, text=True, check=True).stdout.strip()
+    return [int(x) for x in out.split("|")]
+
+
+wal_before = wal_counts() if store.startswith("postgres") else None
 threads = [threading.Thread(target=client, args=(t,)) for t in range(a.clients)] + [threading.Thread(target=big_client)]
 for th in threads: th.start()
 for th in threads: th.join()
@@ -154,8 +165,11 @@ code = max(codes, key=abs)
 if store.startswith("postgres"):
     rows = int(subprocess.run(["psql", store, "-tAc", "SELECT count(*) FROM received_bodies"], capture_output=True, text=True,
                               check=True).stdout.strip())
+    wal_after = wal_counts()
+    wal = {"commits": wal_after[0] - wal_before[0], "wal_fsyncs": wal_after[1] - wal_before[1]}
 else:
     rows = sqlite3.connect(store).execute("SELECT count(*) FROM received_bodies").fetchone()[0]
+    wal = None
 if pg: pg.stop()
 
 ok = [s for s in samples if s[3] == 200]
@@ -178,7 +192,7 @@ print(json.dumps({
                          "max_ms": round(during[-1] * 1000, 1) if during else None},
     "big_status": big_window[2], "big_seconds": round(b1 - b0, 2) if b0 else None,
     "metrics_hae": scraped, "server_peak_rss_mb": hwms, "sigterm_exit": codes,
-    "rows_stored": rows, "lost": acked - rows,
+    "rows_stored": rows, "lost": acked - rows, "postgres_commits_and_wal_fsyncs": wal,
 }, indent=1))
 subprocess.run(["rm", "-rf", work])
 sys.exit(0 if rows == acked and code == 0 and big_window[2] == 200 else 1)

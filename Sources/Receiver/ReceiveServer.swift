@@ -36,10 +36,16 @@ public struct ReceiveServer: Sendable {
     /// `GET /metrics` (`ReceiveMetrics`) and the request log (`ReceiveLog`, swift-log).
     let metrics = ReceiveMetrics()
     let log = ReceiveLog()
+    /// The threads that check and commit bodies, off the event loop: as many as the machine
+    /// has cores, and never fewer than a PostgreSQL store's connections, so that many commits
+    /// can be in flight at once even on a small machine (NIO's shared pool has one a core).
+    let blocking: NIOThreadPool
 
     public init(_ options: ReceiveOptions) throws {
         self.options = options
         bodies = try StoreAccess.keeper(options.storePath)
+        blocking = NIOThreadPool(numberOfThreads: max(System.coreCount, StoreAccess.receiverConnections))
+        blocking.start()
     }
 
     /// The application `run` serves: also what the in-process tests drive (HummingbirdTesting).
@@ -58,6 +64,7 @@ public struct ReceiveServer: Sendable {
     /// Runs until SIGTERM or SIGINT; `onListening` gets the bound port (0 asks for a free one).
     public func run(onListening: @escaping @Sendable (Int) -> Void = { _ in }) async throws {
         let app = application(onListening: onListening)
+        defer { blocking.shutdownGracefully { _ in } }
         do {
             try await app.runService()
         } catch {
@@ -119,11 +126,11 @@ public struct ReceiveServer: Sendable {
         // The HAE reader's copy of a body goes beside a store file (`TemporaryBody`).
         let scratchFolder = StoreAccess.scratchFolder(options.storePath)
         // The check (a reader over the whole body: seconds for 200 MB) and the commit (an fsync)
-        // block their thread: they run on NIO's blocking thread pool, not on the task that
+        // block their thread: they run on the receiver's blocking threads, not on the task that
         // serves the connection, so other requests go on meanwhile.
         let result: Result<ReceivedBodyCheck, any Error>
         do {
-            result = try await NIOThreadPool.singleton.runIfActive {
+            result = try await blocking.runIfActive {
                 body.withUnsafeReadableBytes { raw in
                     let lent = BorrowedBytes(lentFor: raw)
                     let clock = ContinuousClock()

@@ -25,8 +25,8 @@ public final class FleetJob {
     /// `progress` gets (people done, people in all) after each person, from any thread.
     public func run(progress: (@Sendable (Int, Int) -> Void)? = nil) throws -> FleetOutcome {
         let path = request.storePath!
-        let everyone = try StoreAccess.open(path).everyone()
-        let verdicts = try StoreAccess.verdicts(path)
+        let (store, verdicts) = try StoreAccess.fleet(path)
+        let everyone = try store.everyone()
         if request.reportOnly {
             guard
                 let report = FleetAssembly.report(

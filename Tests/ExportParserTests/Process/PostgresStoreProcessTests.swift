@@ -46,6 +46,29 @@ final class PostgresStoreProcessTests: XCTestCase {
         XCTAssertEqual(try server.admin("SELECT count(*) FROM schema_migrations", in: "race").int(0, 0), 2)
     }
 
+    /// `compare --everyone` opens its store once: the people, their sides and their verdicts
+    /// over one connection, and one schema check. Two people with HAE bodies only are each "not
+    /// enough data" before any compare of theirs opens the store again, so the run's
+    /// connections are exactly its one opening (before: `StoreAccess.open` and
+    /// `StoreAccess.verdicts`, 2).
+    func testCompareEveryoneOpensItsStoreOnce() throws {
+        let url = try server.createDatabase("onefleet")
+        XCTAssertEqual(try ToolRun.run(["people", "--store", url], environment: server.environment).status, 0)  // makes the tables
+        for person in ["a", "b"] {
+            try server.admin(
+                "INSERT INTO received_bodies (person, endpoint, body_sha256, bytes, body, received_at, first_date, last_date) "
+                    + "VALUES ('\(person)', 'hae', '\(person)', 1, 'x', now(), '2026-03-02', '2026-03-02')", in: "onefleet")
+        }
+        let dir = try TestPaths.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let before = server.connections(to: "onefleet")
+        let run = try ToolRun.run(
+            ["compare", "--store", url, "--everyone", "--out", dir.appendingPathComponent("out").path], environment: server.environment)
+        XCTAssertEqual(run.status, 1, run.printed)  // nobody ready: both not enough data
+        XCTAssertEqual(server.connections(to: "onefleet") - before, 1, "one connection for the people and the verdicts")
+        XCTAssertEqual(try server.admin("SELECT count(*) FROM fleet_verdicts", in: "onefleet").int(0, 0), 2)
+    }
+
     /// A URL with a password is refused before anything connects, with what to use instead, and
     /// the password appears in no output: neither that refusal, nor a wrong PGPASSWORD's error,
     /// nor the log of a receiver that connected with the right one.

@@ -60,6 +60,8 @@ final class PostgresTestServer: @unchecked Sendable {
         let settings = [
             "listen_addresses = '127.0.0.1'", "port = \(port)", "unix_socket_directories = '\(folder)'",
             "fsync = \(fsync ? "on" : "off")", "max_connections = 60", "shared_buffers = 16MB",
+            // A line a connection, written before the client is told it is in: `connections(to:)`.
+            "log_connections = on",
         ]
         let conf = try FileHandle(forWritingTo: URL(fileURLWithPath: folder + "/data/postgresql.conf"))
         conf.seekToEndOfFile()
@@ -87,6 +89,15 @@ final class PostgresTestServer: @unchecked Sendable {
         let db = try PostgresConnection(
             settings: try PostgresConnection.parse(url(database)), shownAs: "test server")
         return try db.run(sql)
+    }
+
+    /// How many connections to `database` the server has let in so far (its log's
+    /// "connection authorized" lines, each written before the client hears it is connected).
+    func connections(to database: String) -> Int {
+        let log = (try? String(contentsOfFile: folder + "/server.log", encoding: .utf8)) ?? ""
+        // The database's name ends the line or is followed by a space (application_name=…).
+        return log.split(separator: "\n").filter { ($0 + " ").contains("connection authorized: user=\(Self.user) database=\(database) ") }
+            .count
     }
 
     /// Stops the server (immediately: nothing in it is kept) and removes its folder.

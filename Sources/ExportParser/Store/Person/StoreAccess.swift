@@ -11,6 +11,10 @@ public enum StoreAccess {
     /// where there is none). A PostgreSQL store gets its tables on first use.
     static func open(_ text: String) throws -> any PersonStore {
         if PostgresLocation.isPostgres(text) { return try PostgresStore(location: PostgresLocation(text)) }
+        return try existingSQLite(text)
+    }
+
+    private static func existingSQLite(_ text: String) throws -> HealthStore {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: text, isDirectory: &isDirectory) else {
             throw StoreError(path: text, message: "no store here (convert writes one)")
@@ -24,16 +28,28 @@ public enum StoreAccess {
         PostgresLocation.isPostgres(text) || FileManager.default.fileExists(atPath: text)
     }
 
-    /// `receive`'s store: a SQLite file (created when missing) or a PostgreSQL database.
+    /// `receive`'s store: a SQLite file (created when missing; one writer) or a PostgreSQL
+    /// database, with up to `receiverConnections` connections, one a commit in flight.
     public static func keeper(_ text: String) throws -> any ReceivedBodyKeeping {
-        if PostgresLocation.isPostgres(text) { return try PostgresStore(location: PostgresLocation(text)) }
+        if PostgresLocation.isPostgres(text) {
+            return try PostgresStore(location: PostgresLocation(text), connections: receiverConnections)
+        }
         return try ReceivedBodyStore(path: text)
     }
 
-    /// Where `compare --everyone` stores its verdicts and `--report` reads them (`FleetVerdicts`).
-    static func verdicts(_ text: String) throws -> any FleetVerdicts {
-        if PostgresLocation.isPostgres(text) { return try PostgresStore(location: PostgresLocation(text)) }
-        return FleetVerdictTable(try HealthStore(path: text))
+    /// How many commits `receive` runs at once on a PostgreSQL store (its connections).
+    public static var receiverConnections: Int { PostgresStore.receiverConnections }
+
+    /// `compare --everyone`'s one opening of its store: the people and their sides, and where
+    /// their verdicts are stored and `--report` reads them (`FleetVerdicts`). One connection and
+    /// one schema check on PostgreSQL; one SQLite connection for both.
+    static func fleet(_ text: String) throws -> (people: any PersonStore, verdicts: any FleetVerdicts) {
+        if PostgresLocation.isPostgres(text) {
+            let store = try PostgresStore(location: PostgresLocation(text))
+            return (store, store)
+        }
+        let store = try existingSQLite(text)
+        return (store, FleetVerdictTable(store))
     }
 
     /// Where the scratch copies of a store's bodies go: beside a SQLite file (not /tmp, which

@@ -4,42 +4,38 @@ import Foundation
 /// several receivers and fleet workers share. It holds received data only: no imports, no day
 /// values, no push log (those stay in a SQLite store).
 ///
-/// One connection, used under a lock by one thread at a time, as `ReceivedBodyStore` uses its
-/// SQLite connection; each process has its own, so several receivers on one database commit side
-/// by side. When the server went away (a restart, a failover), the next use connects again.
-// @unchecked Sendable: every use of `connection` is inside `lock`.
-final class PostgresStore: @unchecked Sendable {
+/// Its connections are a `PostgresConnectionPool`: one for the commands that read or write
+/// from one thread (opened with the store), up to `receiverConnections` for `receive`, so a
+/// commit that waits (a 200 MB body being written, a row another transaction holds) does not
+/// hold up the other requests' commits. Each process has its own, so several receivers on one
+/// database commit side by side. When the server went away (a restart, a failover), the next
+/// use connects again.
+final class PostgresStore: Sendable {
     /// The `--store` text, as messages name the store (it never holds a password).
     let path: String
-    private let connection: PostgresConnection
-    private let lock = NSLock()
+    let connections: PostgresConnectionPool
 
-    init(location: PostgresLocation) throws {
+    /// `receive`'s connections: as many commits at once (docs/receive.md, "Stores under load").
+    static let receiverConnections = 4
+
+    /// `connections`: at most this many open at once (the first opened here, the others when
+    /// all are in use).
+    init(location: PostgresLocation, connections size: Int = 1) throws {
         path = location.shown
-        connection = try PostgresConnection(settings: location.settings, shownAs: location.shown)
-        try PostgresSchema.migrate(connection)
-        try Self.prepare(connection)
+        connections = try PostgresConnectionPool(location: location, size: size)
+        try connections.with { try PostgresSchema.migrate($0) }
     }
 
-    /// A commit returns once it is on the server's disk, whatever the server's default is:
-    /// `receive` answers 200 only then. A session setting: set again on every new connection.
-    private static func prepare(_ connection: PostgresConnection) throws {
-        try connection.run("SET synchronous_commit = on")
-    }
-
-    /// Runs `body` with the connection, connecting again first when the server went away.
+    /// Runs `body` with a connection of its own, connecting again first when the server went away.
     func using<T>(_ body: (PostgresConnection) throws -> T) throws -> T {
-        try lock.withLock {
-            if !connection.isUp { try reconnect(connection) }
-            return try body(connection)
-        }
+        try connections.with(body)
     }
 
-    /// Connects again after the server went away (a restart, a failover), as a new connection
-    /// is prepared.
+    /// Connects again after the server went away (a restart, a failover), prepared as a new
+    /// connection is.
     func reconnect(_ connection: PostgresConnection) throws {
         connection.reconnect()
-        try Self.prepare(connection)
+        try PostgresConnectionPool.prepare(connection)
     }
 
     /// Runs `body` inside one transaction (committed when it returns, rolled back when it

@@ -39,13 +39,17 @@ public struct ReceiveServer: Sendable {
     /// The threads that check and commit bodies, off the event loop: as many as the machine
     /// has cores, and never fewer than a PostgreSQL store's connections, so that many commits
     /// can be in flight at once even on a small machine (NIO's shared pool has one a core).
-    let blocking: NIOThreadPool
+    /// One pool for the process, started on first use and never shut down, as NIO's own
+    /// singleton: every server of the process (the in-process tests make several) shares it.
+    static let blocking: NIOThreadPool = {
+        let pool = NIOThreadPool(numberOfThreads: max(System.coreCount, StoreAccess.receiverConnections))
+        pool.start()
+        return pool
+    }()
 
     public init(_ options: ReceiveOptions) throws {
         self.options = options
         bodies = try StoreAccess.keeper(options.storePath)
-        blocking = NIOThreadPool(numberOfThreads: max(System.coreCount, StoreAccess.receiverConnections))
-        blocking.start()
     }
 
     /// The application `run` serves: also what the in-process tests drive (HummingbirdTesting).
@@ -64,7 +68,6 @@ public struct ReceiveServer: Sendable {
     /// Runs until SIGTERM or SIGINT; `onListening` gets the bound port (0 asks for a free one).
     public func run(onListening: @escaping @Sendable (Int) -> Void = { _ in }) async throws {
         let app = application(onListening: onListening)
-        defer { blocking.shutdownGracefully { _ in } }
         do {
             try await app.runService()
         } catch {
@@ -130,7 +133,7 @@ public struct ReceiveServer: Sendable {
         // serves the connection, so other requests go on meanwhile.
         let result: Result<ReceivedBodyCheck, any Error>
         do {
-            result = try await blocking.runIfActive {
+            result = try await Self.blocking.runIfActive {
                 body.withUnsafeReadableBytes { raw in
                     let lent = BorrowedBytes(lentFor: raw)
                     let clock = ContinuousClock()

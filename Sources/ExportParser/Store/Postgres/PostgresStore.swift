@@ -13,7 +13,7 @@ import Foundation
 final class PostgresStore: Sendable {
     /// The `--store` text, as messages name the store (it never holds a password).
     let path: String
-    let connections: PostgresConnectionPool
+    private let connections: PostgresConnectionPool
 
     /// `receive`'s connections: as many commits at once (docs/receive.md, "Stores under load").
     static let receiverConnections = 4

@@ -105,7 +105,7 @@ public struct ReceiveServer: Sendable {
             return Self.json(.unauthorized, ["error": "missing or wrong x-api-key"])
         }
         person = who
-        guard let endpoint else { return status(for: who) }
+        guard let endpoint else { return await status(for: who) }
 
         // Too large: refused on the declared length, before a byte of the body is read; the
         // connection's input is then shut so the rest is never read.
@@ -185,9 +185,12 @@ public struct ReceiveServer: Sendable {
         return r
     }
 
-    private func status(for person: String) -> Response {
+    /// A person's status. Read on the blocking threads as a commit is: the store's read can
+    /// wait for a connection (all four busy with commits) or on the disk, and the task serving
+    /// the request must not hold one of the few cooperative threads meanwhile.
+    private func status(for person: String) async -> Response {
         do {
-            let rows = try bodies.status(person: person)
+            let rows = try await Self.blocking.runIfActive { [bodies] in try bodies.status(person: person) }
             return Self.json(.ok, ["person": person, "sides": rows.map(\.json)])
         } catch {
             log.failure("reading the status failed: \(error)")

@@ -110,13 +110,16 @@ final class PostgresCommitPoolTests: XCTestCase {
         XCTAssertEqual(receiver.terminate(), 0)
     }
 
-    /// The pool opens connections only when all open ones are busy, and replaces one the server
-    /// ended. Bodies sent one after another never find the first busy, so the receiver keeps
-    /// the one it opened at start; the server then ends that backend
-    /// (`pg_terminate_backend`, as a failover or an operator does), and the next body is still
-    /// answered 200 and stored, over one new connection. (Connections counted in the server's
-    /// log, `PostgresTestServer.connections(to:)`.)
-    func testConnectionsOpenWhenNeededAndABrokenOneIsReplaced() throws {
+    /// The pool opens connections only when all open ones are busy, and connects again one the
+    /// server ended while it was idle. Bodies sent one after another never find the first busy,
+    /// so the receiver keeps the one it opened at start; the server then ends that backend
+    /// (`pg_terminate_backend`, as a failover or an operator does). The next use is a
+    /// `GET /status`, which, unlike a commit, has no retry of its own: it is answered 200 only
+    /// because the pool noticed the ended connection before handing it out
+    /// (`PostgresConnection.heardWhileIdle`; without it, a 500). The bodies after it are
+    /// answered 200 and stored, over that one new connection. (Connections counted in the
+    /// server's log, `PostgresTestServer.connections(to:)`.)
+    func testConnectionsOpenWhenNeededAndOneTheServerEndedIsConnectedAgain() throws {
         let server = try XCTUnwrap(Self.server)
         let url = try server.createDatabase("broken")
         let dir = try TestPaths.temporaryDirectory()
@@ -150,9 +153,11 @@ final class PostgresCommitPoolTests: XCTestCase {
         while try observer.run("SELECT count(*) \(others)").int(0, 0) != 0, Date() < deadline { usleep(20_000) }
         XCTAssertEqual(try observer.run("SELECT count(*) \(others)").int(0, 0), 0, "the receiver's backend has ended")
 
+        XCTAssertEqual(receiver.send("GET", "/status")?.status, 200, "the ended connection is connected again before use")
+        XCTAssertEqual(server.connections(to: "broken"), 4, "the 3 above and one in place of the ended one")
         for body in bodies[3...] { XCTAssertEqual(receiver.send("POST", ReceiveEndpoint.app.path, body: body)?.status, 200) }
         XCTAssertEqual(try observer.run("SELECT count(*) FROM received_bodies").int(0, 0), 6)
-        XCTAssertEqual(server.connections(to: "broken"), 4, "the 3 above and one in place of the ended one")
+        XCTAssertEqual(server.connections(to: "broken"), 4, "the bodies after it go over that connection")
         XCTAssertEqual(receiver.terminate(), 0)
     }
 }

@@ -35,8 +35,6 @@ final class PostgresConnection: @unchecked Sendable {
             throw StoreError(path: path, message: "cannot connect to PostgreSQL: \(message)")
         }
         handle = made
-        // Notices (a table that already exists, …) are not the tool's output.
-        _ = try? run("SET client_min_messages = warning")
     }
 
     deinit { PQfinish(handle) }
@@ -69,6 +67,19 @@ final class PostgresConnection: @unchecked Sendable {
 
     /// Whether the connection is still up (false after the server went away).
     var isUp: Bool { PQstatus(handle) == CONNECTION_OK }
+
+    /// Whether the server sent anything while the connection was idle between statements. Only
+    /// its end does here (a restart, a failover, `pg_terminate_backend`: a FATAL message, then
+    /// the socket closed), which libpq notices only at the next statement, failing it. Asked
+    /// without waiting (`poll` with no timeout), so a pool can connect again before handing the
+    /// connection out. The rare message a live server also sends unasked (a changed setting's
+    /// report after a reload) costs one needless reconnect.
+    var heardWhileIdle: Bool {
+        let socket = PQsocket(handle)
+        guard socket >= 0 else { return true }
+        var probe = pollfd(fd: socket, events: Int16(POLLIN), revents: 0)
+        return poll(&probe, 1, 0) != 0
+    }
 
     /// Connects again with the same settings (after the server restarted).
     func reconnect() { PQreset(handle) }

@@ -31,18 +31,22 @@ final class PostgresConnectionPool: @unchecked Sendable {
         opened = 1
     }
 
-    /// A commit returns once it is on the server's disk, whatever the server's default is:
-    /// `receive` answers 200 only then. A session setting: set on every new connection and
-    /// again after every reconnect.
+    /// Every connection's session settings, set when it is opened and again after every
+    /// reconnect (`PQreset` starts a new session): a commit returns only once it is on the
+    /// server's disk, whatever the server's default is (`receive` answers 200 only then), and
+    /// the server's notices (a table that already exists, …) are not the tool's output.
     static func prepare(_ connection: PostgresConnection) throws {
         try connection.run("SET synchronous_commit = on")
+        try connection.run("SET client_min_messages = warning")
     }
 
     /// Runs `body` with a connection no other thread uses meanwhile.
     func with<T>(_ body: (PostgresConnection) throws -> T) throws -> T {
         let connection = try take()
         defer { giveBack(connection) }
-        if !connection.isUp {
+        // A connection the server ended while it was idle would fail its next statement: it is
+        // connected again first (`heardWhileIdle`).
+        if !connection.isUp || connection.heardWhileIdle {
             connection.reconnect()
             try Self.prepare(connection)
         }

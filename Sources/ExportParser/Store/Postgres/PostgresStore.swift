@@ -23,7 +23,7 @@ final class PostgresStore: Sendable {
     init(location: PostgresLocation, connections size: Int = 1) throws {
         path = location.shown
         connections = try PostgresConnectionPool(location: location, size: size)
-        try connections.with { try PostgresSchema.migrate($0) }
+        _ = try connections.with { try PostgresSchema.migrate($0) }
     }
 
     /// Runs `body` with a connection of its own, connecting again first when the server went away.

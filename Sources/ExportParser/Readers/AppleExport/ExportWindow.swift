@@ -54,18 +54,19 @@ struct ExportWindow: Sendable {
         from = Int64(days.lowerBound) * 86_400 - Self.margin
         to = Int64(days.upperBound + 1) * 86_400 + Self.margin
         self.census = census
-        before = Self.key(CivilDate.isoDate(Int(from / 86_400) - 2))
-        after = Self.key(CivilDate.isoDate(Int(to / 86_400) + 1))
+        before = Self.key(CivilDate.isoDate(Int(from / 86_400) - 2)) ?? (0, 0)
+        after = Self.key(CivilDate.isoDate(Int(to / 86_400) + 1)) ?? (.max, .max)
     }
 
-    private static func key(_ date: String) -> (UInt64, UInt16) {
+    private static func key(_ date: String) -> (UInt64, UInt16)? {
         let u = Array(date.utf8)
+        guard CivilDate.parseISODate(date) != nil else { return nil }  // 10 bytes: digits and dashes
         return (u[0..<8].reduce(0) { $0 << 8 | UInt64($1) }, UInt16(u[8]) << 8 | UInt16(u[9]))
     }
 
-    /// Where a 25-byte date text stands against the window: surely before, surely after, or near
-    /// (then parsed); its digits compared in order as words (a byte not a digit makes a date the
-    /// reader would skip, which a cut leaves unread: `keep`).
+    /// Where a 25-byte date text stands: surely before the window, after, or near (then parsed);
+    /// digits compared as words (a bound beyond years 0000–9999 decides nothing; a byte not a
+    /// digit makes a date the reader skips, which a cut leaves unread: `keep`).
     enum Reach { case before, after, near }
     @inline(__always)
     private func reach(_ v: UnsafePointer<UInt8>) -> Reach {
@@ -464,8 +465,7 @@ struct ExportWindow: Sendable {
         return (v, v.distance(to: q.assumingMemoryBound(to: UInt8.self)))
     }
 
-    /// A value's bytes in place.
-    typealias Text = (at: UnsafePointer<UInt8>, count: Int)
+    typealias Text = (at: UnsafePointer<UInt8>, count: Int)  // a value's bytes in place
 
     /// The texts of `startDate` and `endDate` (nil when absent or unclosed), found in one
     /// pass: each `D` of the tag followed by `ate="` and preceded by ` start` or ` end`. A record's

@@ -32,8 +32,9 @@ import Foundation
 /// one reported (`ExplainJob`).
 ///
 /// Unsafe code here (docs/architecture.md, "Where unsafe code lives"): the scan walks a chunk's
-/// array through its buffer pointer with `memchr`, never past its count, and moves the
-/// kept elements down with `memmove` inside the same buffer; it runs over every byte of the file.
+/// array through its buffer pointer with `memchr`, never past its count (a date's first ten
+/// bytes loaded as words only inside its 25), and moves the kept elements down with `memmove`
+/// inside the same buffer; it runs over every byte of the file.
 struct ExportWindow: Sendable {
     /// The window in UTC seconds, margins included: an element is kept when it overlaps
     /// [from, to).

@@ -90,6 +90,45 @@ final class WindowReadTests: XCTestCase {
         XCTAssertEqual(sink.exportDates.count, 1)
     }
 
+    /// The dates decided by their first ten bytes (`ExportWindow.reach`), at its bounds. The window
+    /// of 2024-03-05 runs from 2024-03-03 00:00 UTC (day 19785) to 2024-03-08 00:00 UTC (19790);
+    /// a date whose text is on or before 2024-03-01 (19785 − 2) ends before it at any offset, one on
+    /// or after 2024-03-09 (19790 + 1) starts after it. By hand:
+    ///
+    ///   b1  03-01 23:59:59 −1859 = 03-02 18:58:59 UTC       text ≤ 03-01: before      cut
+    ///   b2  03-02 23:59:59 −1859 = 03-03 18:58:59 UTC       text near: parsed, in     kept
+    ///   b3  03-09 00:00:00 +1859 = 03-08 05:01:00 UTC       text ≥ 03-09: after       cut
+    ///   b4  03-08 23:00:00 +1800 = 03-08 05:00:00 UTC       text near: parsed, ≥ end  cut
+    ///   b5  02-20, the iPhone's, hour 25 (unreadable)       before by its text        cut
+    ///                                                       (the reader skips it)
+    ///   b6  02-20, watch X, hour 25 (unreadable)            X's first record: parsed,
+    ///                                                       unreadable: kept, as before,
+    ///                                                       X not taken as known      kept
+    ///   b7  02-21, watch X, readable                        X's first readable        kept
+    ///   b8  02-22, watch X again                            X known                   cut
+    func testDatesFarFromTheWindowAreDecidedByTheirText() throws {
+        let steps = "HKQuantityTypeIdentifierStepCount"
+        var body = ""
+        body += Self.line(steps, "b1", start: "2024-03-01 23:59:59 -1859", end: "2024-03-01 23:59:59 -1859")
+        body += Self.line(steps, "b2", start: "2024-03-02 23:59:59 -1859", end: "2024-03-02 23:59:59 -1859")
+        body += Self.line(steps, "b3", start: "2024-03-09 00:00:00 +1859", end: "2024-03-09 00:00:00 +1859")
+        body += Self.line(steps, "b4", start: "2024-03-08 23:00:00 +1800", end: "2024-03-08 23:00:00 +1800")
+        body += Self.line(steps, "b5", start: "2024-02-20 25:00:00 +0100", end: "2024-02-20 25:10:00 +0100")
+        body += Self.line(steps, "b6", source: "X", device: "Watch", start: "2024-02-20 25:00:00 +0100", end: "2024-02-20 25:10:00 +0100")
+        body += Self.line(steps, "b7", source: "X", device: "Watch", start: "2024-02-21 09:00:00 +0100", end: "2024-02-21 09:10:00 +0100")
+        body += Self.line(steps, "b8", source: "X", device: "Watch", start: "2024-02-22 09:00:00 +0100", end: "2024-02-22 09:10:00 +0100")
+        var bytes = Array(("<HealthData locale=\"en_US\">\n" + body + "</HealthData>\n").utf8)
+        let window = ExportWindow(days: 19787...19787)
+        XCTAssertEqual(CivilDate.parseISODate("2024-03-01"), 19785 - 2)
+        XCTAssertEqual(CivilDate.parseISODate("2024-03-09"), 19790 + 1)
+        var seen = ExportWindow.Seen()
+        window.filter(&bytes, seen: &seen)
+        let left = String(decoding: bytes, as: UTF8.self)
+        let values = (1...8).map { "b\($0)" }.filter { left.contains("value=\"\($0)\"") }
+        XCTAssertEqual(values, ["b2", "b6", "b7"])
+        XCTAssertEqual(seen.watchSources, [Array("X".utf8)])
+    }
+
     /// `explain` of every field of a date, as JSON: the window read's and the full read's.
     private func explanations(_ path: String, date: String, window: Bool) throws -> String {
         let job = try ExplainJob(ExplainRequest(inputs: [path], date: date, field: "metrics.step_count"))

@@ -32,8 +32,9 @@ import Foundation
 /// one reported (`ExplainJob`).
 ///
 /// Unsafe code here (docs/architecture.md, "Where unsafe code lives"): the scan walks a chunk's
-/// array through its buffer pointer with `memchr`, never past its count, and moves the
-/// kept elements down with `memmove` inside the same buffer; it runs over every byte of the file.
+/// array through its buffer pointer with `memchr`, never past its count (a date's first ten
+/// bytes loaded as words only inside its 25), and moves the kept elements down with `memmove`
+/// inside the same buffer; it runs over every byte of the file.
 struct ExportWindow: Sendable {
     /// The window in UTC seconds, margins included: an element is kept when it overlaps
     /// [from, to).
@@ -41,6 +42,10 @@ struct ExportWindow: Sendable {
     let to: Int64
 
     static let margin: Int64 = 2 * 86_400
+    /// `reach`'s bounds: a date's first ten bytes (`yyyy-MM-dd`, big-endian words) at or below
+    /// `before` (`from`'s day less two) end before `from` at any offset (under 19 h), and at or
+    /// above `after` (`to`'s day plus one) start after `to`.
+    let before: (UInt64, UInt16), after: (UInt64, UInt16)
     /// `compare`: every sleep sample and every element but a `Record` is kept, and the records
     /// cut go into a census (`WindowCensus`), which the workers add here as they end.
     let census: WindowCensusCollector?
@@ -50,6 +55,28 @@ struct ExportWindow: Sendable {
         from = Int64(days.lowerBound) * 86_400 - Self.margin
         to = Int64(days.upperBound + 1) * 86_400 + Self.margin
         self.census = census
+        before = Self.key(CivilDate.isoDate(Int(from / 86_400) - 2)) ?? (0, 0)
+        after = Self.key(CivilDate.isoDate(Int(to / 86_400) + 1)) ?? (.max, .max)
+    }
+
+    private static func key(_ date: String) -> (UInt64, UInt16)? {
+        let u = Array(date.utf8)
+        guard CivilDate.parseISODate(date) != nil else { return nil }  // 10 bytes: digits and dashes
+        return (u[0..<8].reduce(0) { $0 << 8 | UInt64($1) }, UInt16(u[8]) << 8 | UInt16(u[9]))
+    }
+
+    /// Where a 25-byte date text stands: surely before the window, after, or near (then parsed);
+    /// digits compared as words (a bound beyond years 0000–9999 decides nothing; a byte not a
+    /// digit makes a date the reader skips, which a cut leaves unread: `keep`).
+    enum Reach { case before, after, near }
+    @inline(__always)
+    private func reach(_ v: UnsafePointer<UInt8>) -> Reach {
+        guard v[4] == 0x2D, v[7] == 0x2D, v[10] == 0x20 else { return .near }
+        let high = UInt64(bigEndian: UnsafeRawPointer(v).loadUnaligned(as: UInt64.self))
+        let low = UInt16(bigEndian: UnsafeRawPointer(v + 8).loadUnaligned(as: UInt16.self))
+        if high < before.0 || high == before.0 && low <= before.1 { return .before }
+        if high > after.0 || high == after.0 && low >= after.1 { return .after }
+        return .near
     }
 
     /// What one worker has kept of the watch sources (raw `sourceName` bytes), and its census.
@@ -151,8 +178,13 @@ struct ExportWindow: Sendable {
     private func keep(_ p: UnsafeMutablePointer<UInt8>, _ count: Int, zone: Bool, seen: inout Seen) -> Bool {
         // The start tag: from the first `<` to the first `>` (an attribute holding a raw `>` only
         // shortens it, and a tag without readable dates is kept).
-        guard let lt = memchr(p, 0x3C, count) else { return true }
-        let tag = UnsafePointer(lt.assumingMemoryBound(to: UInt8.self))
+        let tag: UnsafePointer<UInt8>
+        if count > 2, p[0] == 0x0A, p[1] == 0x20, p[2] == 0x3C {
+            tag = UnsafePointer(p + 2)  // a top-level element as the cut found it: no search
+        } else {
+            guard let lt = memchr(p, 0x3C, count) else { return true }
+            tag = UnsafePointer(lt.assumingMemoryBound(to: UInt8.self))
+        }
         let before = UnsafePointer(p).distance(to: tag)
         guard let gt = memchr(tag, 0x3E, count - before) else { return true }
         let tagCount = tag.distance(to: gt.assumingMemoryBound(to: UInt8.self))
@@ -161,7 +193,20 @@ struct ExportWindow: Sendable {
         // spaces after an `ActivitySummary`, in a public sample) is a nested line of the one
         // before it, and goes where that one goes only if kept.
         guard Self.isOneElement(tag, tagCount, p, count) else { return true }
-        let (start, end) = Self.dates(tag, tagCount)
+        let (startText, endText) = Self.dates(tag, tagCount)
+        // Far from the window by its dates' first ten bytes (explain): no parse, the tests below
+        // for an element outside. A date that would not parse (kept below; the reader skips it)
+        // is cut here unless sleep, zone or a watch source's first record (decided as before).
+        if census == nil, let s = startText, let e = endText, s.count == 25, e.count == 25 {
+            let rs = reach(s.at)
+            if rs == .after || rs == .before && reach(e.at) == .before {
+                if zone || restOfLineNamesZone(tag, tagCount, p, count) { return true }
+                if rs == .before, let type = Self.attribute(tag, tagCount, " type=\""), Self.isSleep(type) { return true }
+                if !isNewWatch(tag, tagCount, seen: seen) { return false }
+            }
+        }
+        let start = startText.flatMap { TimestampParser.parse($0.at, $0.count) }
+        let end = endText.flatMap { TimestampParser.parse($0.at, $0.count) }
         guard let start, let end else {
             if let day = Self.attribute(tag, tagCount, " dateComponents=\"") {
                 let text = String(decoding: UnsafeBufferPointer(start: day.at, count: day.count), as: UTF8.self)
@@ -334,11 +379,49 @@ struct ExportWindow: Sendable {
     /// An element dropped otherwise is kept when its device is a watch whose source this scanner
     /// has not kept yet.
     private func keepsWatch(_ tag: UnsafePointer<UInt8>, _ count: Int, seen: inout Seen) -> Bool {
-        guard Self.find(tag, count, "model:Watch,") != nil, let source = Self.attribute(tag, count, " sourceName=\"") else { return false }
-        let name = UnsafeBufferPointer(start: source.at, count: source.count)
-        for known in seen.watchSources where known.elementsEqual(name) { return false }
-        seen.watchSources.append(Array(name))
+        guard isNewWatch(tag, count, seen: seen), let source = Self.sourceName(tag, count) else { return false }
+        seen.watchSources.append(Array(UnsafeBufferPointer(start: source.at, count: source.count)))
         return true
+    }
+
+    /// Whether the tag's device is a watch whose source this scanner has not kept yet.
+    @inline(__always)
+    private func isNewWatch(_ tag: UnsafePointer<UInt8>, _ count: Int, seen: Seen) -> Bool {
+        guard Self.hasWatchModel(tag, count), let source = Self.sourceName(tag, count) else { return false }
+        let name = UnsafeBufferPointer(start: source.at, count: source.count)
+        return !seen.watchSources.contains { $0.elementsEqual(name) }
+    }
+
+    /// Whether the tag holds `model:Watch,`: found by its `W`, rarer than the `m` of `name`,
+    /// `manufacturer` and `model` a search for the whole text stopped at.
+    @inline(__always)
+    private static func hasWatchModel(_ tag: UnsafePointer<UInt8>, _ count: Int) -> Bool {
+        guard count > 12 else { return false }
+        var at = tag + 6
+        let stop = tag + count - 5
+        while at < stop, let f = memchr(at, 0x57, stop - at) {
+            let w = UnsafePointer(f.assumingMemoryBound(to: UInt8.self))
+            if same(w - 6, "model:"), same(w + 1, "atch,") { return true }
+            at = w + 1
+        }
+        return false
+    }
+
+    /// ` sourceName="`'s value, found by its rare `N` (not at every space, as from its first byte).
+    @inline(__always)
+    private static func sourceName(_ tag: UnsafePointer<UInt8>, _ count: Int) -> (at: UnsafePointer<UInt8>, count: Int)? {
+        guard count > 13 else { return nil }
+        var at = tag + 7
+        let stop = tag + count - 6
+        while at < stop, let f = memchr(at, 0x4E, stop - at) {
+            let n = UnsafePointer(f.assumingMemoryBound(to: UInt8.self))
+            at = n + 1
+            guard same(n - 7, " source"), same(n + 1, "ame=\"") else { continue }
+            let v = n + 6
+            guard let q = memchr(v, 0x22, tag + count - v) else { return nil }
+            return (v, v.distance(to: q.assumingMemoryBound(to: UInt8.self)))
+        }
+        return nil
     }
 
     /// Whether a `type` value is the sleep type.
@@ -354,9 +437,8 @@ struct ExportWindow: Sendable {
         memcmp(p, needle.utf8Start, needle.utf8CodeUnitCount) == 0
     }
 
-    /// The first `needle` in `count` bytes at `p` (glibc's `memmem` is not in Swift's Glibc
-    /// module): `memchr` for its first byte, then a compare; the needles are short and a tag a
-    /// few hundred bytes.
+    /// The first `needle` in `count` bytes at `p` (no `memmem` in Swift's Glibc module): `memchr`
+    /// for its first byte, then a compare; the needles are short and a tag a few hundred bytes.
     @inline(__always)
     private static func find(_ p: UnsafePointer<UInt8>, _ count: Int, _ needle: StaticString) -> UnsafePointer<UInt8>? {
         let k = needle.utf8CodeUnitCount
@@ -384,13 +466,15 @@ struct ExportWindow: Sendable {
         return (v, v.distance(to: q.assumingMemoryBound(to: UInt8.self)))
     }
 
-    /// `startDate` and `endDate` in UTC seconds (nil when absent or unreadable), found in one
+    typealias Text = (at: UnsafePointer<UInt8>, count: Int)  // a value's bytes in place
+
+    /// The texts of `startDate` and `endDate` (nil when absent or unclosed), found in one
     /// pass: each `D` of the tag followed by `ate="` and preceded by ` start` or ` end`. A record's
     /// tag holds four or five `D`s (`HKDevice`, `creationDate`, the two dates); a search for each
     /// key from its leading space stopped at every attribute, twice (perf: 10.7 % of the run).
     @inline(__always)
-    private static func dates(_ tag: UnsafePointer<UInt8>, _ count: Int) -> (Timestamp?, Timestamp?) {
-        var start: Timestamp?, end: Timestamp?
+    private static func dates(_ tag: UnsafePointer<UInt8>, _ count: Int) -> (Text?, Text?) {
+        var start: Text?, end: Text?
         guard count > 12 else { return (nil, nil) }
         var at = tag + 6
         let stop = tag + count
@@ -407,8 +491,7 @@ struct ExportWindow: Sendable {
                 guard let q = memchr(v, 0x22, stop - v) else { return (start, end) }
                 length = v.distance(to: q.assumingMemoryBound(to: UInt8.self))
             }
-            let stamp = TimestampParser.parse(v, length)
-            if isStart { start = stamp } else { end = stamp }
+            if isStart { start = (v, length) } else { end = (v, length) }
             at = v + length
             if start != nil, end != nil { break }
         }

@@ -40,13 +40,22 @@ enum CompareWindowSide {
             guard let skipped = census.skippingAfter(moment) else { return nil }
             census = skipped
         }
+        // One name written in two Unicode normal forms is one source to the reader (Swift's
+        // strings compare canonically), kept as its first record in file order wrote it; the
+        // census cannot tell which came first: read in full.
+        var written: [String: String] = [:]
+        for name in book.sourceNames + census.rawSources.map({ WindowCensus.decode($0.name) }) {
+            if let other = written[name], !other.utf8.elementsEqual(name.utf8) { return nil }
+            written[name] = name
+        }
         let names = Array(Set(book.sourceNames).union(census.sourceNames))
         var out: [String: ComparableDay] = [:]
         for d in days { out[d.date] = ComparableDay(d, inputSources: names) }
         let sources = ComparableDay(FinishedDay(dayNumber: 0, timezone: "+00:00", deviceSyncTimestamp: ""), inputSources: names)
             .inputSources
         var fields: [Int: [String]] = [:]
-        for (day, metrics) in census.dates(clock: clock) {
+        guard let censusDates = census.dates(clock: clock) else { return nil }
+        for (day, metrics) in censusDates {
             if day >= window.from, day <= window.to { return nil }
             let date = CivilDate.isoDate(day)
             var d = out[date] ?? ComparableDay(date: date)

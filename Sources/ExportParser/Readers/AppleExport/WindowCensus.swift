@@ -139,7 +139,9 @@ struct WindowCensus: Sendable {
                     b &= b - 1
                     let first = Timestamp(seconds: (word * 64 + i) * 900, offset: offset)
                     let local = clock.offset(first)
-                    guard local % 900 == 0, clock.offset(Timestamp(seconds: first.seconds + 899, offset: offset)) == local else { return nil }
+                    guard local % 900 == 0, clock.offset(Timestamp(seconds: first.seconds + 899, offset: offset)) == local else {
+                        return nil
+                    }
                     let day = clock.day(first)
                     if day != lastDay {
                         out[day, default: []].insert(Int(key.metric))

@@ -166,4 +166,40 @@ final class CompareWindowCensusCasesTests: XCTestCase {
                 + "  <Record type=\"HKQuantityTypeIdentifierDietaryProtein\" sourceName=\"P\" unit=\"g\" "
                 + "startDate=\"2024-01-10 12:00:00 +0100\" endDate=\"2024-01-10 12:00:00 +0100\" value=\"20\"/>\n </Correlation>\n")
     }
+
+    /// A workout (read) that states no heart rate takes the heart-rate records inside it (cut):
+    /// one outside the window, and one that starts on the window's last date and lasts 60 h,
+    /// past the scan's two days of margin.
+    func testWorkoutsAndTheirHeartRates() throws {
+        func workout(_ start: String, _ end: String, minutes: String) -> String {
+            " <Workout workoutActivityType=\"HKWorkoutActivityTypeHiking\" duration=\"\(minutes)\" durationUnit=\"min\" "
+                + "sourceName=\"W\" device=\"\(C.watch)\" startDate=\"\(start)\" endDate=\"\(end)\">\n </Workout>\n"
+        }
+        func heart(_ start: String, _ v: String) -> String {
+            C.record(C.heart, v, unit: "count/min", source: "W", device: C.watch, start: start)
+        }
+        try check(
+            "a workout outside",
+            heart("2024-01-10 10:10:00 +0100", "100") + heart("2024-01-10 10:20:00 +0100", "140")
+                + workout("2024-01-10 10:00:00 +0100", "2024-01-10 11:00:00 +0100", minutes: "60"))
+        try check(
+            "a workout of 60 h from the window's last date",
+            heart("2024-02-07 21:00:00 +0100", "100") + heart("2024-02-10 06:00:00 +0100", "160")
+                + workout("2024-02-07 20:00:00 +0100", "2024-02-10 08:00:00 +0100", minutes: "3600"))
+    }
+
+    /// The export date written after the records (the reader skips only records after it that
+    /// come after it in the file), and malformed records outside the window.
+    func testOrderAndMalformedRecords() throws {
+        let late = C.record(C.steps, "5", source: "Late", start: "2024-05-01 12:00:00 +0100", end: "2024-05-01 12:01:00 +0100")
+        let text =
+            "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<HealthData locale=\"en_US\">\n" + C.inWindow + late
+            + " <ExportDate value=\"2024-04-01 08:00:00 +0100\"/>\n</HealthData>\n"
+        for d in try C.differences(text) { XCTFail("the export date last: \(d)") }
+        let good = C.record(C.steps, "5", start: "2024-01-10 12:00:00 +0100", end: "2024-01-10 12:01:00 +0100")
+        try check("a duplicate attribute", good.replacingOccurrences(of: " value=", with: " sourceName=\"X\" value="))
+        try check("a raw < in a value", good.replacingOccurrences(of: "Phone", with: "Ph<one"))
+        try check("an unknown entity", good.replacingOccurrences(of: "Phone", with: "Ph&one;"))
+        try check("a malformed reference", good.replacingOccurrences(of: "Phone", with: "&#+65;"))
+    }
 }

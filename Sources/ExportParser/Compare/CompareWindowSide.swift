@@ -37,6 +37,9 @@ enum CompareWindowSide {
         }
         var census = collector.census
         if let moment = book.exportDate?.seconds {
+            // The reader skips a record after the export date only once it has read that date:
+            // the census may leave such records out only when the date comes first.
+            if census.latestStart > moment, !exportDateComesFirst(path, format: format) { return nil }
             guard let skipped = census.skippingAfter(moment) else { return nil }
             census = skipped
         }
@@ -67,6 +70,38 @@ enum CompareWindowSide {
             out[date] = d
         }
         return out
+    }
+
+    /// Whether the export states its `ExportDate` before its first `Record` (as Apple writes it,
+    /// near the top), found in its first MiB (the entry's, inflated, for export.zip).
+    static func exportDateComesFirst(_ path: String, format: InputFormat) -> Bool {
+        struct Enough: Error {}
+        let limit = 1 << 20
+        var head: [UInt8] = []
+        do {
+            switch format {
+            case .appleXML:
+                head = Array(try InputFile.head(path: path, count: limit))
+            case .appleZip:
+                let found = try ZipExportLocator.locate(path: path)
+                defer { close(found.fd) }
+                var stream = ZipEntryStream(fd: found.fd, entry: found.entry, fileSize: found.fileSize)
+                stream.chunkSize = 64 << 10
+                do {
+                    try stream.read(checkCRC: false) { chunk in
+                        head.append(contentsOf: chunk)
+                        if head.count >= limit { throw Enough() }
+                    }
+                } catch is Enough {}
+            default:
+                return false
+            }
+        } catch {
+            return false
+        }
+        let text = String(decoding: head, as: UTF8.self)
+        guard let date = text.range(of: "<ExportDate") else { return false }
+        return text.range(of: "<Record").map { date.lowerBound < $0.lowerBound } ?? true
     }
 
     /// The compared fields one record of `metric` gives its date: a day book given one such

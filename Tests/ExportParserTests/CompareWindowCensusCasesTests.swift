@@ -94,6 +94,12 @@ final class CompareWindowCensusCasesTests: XCTestCase {
                 + "endDate=\"2024-01-05 12:00:00 +0100\" value=\"60\"><MetadataEntry key=\"HKTimeZone\" value=\"Pacific/Kiritimati\"/></Record>\n"
                 + C.record(C.heart, "61", unit: "count/min", start: "2024-01-10 23:30:00 +1400"))
         try check(
+            "a zone key written with a character reference",
+            C.record(
+                C.heart, "60", unit: "count/min", start: "2024-01-05 12:00:00 +0100",
+                children: "  <MetadataEntry key=\"HK&#84;imeZone\" value=\"Asia/Tokyo\"/>\n")
+                + C.record(C.heart, "61", unit: "count/min", start: "2024-01-10 20:00:00 +0100"))
+        try check(
             "a zone entry with key second",
             C.record(
                 C.heart, "60", unit: "count/min", start: "2024-01-05 12:00:00 +0100",

@@ -106,13 +106,14 @@ final class CompareWindowCensusTests: XCTestCase {
         return (days.keys.sorted(), summary.sources)
     }
 
-    /// A zone entry that takes effect inside a quarter-hour: the census knows a cut record only
-    /// by its quarter-hour, so must not date it where the zone changes within it. By hand:
+    /// A zone entry inside a quarter-hour: the timeline holds a zone from the quarter-hour its
+    /// entry falls in (`ZoneTimeline`), so the census, which knows a cut record only by its
+    /// quarter-hour, dates it as the reader does. By hand:
     ///
     ///   a  heart rate 01-05 12:00 +0900, HKTimeZone Asia/Tokyo          kept            01-05
     ///   b  heart rate 01-10 05:10 -1000 (15:10 UTC), Pacific/Honolulu   kept            01-10
     ///   c  heart rate 01-10 05:12 -1000 (15:12 UTC)                     cut: Honolulu   01-10
-    ///      (its quarter-hour, 15:00 UTC, is still Tokyo's: 01-11 00:00 JST, a date of none)
+    ///      (Honolulu from 15:00 UTC; Tokyo's date there would be 01-11, a date of none)
     ///   w  steps 02-02 12:00 +0100 (the window)                          Honolulu        02-02
     ///
     /// Dates: 01-05, 01-10, 02-02 (3).
@@ -154,5 +155,22 @@ final class CompareWindowCensusTests: XCTestCase {
         let text = Self.export(Self.record(Self.heart, "60", unit: "count/min", start: "1971-01-10 00:44:40 +0000") + Self.inWindow)
         XCTAssertEqual(try Self.fullSide(text, zone: "Africa/Monrovia").dates, ["1971-01-10", "2024-02-02"])
         XCTAssertEqual(try Self.differences(text, zone: "Africa/Monrovia"), [])
+    }
+
+    /// A recorded offset far from the timeline's zone: the reader reads again with the timeline
+    /// (a recorded offset +01:00 is 8 h from Tokyo's, more than the hour of the fringe) and
+    /// dates every record by it, as the census does. By hand:
+    ///
+    ///   a  heart rate 01-05 12:00 +0900, HKTimeZone Asia/Tokyo (the zone from the start)   01-05
+    ///   b  heart rate 01-10 20:00 +0100 = 19:00 UTC = 01-11 04:00 in Tokyo                   01-11
+    ///   w  steps 02-02 12:00 +0100 = 20:00 in Tokyo (the window)                             02-02
+    ///
+    /// Dates: 01-05, 01-11, 02-02.
+    func testARecordFarFromTheTimelinesZoneIsDatedByItAsTheReaderDatesIt() throws {
+        let text = Self.export(
+            Self.record(Self.heart, "60", unit: "count/min", start: "2024-01-05 12:00:00 +0900", children: Self.zone("Asia/Tokyo"))
+                + Self.record(Self.heart, "61", unit: "count/min", start: "2024-01-10 20:00:00 +0100") + Self.inWindow)
+        XCTAssertEqual(try Self.fullSide(text).dates, ["2024-01-05", "2024-01-11", "2024-02-02"])
+        XCTAssertEqual(try Self.differences(text), [])
     }
 }

@@ -172,16 +172,23 @@ struct ExportWindow: Sendable {
         }
         if start.seconds < to, end.seconds >= from { return true }
         if zone || restOfLineNamesZone(tag, tagCount, p, count) { return true }
-        if census != nil { return !cutIntoCensus(tag, tagCount, start, end, seen: &seen) }
+        if census != nil { return !cutIntoCensus(tag, tagCount, start, end, segment: (UnsafePointer(p), count), seen: &seen) }
         if start.seconds < to, let type = Self.attribute(tag, tagCount, " type=\""), Self.isSleep(type) { return true }
         return keepsWatch(tag, tagCount, seen: &seen)
     }
 
     /// `compare`: whether a record outside the window goes into the census rather than to
     /// libxml2 (`WindowCensus` says which can); false keeps it.
-    private func cutIntoCensus(_ tag: UnsafePointer<UInt8>, _ count: Int, _ start: Timestamp, _ end: Timestamp, seen: inout Seen) -> Bool {
+    private func cutIntoCensus(
+        _ tag: UnsafePointer<UInt8>, _ count: Int, _ start: Timestamp, _ end: Timestamp, segment: (at: UnsafePointer<UInt8>, count: Int),
+        seen: inout Seen
+    ) -> Bool {
         let record: StaticString = "<Record "
         guard count > record.utf8CodeUnitCount, Self.same(tag, record) else { return false }
+        // Nested lines with a character reference are read: the zone test (`namesZone`) reads
+        // them as written, and `key="HK&#84;imeZone"` is an `HKTimeZone` entry to the reader.
+        let after = segment.at.distance(to: tag) + count + 1
+        if after < segment.count, Self.find(segment.at + after, segment.count - after, "&#") != nil { return false }
         // As the reader skips them: a record ending before it starts or lasting over a year.
         guard end.seconds >= start.seconds, end.seconds - start.seconds <= Sample.longestSpan else { return false }
         // The attributes in one walk (a search for each key stopped at every space of the tag).

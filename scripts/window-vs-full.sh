@@ -2,8 +2,8 @@
 # compare's window read against a full read (issue 42, docs/compare.md "The window read"): runs
 # `compare --from D` on the same inputs twice, through the window (--threads 2) and in full
 # (--threads 1), and diffs every output (compare.json, .csv, .html, stdout, stderr, exit status).
-# Inputs: every fixture profile at two seeds and scales (export.xml and export.zip against their
-# own HAE), and the public sample exports in ../shared/samples-public/export (skipped when
+# Inputs: every fixture profile (the traveller and runner at a second seed and scale; export.xml
+# and export.zip against their own HAE), and the public sample exports in ../shared/samples-public/export (skipped when
 # absent) against a fixture's HAE. Windows: the first and last dates, before the first, after
 # the last, across Europe/Amsterdam's change to summer time, a traveller's trip; --days 1, 7 and
 # 30; without and with --timezone.
@@ -44,23 +44,28 @@ windows() { # windows FILE: the --from dates to try for this export
     echo "$first" "$(shift_day "$first" -3)" "$(shift_day "$first" 2)" "$(shift_day "$last" -6)" "$last" "$(shift_day "$last" 3)"
 }
 mkdir -p "$work/fix"
-for profile in runner sedentary shift-worker traveller; do
-    for scale in "4 40" "9 75"; do
-        set -- $scale; seed=$1 n=$2
-        f=$work/fix/$profile-$seed
-        [ -f "$f/export.xml" ] || "$bin" fixtures --days "$n" --start 2026-03-01 --profile $profile --seed "$seed" --out "$f" >/dev/null
-        for native in "$f/export.xml" "$f/export.zip"; do
-            [ -f "$native" ] || continue
-            for from in $(windows "$f/export.xml") 2026-03-26 2026-03-29; do
-                for days in 1 7 30; do
-                    one "$profile-$seed-$(basename "$native")-$from-$days" "$native" "$f/hae.json" "$from" "$days"
-                done
-                one "$profile-$seed-$(basename "$native")-$from-tz" "$native" "$f/hae.json" "$from" 7 --timezone America/New_York
-            done
+# Every profile at one scale, the traveller (trips) and the runner at a second.
+for fixture in runner-4-40 sedentary-4-40 shift-worker-4-40 traveller-4-40 traveller-9-75 runner-9-75; do
+    IFS=- read -r profile seed n <<<"${fixture/shift-worker/shift_worker}"
+    profile=${profile/shift_worker/shift-worker}
+    f=$work/fix/$fixture
+    [ -f "$f/export.xml" ] || "$bin" fixtures --days "$n" --start 2026-03-01 --profile "$profile" --seed "$seed" --out "$f" >/dev/null
+    for native in "$f/export.xml" "$f/export.zip"; do
+        [ -f "$native" ] || continue
+        set -- $(windows "$f/export.xml")
+        first=$1 last=$5
+        for from in "$@" 2026-03-26; do
+            one "$fixture-$(basename "$native")-$from-7" "$native" "$f/hae.json" "$from" 7
+        done
+        # --days 1 and 30, and --timezone, at the first date, across the DST change and at the last.
+        for from in "$first" 2026-03-28 "$last"; do
+            one "$fixture-$(basename "$native")-$from-1" "$native" "$f/hae.json" "$from" 1
+            one "$fixture-$(basename "$native")-$from-30" "$native" "$f/hae.json" "$from" 30
+            one "$fixture-$(basename "$native")-$from-tz" "$native" "$f/hae.json" "$from" 7 --timezone America/New_York
         done
     done
 done
-hae=$work/fix/runner-4/hae.json
+hae=$work/fix/runner-4-40/hae.json
 if [ -d "$samples" ]; then
     while IFS= read -r native; do
         xml=$native

@@ -9,8 +9,9 @@ import Foundation
 /// and `GapFinder` read values of the window's dates only).
 ///
 /// Nil when the census cannot stand for a full read (a cut record in the export date's own
-/// quarter-hour, which the reader skips when it starts after the date; a census date inside
-/// the window): the caller reads in full.
+/// quarter-hour, which the reader skips when it starts after the date, or after an export date
+/// written after the records; a census date inside the window; a quarter-hour a midnight falls
+/// in, `WindowCensus.dates`; one source name in two normal forms): the caller reads in full.
 enum CompareWindowSide {
     static func read(
         _ path: String, format: InputFormat, options: DayOptions, window: Comparison.Window, progress: ((String, Int64, Int64?) -> Void)?

@@ -208,4 +208,30 @@ final class CompareWindowCensusCasesTests: XCTestCase {
         try check("an unknown entity", good.replacingOccurrences(of: "Phone", with: "Ph&one;"))
         try check("a malformed reference", good.replacingOccurrences(of: "Phone", with: "&#+65;"))
     }
+
+    /// A type's unit changing from record to record (the census caches the last conversion),
+    /// values strtod would take but the reader does not, a second `ExportDate`, and a sum over
+    /// a change to summer time with --timezone.
+    func testConversionsOverflowsAndZones() throws {
+        try check(
+            "units alternating",
+            C.record(C.heart, "60", unit: "count/min", start: "2024-01-10 12:00:00 +0100")
+                + C.record(C.heart, "10", unit: "count/s", start: "2024-01-11 12:00:00 +0100")
+                + C.record(C.heart, "1.2", unit: "count/s", start: "2024-01-12 12:00:00 +0100")
+                + C.record(C.heart, "70", unit: "count/min", start: "2024-01-13 12:00:00 +0100"))
+        for v in ["1e400", "NaN", "inf", "1e-400", "00000000000000000000000000000000000000000000000000000000000000000060"] {
+            try check("value \(v)", C.record(C.heart, v, unit: "count/min", start: "2024-01-10 12:00:00 +0100"))
+        }
+        try check(
+            "a second export date",
+            C.record(C.steps, "5", source: "Late", start: "2024-03-01 12:00:00 +0100", end: "2024-03-01 12:01:00 +0100")
+                + " <ExportDate value=\"2024-02-20 08:00:00 +0100\"/>\n", exportDate: "2024-04-01 08:00:00 +0100")
+        let text = C.export(
+            C.inWindow + C.record(C.steps, "50", start: "2024-03-30 23:30:00 +0100", end: "2024-03-31 03:30:00 +0200")
+                + C.record(C.heart, "60", unit: "count/min", start: "2024-03-31 00:59:00 +0100")
+                + C.record(C.heart, "61", unit: "count/min", start: "2024-10-27 02:30:00 +0100"))
+        for zone in ["Europe/Amsterdam", "Australia/Lord_Howe", "Asia/Kathmandu", "Pacific/Chatham"] {
+            for d in try C.differences(text, zone: zone) { XCTFail("--timezone \(zone): \(d)") }
+        }
+    }
 }

@@ -38,9 +38,10 @@ enum CompareWindowSide {
         }
         var census = collector.census
         if let moment = book.exportDate?.seconds {
-            // The reader skips a record after the export date only once it has read that date:
-            // the census may leave such records out only when the date comes first.
-            if census.latestStart > moment, !exportDateComesFirst(path, format: format) { return nil }
+            // The reader skips a record after the export date only once it has read that date
+            // (the last read before it, if several): the census may leave such records out only
+            // when the export has one date, before its records.
+            if census.latestStart > moment, book.exportDates > 1 || !exportDateComesFirst(path, format: format) { return nil }
             guard let skipped = census.skippingAfter(moment) else { return nil }
             census = skipped
         }

@@ -65,11 +65,17 @@ final class CompareWindowCensusTests: XCTestCase {
     static func differences(
         _ text: String, from: String = "2024-02-01", days: Int = 7, zone: String? = nil, chunk: Int = 64
     ) throws -> [String] {
+        try differences(bytes: Data(text.utf8), from: from, days: days, zone: zone, chunk: chunk)
+    }
+
+    static func differences(bytes: Data, from: String = "2024-02-01", days: Int = 7, zone: String? = nil, chunk: Int = 64) throws
+        -> [String]
+    {
         ParseThreads.count = 2
         ParseThreads.chunkBytes = chunk
         let dir = try TestPaths.temporaryDirectory("census-review")
         let native = dir.appendingPathComponent("export.xml")
-        try Data(text.utf8).write(to: native)
+        try bytes.write(to: native)
         let out = dir.appendingPathComponent("out")
         let full = try outputs(native.path, try hae(), from: from, days: days, zone: zone, window: false, out: out)
         try? FileManager.default.removeItem(at: out)
@@ -172,5 +178,20 @@ final class CompareWindowCensusTests: XCTestCase {
                 + Self.record(Self.heart, "61", unit: "count/min", start: "2024-01-10 20:00:00 +0100") + Self.inWindow)
         XCTAssertEqual(try Self.fullSide(text).dates, ["2024-01-05", "2024-01-11", "2024-02-02"])
         XCTAssertEqual(try Self.differences(text), [])
+    }
+
+    /// An export declared in ISO-8859-1: libxml2 hands its source names over in UTF-8, the
+    /// census keeps them as written. By hand: "Café" written as 43 61 66 E9 (Latin-1) is
+    /// "Café" to the reader; "Ã©" written C3 A9 is "Ã©" (two characters), not "é".
+    func testAnExportInAnotherEncodingNamesItsSourcesAsTheReaderDoes() throws {
+        var text = Self.export(
+            Self.record(Self.steps, "5", source: "CafeE9", start: "2024-01-10 12:00:00 +0100", end: "2024-01-10 12:01:00 +0100")
+                + Self.record(Self.steps, "6", source: "XC3A9", start: "2024-01-11 12:00:00 +0100", end: "2024-01-11 12:01:00 +0100")
+                + Self.inWindow)
+        text = text.replacingOccurrences(of: "encoding=\"UTF-8\"", with: "encoding=\"ISO-8859-1\"")
+        var bytes = Data(text.utf8)
+        bytes = bytes.replacing(Data("CafeE9".utf8), with: Data([0x43, 0x61, 0x66, 0xE9]))
+        bytes = bytes.replacing(Data("XC3A9".utf8), with: Data([0x58, 0xC3, 0xA9]))
+        XCTAssertEqual(try Self.differences(bytes: bytes), [])
     }
 }

@@ -9,8 +9,9 @@ import Foundation
 /// and `GapFinder` read values of the window's dates only).
 ///
 /// Nil when the census cannot stand for a full read (a cut record in the export date's own
-/// quarter-hour, which the reader skips when it starts after the date; a census date inside
-/// the window): the caller reads in full.
+/// quarter-hour, which the reader skips when it starts after the date, or after an export date
+/// written after the records; a census date inside the window; a quarter-hour a midnight falls
+/// in, `WindowCensus.dates`; one source name in two normal forms): the caller reads in full.
 enum CompareWindowSide {
     static func read(
         _ path: String, format: InputFormat, options: DayOptions, window: Comparison.Window, progress: ((String, Int64, Int64?) -> Void)?
@@ -37,8 +38,20 @@ enum CompareWindowSide {
         }
         var census = collector.census
         if let moment = book.exportDate?.seconds {
+            // The reader skips a record after the export date only once it has read that date
+            // (the last read before it, if several): the census may leave such records out only
+            // when the export has one date, before its records.
+            if census.latestStart > moment, book.exportDates > 1 || !exportDateComesFirst(path, format: format) { return nil }
             guard let skipped = census.skippingAfter(moment) else { return nil }
             census = skipped
+        }
+        // One name written in two Unicode normal forms is one source to the reader (Swift's
+        // strings compare canonically), kept as its first record in file order wrote it; the
+        // census cannot tell which came first: read in full.
+        var written: [String: String] = [:]
+        for name in book.sourceNames + census.rawSources.map({ WindowCensus.decode($0.name) }) {
+            if let other = written[name], !other.utf8.elementsEqual(name.utf8) { return nil }
+            written[name] = name
         }
         let names = Array(Set(book.sourceNames).union(census.sourceNames))
         var out: [String: ComparableDay] = [:]
@@ -46,7 +59,8 @@ enum CompareWindowSide {
         let sources = ComparableDay(FinishedDay(dayNumber: 0, timezone: "+00:00", deviceSyncTimestamp: ""), inputSources: names)
             .inputSources
         var fields: [Int: [String]] = [:]
-        for (day, metrics) in census.dates(clock: clock) {
+        guard let censusDates = census.dates(clock: clock) else { return nil }
+        for (day, metrics) in censusDates {
             if day >= window.from, day <= window.to { return nil }
             let date = CivilDate.isoDate(day)
             var d = out[date] ?? ComparableDay(date: date)
@@ -58,6 +72,38 @@ enum CompareWindowSide {
             out[date] = d
         }
         return out
+    }
+
+    /// Whether the export states its `ExportDate` before its first `Record` (as Apple writes it,
+    /// near the top), found in its first MiB (the entry's, inflated, for export.zip).
+    static func exportDateComesFirst(_ path: String, format: InputFormat) -> Bool {
+        struct Enough: Error {}
+        let limit = 1 << 20
+        var head: [UInt8] = []
+        do {
+            switch format {
+            case .appleXML:
+                head = Array(try InputFile.head(path: path, count: limit))
+            case .appleZip:
+                let found = try ZipExportLocator.locate(path: path)
+                defer { close(found.fd) }
+                var stream = ZipEntryStream(fd: found.fd, entry: found.entry, fileSize: found.fileSize)
+                stream.chunkSize = 64 << 10
+                do {
+                    try stream.read(checkCRC: false) { chunk in
+                        head.append(contentsOf: chunk)
+                        if head.count >= limit { throw Enough() }
+                    }
+                } catch is Enough {}
+            default:
+                return false
+            }
+        } catch {
+            return false
+        }
+        let text = String(decoding: head, as: UTF8.self)
+        guard let date = text.range(of: "<ExportDate") else { return false }
+        return text.range(of: "<Record").map { date.lowerBound < $0.lowerBound } ?? true
     }
 
     /// The compared fields one record of `metric` gives its date: a day book given one such

@@ -49,6 +49,9 @@ final class DayBook: SampleSink {
     var dayRange = (first: Int.max, last: Int.min)
     var oddOffset = false
     var exportDate: Timestamp?
+    /// How many `ExportDate` elements the input held: the reader skips a record after the one
+    /// read last before it, so `compare`'s census trusts only one (`CompareWindowSide`).
+    private(set) var exportDates = 0
     /// The latest instant the data reaches (a sample's or workout's end, a night's wake-up): the
     /// `device_sync_timestamp` of an input that states no export date (HAE, a trimmed export).
     /// It comes from the data, never from the file's modification time, so reading unchanged
@@ -151,7 +154,10 @@ final class DayBook: SampleSink {
 
     // MARK: - SampleSink
 
-    func exportDate(_ date: Timestamp) { exportDate = date }
+    func exportDate(_ date: Timestamp) {
+        exportDate = date
+        exportDates += 1
+    }
 
     func sample(_ s: Sample) {
         seen.wrappingAdd(1, ordering: .relaxed)

@@ -121,8 +121,11 @@ struct WindowCensus: Sendable {
     }
 
     /// The local dates the cut records give data to, with the metrics each gets, by `clock`
-    /// (the one the day book's finish dates by).
-    func dates(clock: LocalClock) -> [Int: Set<Int>] {
+    /// (the one the day book's finish dates by). Nil when the clock's offset is not one whole
+    /// number of quarter-hours throughout a quarter-hour of the census (a zone's mean time
+    /// before standard time, Monrovia's −00:44:30 until 1972): a midnight falls inside it, and
+    /// which side a record is on the census cannot tell; the side is read in full.
+    func dates(clock: LocalClock) -> [Int: Set<Int>]? {
         var census = self
         census.flush()
         var out: [Int: Set<Int>] = [:]
@@ -134,7 +137,12 @@ struct WindowCensus: Sendable {
                 while b != 0 {
                     let i = Int64(b.trailingZeroBitCount)
                     b &= b - 1
-                    let day = clock.day(Timestamp(seconds: (word * 64 + i) * 900, offset: offset))
+                    let first = Timestamp(seconds: (word * 64 + i) * 900, offset: offset)
+                    let local = clock.offset(first)
+                    guard local % 900 == 0, clock.offset(Timestamp(seconds: first.seconds + 899, offset: offset)) == local else {
+                        return nil
+                    }
+                    let day = clock.day(first)
                     if day != lastDay {
                         out[day, default: []].insert(Int(key.metric))
                         lastDay = day

@@ -129,6 +129,62 @@ final class WindowReadTests: XCTestCase {
         XCTAssertEqual(seen.watchSources, [Array("X".utf8)])
     }
 
+    /// Character references the scan's byte tests cannot read, which the reader decodes: what they
+    /// may say is kept. The window of 2024-03-05 (2024-03-03 00:00 to 03-08 00:00 UTC); every
+    /// element below is weeks before it, so only these tests can keep it. By hand:
+    ///
+    ///   c1  steps 02-20, source Y, device `model:W&#97;tch,` (the reader: `Watch,`)   kept
+    ///   c2  steps 02-21, source Y, the same device (every such tag is kept)           kept
+    ///   c3  steps 02-22, the iPhone's, no reference                                  cut
+    ///   c4  heart rate 01-01, nested `key="HK&#84;imeZone"` (the reader: HKTimeZone)  kept
+    ///   c5  heart rate 01-02, nested `key="HKMetadataKeyHeartRateMotionContext"`      cut
+    ///   c6  heart rate 01-03, the zone entry on the record's own line, so written     kept
+    ///
+    /// Before, c1, c2, c4 and c6 were cut: the watch, and the zone that dates every sample after
+    /// it, were lost to a window read.
+    func testCharacterReferencesTheScanCannotReadAreKept() throws {
+        let steps = "HKQuantityTypeIdentifierStepCount", heart = "HKQuantityTypeIdentifierHeartRate"
+        var body = ""
+        body += Self.line(steps, "c1", source: "Y", device: "W&#97;tch", start: "2024-02-20 09:00:00 +0100", end: "2024-02-20 09:10:00 +0100")
+        body += Self.line(steps, "c2", source: "Y", device: "W&#97;tch", start: "2024-02-21 09:00:00 +0100", end: "2024-02-21 09:10:00 +0100")
+        body += Self.line(steps, "c3", start: "2024-02-22 09:00:00 +0100", end: "2024-02-22 09:10:00 +0100")
+        body +=
+            " <Record type=\"\(heart)\" sourceName=\"Phone\" unit=\"count/min\" startDate=\"2024-01-01 08:00:00 +0100\" "
+            + "endDate=\"2024-01-01 08:00:00 +0100\" value=\"c4\">\n  <MetadataEntry key=\"HK&#84;imeZone\" value=\"America/New_York\"/>\n </Record>\n"
+        body +=
+            " <Record type=\"\(heart)\" sourceName=\"Phone\" unit=\"count/min\" startDate=\"2024-01-02 08:00:00 +0100\" "
+            + "endDate=\"2024-01-02 08:00:00 +0100\" value=\"c5\">\n  <MetadataEntry key=\"HKMetadataKeyHeartRateMotionContext\" value=\"0\"/>\n </Record>\n"
+        body +=
+            " <Record type=\"\(heart)\" sourceName=\"Phone\" unit=\"count/min\" startDate=\"2024-01-03 08:00:00 +0100\" "
+            + "endDate=\"2024-01-03 08:00:00 +0100\" value=\"c6\"><MetadataEntry key=\"HK&#84;imeZone\" value=\"Asia/Tokyo\"/></Record>\n"
+        var bytes = Array(("<HealthData locale=\"en_US\">\n" + body + "</HealthData>\n").utf8)
+        var seen = ExportWindow.Seen()
+        ExportWindow(days: 19787...19787).filter(&bytes, seen: &seen)
+        let left = String(decoding: bytes, as: UTF8.self)
+        XCTAssertEqual((1...6).map { "c\($0)" }.filter { left.contains("value=\"\($0)\"") }, ["c1", "c2", "c4", "c6"])
+    }
+
+    /// The zone entry of `testTheZoneEntryThatSetsTheDateIsKeptHoweverFarBefore` with its key
+    /// written `HK&#84;imeZone`: the reader decodes it, so 2024-03-04 is New York's and holds
+    /// 7 + 100 = 107 steps (the arithmetic is that test's), in the window read as in full.
+    func testAZoneKeyWrittenWithAReferenceStillDatesTheWindow() throws {
+        let steps = "HKQuantityTypeIdentifierStepCount"
+        let body =
+            record(
+                "HKQuantityTypeIdentifierHeartRate", "60", unit: "count/min", start: "2024-02-01 12:00:00 +0100",
+                children: "\n  <MetadataEntry key=\"HK&#84;imeZone\" value=\"America/New_York\"/>\n ")
+            + record(steps, "7", unit: "count", start: "2024-03-04 20:00:00 +0100", end: "2024-03-04 20:10:00 +0100")
+            + record(steps, "100", unit: "count", start: "2024-03-05 03:00:00 +0100", end: "2024-03-05 03:10:00 +0100")
+            + record(steps, "50", unit: "count", start: "2024-03-05 12:00:00 +0100", end: "2024-03-05 12:10:00 +0100")
+        let path = try TestPaths.temporaryDirectory().appendingPathComponent("export.xml")
+        try Data(export(body).utf8).write(to: path)
+        ParseThreads.count = 2
+        ParseThreads.chunkBytes = 64
+        let job = try ExplainJob(ExplainRequest(inputs: [path.path], date: "2024-03-04", field: "metrics.step_count"))
+        XCTAssertEqual(job.explain(job.field, in: try job.readDate()).number, 107)
+        try assertSameExplanations(path.path, dates: ["2024-03-04", "2024-03-05"], "zone key with a reference")
+    }
+
     /// `explain` of every field of a date, as JSON: the window read's and the full read's.
     private func explanations(_ path: String, date: String, window: Bool) throws -> String {
         let job = try ExplainJob(ExplainRequest(inputs: [path], date: date, field: "metrics.step_count"))

@@ -168,7 +168,16 @@ struct ExportWindow: Sendable {
         guard j + e <= n, same(p + j, entry) else { return false }
         if j + e + zoneKey.utf8CodeUnitCount <= n, same(p + j + e, zoneKey) { return true }
         // Apple's layout: `key` first, one element a line; any other MetadataEntry line is searched.
-        if j + e + keyFirst.utf8CodeUnitCount <= n, same(p + j + e, keyFirst) { return false }
+        // A key written with a reference (`HK&#84;imeZone`) is one the reader decodes: it may be
+        // the zone's, so the element is kept (a key's few bytes, up to its quote, are looked at).
+        if j + e + keyFirst.utf8CodeUnitCount <= n, same(p + j + e, keyFirst) {
+            var k = j + e + keyFirst.utf8CodeUnitCount
+            while k < n, p[k] != 0x22, p[k] != 0x0A {
+                if p[k] == 0x26 { return true }
+                k += 1
+            }
+            return false
+        }
         let end = memchr(p + j, 0x0A, n - j).map { p.distance(to: $0.assumingMemoryBound(to: UInt8.self)) } ?? n
         return find(p + j, end - j, "HKTimeZone") != nil
     }
@@ -202,7 +211,7 @@ struct ExportWindow: Sendable {
             if rs == .after || rs == .before && reach(e.at) == .before {
                 if zone || restOfLineNamesZone(tag, tagCount, p, count) { return true }
                 if rs == .before, let type = Self.attribute(tag, tagCount, " type=\""), Self.isSleep(type) { return true }
-                if !isNewWatch(tag, tagCount, seen: seen) { return false }
+                if !isNewWatch(tag, tagCount, seen: seen), !Self.hasCharacterReference(tag, tagCount) { return false }
             }
         }
         let start = startText.flatMap { TimestampParser.parse($0.at, $0.count) }
@@ -245,12 +254,17 @@ struct ExportWindow: Sendable {
         if after < count, p[after] == 0x0A { return false }  // Apple's layout: the line ends with the tag
         after = min(after, count)
         let end = memchr(p + after, 0x0A, count - after).map { p.distance(to: $0.assumingMemoryBound(to: UInt8.self)) } ?? count
-        return end > after && Self.find(p + after, end - after, "HKTimeZone") != nil
+        // A key written with a reference (`HK&#84;imeZone`) may be the zone's: kept too.
+        return end > after
+            && (Self.find(p + after, end - after, "HKTimeZone") != nil || Self.hasCharacterReference(p + after - 1, end - after + 1))
     }
 
     /// An element dropped otherwise is kept when its device is a watch whose source this scanner
     /// has not kept yet.
     private func keepsWatch(_ tag: UnsafePointer<UInt8>, _ count: Int, seen: inout Seen) -> Bool {
+        // A tag with a character reference (`model&#58;Watch,`, `W&#97;tch`) may name a watch, or
+        // a source, only the reader sees, decoding it: every such element is kept.
+        if Self.hasCharacterReference(tag, count) { return true }
         guard isNewWatch(tag, count, seen: seen), let source = Self.sourceName(tag, count) else { return false }
         seen.watchSources.append(Array(UnsafeBufferPointer(start: source.at, count: source.count)))
         return true
@@ -267,6 +281,19 @@ struct ExportWindow: Sendable {
     /// Whether the tag holds `model:Watch,`: found by its `W`, rarer than the `m` of `name`,
     /// `manufacturer` and `model` a search for the whole text stopped at.
     @inline(__always)
+    /// Whether the bytes hold `&#`, a character reference's start: searched from the `#`, rare in
+    /// a start tag, where a search from `&` would stop at every `&lt;` of a device.
+    static func hasCharacterReference(_ p: UnsafePointer<UInt8>, _ count: Int) -> Bool {
+        var at = p + 1
+        let end = p + count
+        while at < end, let f = memchr(at, 0x23, end - at) {
+            let hash = UnsafePointer(f.assumingMemoryBound(to: UInt8.self))
+            if hash[-1] == 0x26 { return true }
+            at = hash + 1
+        }
+        return false
+    }
+
     private static func hasWatchModel(_ tag: UnsafePointer<UInt8>, _ count: Int) -> Bool {
         guard count > 12 else { return false }
         var at = tag + 6

@@ -145,8 +145,10 @@ final class WindowReadTests: XCTestCase {
     func testCharacterReferencesTheScanCannotReadAreKept() throws {
         let steps = "HKQuantityTypeIdentifierStepCount", heart = "HKQuantityTypeIdentifierHeartRate"
         var body = ""
-        body += Self.line(steps, "c1", source: "Y", device: "W&#97;tch", start: "2024-02-20 09:00:00 +0100", end: "2024-02-20 09:10:00 +0100")
-        body += Self.line(steps, "c2", source: "Y", device: "W&#97;tch", start: "2024-02-21 09:00:00 +0100", end: "2024-02-21 09:10:00 +0100")
+        body += Self.line(
+            steps, "c1", source: "Y", device: "W&#97;tch", start: "2024-02-20 09:00:00 +0100", end: "2024-02-20 09:10:00 +0100")
+        body += Self.line(
+            steps, "c2", source: "Y", device: "W&#97;tch", start: "2024-02-21 09:00:00 +0100", end: "2024-02-21 09:10:00 +0100")
         body += Self.line(steps, "c3", start: "2024-02-22 09:00:00 +0100", end: "2024-02-22 09:10:00 +0100")
         body +=
             " <Record type=\"\(heart)\" sourceName=\"Phone\" unit=\"count/min\" startDate=\"2024-01-01 08:00:00 +0100\" "

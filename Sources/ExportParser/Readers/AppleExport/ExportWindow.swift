@@ -110,6 +110,10 @@ struct ExportWindow: Sendable {
             // after the first begins with).
             var segStart = 0
             var zone = false
+            // Whether the chunk holds a `#` at all, which a character reference (`&#…;`) needs:
+            // real chunks hold none (the DTD's `#REQUIRED` aside), and one search of the chunk
+            // spares one of every tag and metadata key below.
+            let references = memchr(p, 0x23, n) != nil
             var i = 0
             while true {
                 var next: Int?
@@ -123,11 +127,11 @@ struct ExportWindow: Sendable {
                         next = i
                         break
                     }
-                    if !zone { zone = Self.namesZone(p, n, line: i + 1) }
+                    if !zone { zone = Self.namesZone(p, n, line: i + 1, references: references) }
                     i += 1
                 }
                 let segEnd = next ?? n
-                if keep(p + segStart, segEnd - segStart, zone: zone, seen: &seen) {
+                if keep(p + segStart, segEnd - segStart, zone: zone, references: references, seen: &seen) {
                     if write != segStart { memmove(p + write, p + segStart, segEnd - segStart) }
                     write += segEnd - segStart
                     seen.kept += 1
@@ -158,7 +162,7 @@ struct ExportWindow: Sendable {
     /// `MetadataEntry` whose `key` is first and is `HKTimeZone` (as Apple writes them), or one
     /// written otherwise and naming it anywhere on its line.
     @inline(__always)
-    private static func namesZone(_ p: UnsafeMutablePointer<UInt8>, _ n: Int, line: Int) -> Bool {
+    private static func namesZone(_ p: UnsafeMutablePointer<UInt8>, _ n: Int, line: Int, references: Bool) -> Bool {
         var j = line
         while j < n, p[j] == 0x20 || p[j] == 0x09 { j += 1 }
         // `<M` first: most nested lines are not metadata (beats, statistics, end tags).
@@ -171,6 +175,7 @@ struct ExportWindow: Sendable {
         // A key written with a reference (`HK&#84;imeZone`) is one the reader decodes: it may be
         // the zone's, so the element is kept (a key's few bytes, up to its quote, are looked at).
         if j + e + keyFirst.utf8CodeUnitCount <= n, same(p + j + e, keyFirst) {
+            guard references else { return false }
             var k = j + e + keyFirst.utf8CodeUnitCount
             while k < n, p[k] != 0x22, p[k] != 0x0A {
                 if p[k] == 0x26 { return true }
@@ -184,7 +189,8 @@ struct ExportWindow: Sendable {
 
     /// Whether the segment (an element, with the line feed before it) can reach the window;
     /// `zone`: a nested line of it names `HKTimeZone`.
-    private func keep(_ p: UnsafeMutablePointer<UInt8>, _ count: Int, zone: Bool, seen: inout Seen) -> Bool {
+    /// `references`: the chunk may hold a character reference (a `#`).
+    private func keep(_ p: UnsafeMutablePointer<UInt8>, _ count: Int, zone: Bool, references: Bool, seen: inout Seen) -> Bool {
         // The start tag: from the first `<` to the first `>` (an attribute holding a raw `>` only
         // shortens it, and a tag without readable dates is kept).
         let tag: UnsafePointer<UInt8>
@@ -211,7 +217,7 @@ struct ExportWindow: Sendable {
             if rs == .after || rs == .before && reach(e.at) == .before {
                 if zone || restOfLineNamesZone(tag, tagCount, p, count) { return true }
                 if rs == .before, let type = Self.attribute(tag, tagCount, " type=\""), Self.isSleep(type) { return true }
-                if !isNewWatch(tag, tagCount, seen: seen), !Self.hasCharacterReference(tag, tagCount) { return false }
+                if !isNewWatch(tag, tagCount, seen: seen), !references || !Self.hasCharacterReference(tag, tagCount) { return false }
             }
         }
         let start = startText.flatMap { TimestampParser.parse($0.at, $0.count) }
@@ -228,7 +234,7 @@ struct ExportWindow: Sendable {
         if zone || restOfLineNamesZone(tag, tagCount, p, count) { return true }
         if census != nil { return !cutIntoCensus(tag, tagCount, start, end, segment: (UnsafePointer(p), count), seen: &seen) }
         if start.seconds < to, let type = Self.attribute(tag, tagCount, " type=\""), Self.isSleep(type) { return true }
-        return keepsWatch(tag, tagCount, seen: &seen)
+        return keepsWatch(tag, tagCount, references: references, seen: &seen)
     }
 
     /// Whether the segment is one element: its start tag closed in place with only white space
@@ -261,10 +267,10 @@ struct ExportWindow: Sendable {
 
     /// An element dropped otherwise is kept when its device is a watch whose source this scanner
     /// has not kept yet.
-    private func keepsWatch(_ tag: UnsafePointer<UInt8>, _ count: Int, seen: inout Seen) -> Bool {
+    private func keepsWatch(_ tag: UnsafePointer<UInt8>, _ count: Int, references: Bool, seen: inout Seen) -> Bool {
         // A tag with a character reference (`model&#58;Watch,`, `W&#97;tch`) may name a watch, or
         // a source, only the reader sees, decoding it: every such element is kept.
-        if Self.hasCharacterReference(tag, count) { return true }
+        if references, Self.hasCharacterReference(tag, count) { return true }
         guard isNewWatch(tag, count, seen: seen), let source = Self.sourceName(tag, count) else { return false }
         seen.watchSources.append(Array(UnsafeBufferPointer(start: source.at, count: source.count)))
         return true

@@ -40,16 +40,20 @@ final class PostgresConnectionPool: @unchecked Sendable {
         try connection.run("SET client_min_messages = warning")
     }
 
+    /// Connects again after the server went away (a restart, a failover), prepared as a new
+    /// connection is: the pool's own way, and a commit's when its connection broke under it.
+    static func reconnect(_ connection: PostgresConnection) throws {
+        connection.reconnect()
+        try prepare(connection)
+    }
+
     /// Runs `body` with a connection no other thread uses meanwhile.
     func with<T>(_ body: (PostgresConnection) throws -> T) throws -> T {
         let connection = try take()
         defer { giveBack(connection) }
         // A connection the server ended while it was idle would fail its next statement: it is
         // connected again first (`heardWhileIdle`).
-        if !connection.isUp || connection.heardWhileIdle {
-            connection.reconnect()
-            try Self.prepare(connection)
-        }
+        if !connection.isUp || connection.heardWhileIdle { try Self.reconnect(connection) }
         return try body(connection)
     }
 

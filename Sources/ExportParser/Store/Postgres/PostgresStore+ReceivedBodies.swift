@@ -29,7 +29,7 @@ extension PostgresStore: ReceivedBodyKeeping {
             do {
                 result = try db.run(insert, parameters)
             } catch _ where !db.isUp {
-                try reconnect(db)
+                try PostgresConnectionPool.reconnect(db)
                 result = try db.run(insert, parameters)
             }
             return result.rows == 1 ? .stored(result.int(0, 0)) : .alreadyHeld

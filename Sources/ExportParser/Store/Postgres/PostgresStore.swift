@@ -31,13 +31,6 @@ final class PostgresStore: Sendable {
         try connections.with(body)
     }
 
-    /// Connects again after the server went away (a restart, a failover), prepared as a new
-    /// connection is.
-    func reconnect(_ connection: PostgresConnection) throws {
-        connection.reconnect()
-        try PostgresConnectionPool.prepare(connection)
-    }
-
     /// Runs `body` inside one transaction (committed when it returns, rolled back when it
     /// throws). `readOnly`: a repeatable-read snapshot, one moment of the store for every query.
     func transaction<T>(readOnly: Bool = false, _ body: (PostgresConnection) throws -> T) throws -> T {

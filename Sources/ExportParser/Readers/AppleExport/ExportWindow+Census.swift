@@ -20,7 +20,7 @@ extension ExportWindow {
         // Nested lines with a character reference are read: the zone test (`namesZone`) reads
         // them as written, and `key="HK&#84;imeZone"` is an `HKTimeZone` entry to the reader.
         let after = segment.at.distance(to: tag) + count + 1
-        if after < segment.count, Self.find(segment.at + after, segment.count - after, "&#") != nil { return false }
+        if after < segment.count, Self.hasCharacterReference(segment.at + after, segment.count - after) { return false }
         // As the reader skips them: a record ending before it starts or lasting over a year.
         guard end.seconds >= start.seconds, end.seconds - start.seconds <= Sample.longestSpan else { return false }
         // The attributes in one walk (a search for each key stopped at every space of the tag).
@@ -38,7 +38,7 @@ extension ExportWindow {
                 return false
             }
             isWatch = true
-        } else if let device = a.device, Self.find(device.at, device.count, "&#") != nil {
+        } else if let device = a.device, Self.hasCharacterReference(device.at, device.count) {
             // The reader tests the decoded text: a character reference can spell `model:Watch,`.
             return false
         }

@@ -211,14 +211,7 @@ public final class CompareJob {
         for source in try ConvertSource.plan(others) {
             let book = DayBook(options: options)
             let started = Date()
-            let shown = progress.map { show in
-                { (path: String, done: Int64, total: Int64?) in
-                    show(
-                        ConvertProgress(
-                            input: path, bytesDone: done, bytesTotal: total, records: book.samplesSeen,
-                            elapsed: Date().timeIntervalSince(started)))
-                }
-            }
+            let shown = progress.map { ConvertProgress.reporter($0, book: book, started: started) }
             // The window read; anything off (an error, a census it cannot trust) is read in full,
             // whose days and messages are then the ones given.
             if let window, case .export(let path, let format) = source, ParseThreads.count > 1,

@@ -199,12 +199,7 @@ public final class ConvertJob {
         let sink: SampleSink = session.map { SinkFanout([book, $0]) } ?? book
         var report = ReadReport()
         var set: HAESetReader.Summary?
-        let onProgress: (String, Int64, Int64?) -> Void = { [weak self] path, done, total in
-            self?.progress?(
-                ConvertProgress(
-                    input: path, bytesDone: done, bytesTotal: total, records: book.samplesSeen,
-                    elapsed: Date().timeIntervalSince(started)))
-        }
+        let onProgress = progress.map { ConvertProgress.reporter($0, book: book, started: started) }
         do {
             (report, set) = try source.read(into: sink, zone: options.timeZone, progress: onProgress)
         } catch {

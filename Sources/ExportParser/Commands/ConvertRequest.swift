@@ -1,3 +1,5 @@
+import Foundation
+
 /// What a `convert` run was asked to do (the CLI's options, validated by `ConvertJob`).
 public struct ConvertRequest: Sendable {
     public var inputs: [String]
@@ -58,4 +60,18 @@ public struct ConvertProgress: Sendable {
     public var bytesTotal: Int64?
     public var records: Int
     public var elapsed: Double
+}
+
+extension ConvertProgress {
+    /// The readers' progress callback (input, bytes read, its size) as a run's progress: the
+    /// samples `book` has taken so far and the time since `started`. convert, compare and
+    /// explain show the same line.
+    static func reporter(_ show: @escaping (ConvertProgress) -> Void, book: DayBook, started: Date) -> (String, Int64, Int64?) -> Void {
+        { path, done, total in
+            show(
+                ConvertProgress(
+                    input: path, bytesDone: done, bytesTotal: total, records: book.samplesSeen,
+                    elapsed: Date().timeIntervalSince(started)))
+        }
+    }
 }

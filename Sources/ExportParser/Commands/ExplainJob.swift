@@ -151,15 +151,7 @@ public final class ExplainJob {
         book.attribute(to: attribution)
         let window = DateWindowRecorder(day: dayNumber)
         let started = Date()
-        let first = book
-        let onProgress = progress.map { show in
-            { (path: String, done: Int64, total: Int64?) in
-                show(
-                    ConvertProgress(
-                        input: path, bytesDone: done, bytesTotal: total, records: first.samplesSeen,
-                        elapsed: Date().timeIntervalSince(started)))
-            }
-        }
+        let onProgress = progress.map { ConvertProgress.reporter($0, book: book, started: started) }
         try read(SinkFanout([book, window]), onProgress)
         var days = book.finish()
         if book.datedAtTheEnd {

@@ -170,21 +170,7 @@ final class WindowReadTests: XCTestCase {
     /// written `HK&#84;imeZone`: the reader decodes it, so 2024-03-04 is New York's and holds
     /// 7 + 100 = 107 steps (the arithmetic is that test's), in the window read as in full.
     func testAZoneKeyWrittenWithAReferenceStillDatesTheWindow() throws {
-        let steps = "HKQuantityTypeIdentifierStepCount"
-        let body =
-            record(
-                "HKQuantityTypeIdentifierHeartRate", "60", unit: "count/min", start: "2024-02-01 12:00:00 +0100",
-                children: "\n  <MetadataEntry key=\"HK&#84;imeZone\" value=\"America/New_York\"/>\n ")
-            + record(steps, "7", unit: "count", start: "2024-03-04 20:00:00 +0100", end: "2024-03-04 20:10:00 +0100")
-            + record(steps, "100", unit: "count", start: "2024-03-05 03:00:00 +0100", end: "2024-03-05 03:10:00 +0100")
-            + record(steps, "50", unit: "count", start: "2024-03-05 12:00:00 +0100", end: "2024-03-05 12:10:00 +0100")
-        let path = try TestPaths.temporaryDirectory().appendingPathComponent("export.xml")
-        try Data(export(body).utf8).write(to: path)
-        ParseThreads.count = 2
-        ParseThreads.chunkBytes = 64
-        let job = try ExplainJob(ExplainRequest(inputs: [path.path], date: "2024-03-04", field: "metrics.step_count"))
-        XCTAssertEqual(job.explain(job.field, in: try job.readDate()).number, 107)
-        try assertSameExplanations(path.path, dates: ["2024-03-04", "2024-03-05"], "zone key with a reference")
+        try assertZoneEntryAMonthBeforeDatesTheWindow(key: "HK&#84;imeZone", "zone key with a reference")
     }
 
     /// `explain` of every field of a date, as JSON: the window read's and the full read's.
@@ -282,11 +268,17 @@ final class WindowReadTests: XCTestCase {
     ///                                                               03-04 total      107
     /// Dated by the recorded +0100 instead (the entry lost), 03-04 would hold only the 7.
     func testTheZoneEntryThatSetsTheDateIsKeptHoweverFarBefore() throws {
+        try assertZoneEntryAMonthBeforeDatesTheWindow(key: "HKTimeZone", "zone a month before")
+    }
+
+    /// The export of the test above, its zone entry's key written `key`: 2024-03-04 explained
+    /// through the window holds 107 steps, and both dates explain as in full.
+    private func assertZoneEntryAMonthBeforeDatesTheWindow(key: String, _ label: String) throws {
         let steps = "HKQuantityTypeIdentifierStepCount"
         let body =
             record(
                 "HKQuantityTypeIdentifierHeartRate", "60", unit: "count/min", start: "2024-02-01 12:00:00 +0100",
-                children: "\n  <MetadataEntry key=\"HKTimeZone\" value=\"America/New_York\"/>\n ")
+                children: "\n  <MetadataEntry key=\"\(key)\" value=\"America/New_York\"/>\n ")
             + record(steps, "7", unit: "count", start: "2024-03-04 20:00:00 +0100", end: "2024-03-04 20:10:00 +0100")
             + record(steps, "100", unit: "count", start: "2024-03-05 03:00:00 +0100", end: "2024-03-05 03:10:00 +0100")
             + record(steps, "50", unit: "count", start: "2024-03-05 12:00:00 +0100", end: "2024-03-05 12:10:00 +0100")
@@ -295,9 +287,8 @@ final class WindowReadTests: XCTestCase {
         ParseThreads.count = 2
         ParseThreads.chunkBytes = 64
         let job = try ExplainJob(ExplainRequest(inputs: [path.path], date: "2024-03-04", field: "metrics.step_count"))
-        let e = job.explain(job.field, in: try job.readDate())
-        XCTAssertEqual(e.number, 107)
-        try assertSameExplanations(path.path, dates: ["2024-03-04", "2024-03-05"], "zone a month before")
+        XCTAssertEqual(job.explain(job.field, in: try job.readDate()).number, 107, label)
+        try assertSameExplanations(path.path, dates: ["2024-03-04", "2024-03-05"], label)
     }
 
     /// An export without any `HKTimeZone` is dated by each sample's recorded offset, in the window

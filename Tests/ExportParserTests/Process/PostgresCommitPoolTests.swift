@@ -10,19 +10,8 @@ import XCTest
 /// test ends its transaction. The test sees the receiver's backend waiting in
 /// `pg_stat_activity` before it sends anything else: with one connection every other body
 /// would wait behind that one, and none would be answered until the ROLLBACK.
-final class PostgresCommitPoolTests: XCTestCase {
+final class PostgresCommitPoolTests: PostgresServerTestCase {
     typealias B = ReceiveBodies
-    nonisolated(unsafe) static var server: PostgresTestServer?
-
-    override func setUpWithError() throws {
-        if Self.server == nil { Self.server = try PostgresTestServer() }
-    }
-
-    override class func tearDown() {
-        server?.stop()
-        server = nil
-        super.tearDown()
-    }
 
     func testACommitWaitingOnALockDoesNotHoldUpTheOthers() throws {
         let server = try XCTUnwrap(Self.server)
@@ -34,9 +23,7 @@ final class PostgresCommitPoolTests: XCTestCase {
         let bodies = try B.appSyncs(fixture)  // 3 a date, 2 dates: 6 distinct bodies
         XCTAssertEqual(Set(bodies.map(B.sha256)).count, 6)
         let held = bodies[0], others = Array(bodies[1...])  // 1 held, 5 others
-        let keyFile = dir.appendingPathComponent("key").path
-        try ReceiveProcess.key.write(toFile: keyFile, atomically: true, encoding: .utf8)
-        chmod(keyFile, 0o600)
+        let keyFile = try ReceiveProcess.keyFile(in: dir)
         let receiver = try ReceiveProcess(
             ["--store", url, "--api-key-file", keyFile], log: dir.appendingPathComponent("receive.log"),
             environment: server.environment)
@@ -127,9 +114,7 @@ final class PostgresCommitPoolTests: XCTestCase {
         let fixture = try FixtureCheck.make(days: 2, start: "2026-03-02", seed: 6, name: "pg-broken")
         defer { try? FileManager.default.removeItem(at: fixture) }
         let bodies = try B.appSyncs(fixture)  // 6 distinct bodies
-        let keyFile = dir.appendingPathComponent("key").path
-        try ReceiveProcess.key.write(toFile: keyFile, atomically: true, encoding: .utf8)
-        chmod(keyFile, 0o600)
+        let keyFile = try ReceiveProcess.keyFile(in: dir)
         let receiver = try ReceiveProcess(
             ["--store", url, "--api-key-file", keyFile], log: dir.appendingPathComponent("receive.log"),
             environment: server.environment)

@@ -9,21 +9,10 @@ import XCTest
 /// replica is SIGKILLed once half the bodies are acknowledged and started again. Every
 /// acknowledged body must then be in the database exactly once, and `compare --everyone` on it
 /// must give each person the verdict the same bodies give in a SQLite store.
-final class PostgresFleetProcessTests: XCTestCase {
+final class PostgresFleetProcessTests: PostgresServerTestCase {
     typealias B = ReceiveBodies
-    nonisolated(unsafe) static var server: PostgresTestServer?
     let dates = (2...5).map { String(format: "2026-03-%02d", $0) }
     let people = (1...20).map { String(format: "p%02d", $0) }
-
-    override func setUpWithError() throws {
-        if Self.server == nil { Self.server = try PostgresTestServer() }
-    }
-
-    override class func tearDown() {
-        server?.stop()
-        server = nil
-        super.tearDown()
-    }
 
     func testTwoReceiversOneKilledHalfwayLoseNothingAndCompareAsSQLite() throws {
         let server = try XCTUnwrap(Self.server)

@@ -6,21 +6,8 @@ import XCTest
 /// The PostgreSQL store through the built tool, on a real server (`PostgresTestServer`, one for
 /// the class): the schema made once when processes start together, the password never on the
 /// command line nor in any output, and `people`, `gdpr-export` and `erase` on received bodies.
-final class PostgresStoreProcessTests: XCTestCase {
-    nonisolated(unsafe) static var server: PostgresTestServer?
+final class PostgresStoreProcessTests: PostgresServerTestCase {
     typealias B = ReceiveBodies
-
-    override func setUpWithError() throws {
-        if Self.server == nil { Self.server = try PostgresTestServer() }
-    }
-
-    override class func tearDown() {
-        server?.stop()
-        server = nil
-        super.tearDown()
-    }
-
-    var server: PostgresTestServer { Self.server! }
 
     /// Four processes open one new database at the same moment: each takes the advisory lock
     /// before it looks, so exactly one migrates and the others find versions 1 and 2 recorded. Without
@@ -102,7 +89,7 @@ final class PostgresStoreProcessTests: XCTestCase {
         XCTAssertEqual(fromFile.status, 0, fromFile.printed)
 
         let receiver = try ReceiveProcess(
-            ["--store", url, "--api-key-file", try apiKeyFile(dir)], log: dir.appendingPathComponent("receive.log"),
+            ["--store", url, "--api-key-file", try ReceiveProcess.keyFile(in: dir)], log: dir.appendingPathComponent("receive.log"),
             environment: server.environment)
         let fixture = try FixtureCheck.make(days: 2, start: "2026-03-02", seed: 7, name: "pg-secret")
         defer { try? FileManager.default.removeItem(at: fixture) }
@@ -125,7 +112,7 @@ final class PostgresStoreProcessTests: XCTestCase {
         let app = try B.appSyncs(fixture)  // 3 a date, 2 dates: 6 bodies
         let hae = try B.haeSyncs(fixture, dates: ["2026-03-02", "2026-03-03"])  // 1 body (dates − 1)
         let receiver = try ReceiveProcess(
-            ["--store", url, "--api-key-file", try apiKeyFile(dir)], log: dir.appendingPathComponent("receive.log"),
+            ["--store", url, "--api-key-file", try ReceiveProcess.keyFile(in: dir)], log: dir.appendingPathComponent("receive.log"),
             environment: server.environment)
         for body in app { XCTAssertEqual(receiver.send("POST", ReceiveEndpoint.app.path, body: body)?.status, 200) }
         for body in hae { XCTAssertEqual(receiver.send("POST", ReceiveEndpoint.hae.path, body: body)?.status, 200) }
@@ -197,12 +184,5 @@ final class PostgresStoreProcessTests: XCTestCase {
             environment: ["HEALTH_IMPORT_API_KEY": ReceiveProcess.key])
         XCTAssertEqual(push.status, 2, push.printed)
         XCTAssertTrue(push.printed.contains("a PostgreSQL store holds received data only"), push.printed)
-    }
-
-    private func apiKeyFile(_ dir: URL) throws -> String {
-        let file = dir.appendingPathComponent("key").path
-        try ReceiveProcess.key.write(toFile: file, atomically: true, encoding: .utf8)
-        chmod(file, 0o600)
-        return file
     }
 }

@@ -9,6 +9,14 @@ import XCTest
 // @unchecked Sendable: `port` is set once in init; `send` only reads it.
 final class ReceiveProcess: @unchecked Sendable {
     static let key = "rk-7d1e9c0b55a4-secret"
+
+    /// A `--api-key-file` in `dir` holding `key` alone (mode 0600, as `receive` demands).
+    static func keyFile(in dir: URL) throws -> String {
+        let file = dir.appendingPathComponent("key").path
+        try key.write(toFile: file, atomically: true, encoding: .utf8)
+        chmod(file, 0o600)
+        return file
+    }
     let process = Process()
     let log: URL
     private(set) var port = 0

@@ -59,8 +59,7 @@ final class ParallelSAXDriver: ExportParse, @unchecked Sendable {
     /// The window read of a mapped export.xml (`startMapping`): the bytes held are
     /// `mappedStart ..< mappedEnd` of the file, not `current`, and chunks point into it.
     private var mapped: MappedFile?
-    private var mappedStart = 0
-    private var mappedEnd = 0
+    private var mappedStart = 0, mappedEnd = 0
 
     private let order: BoundedBatchQueue<ParseChunk>
     private let work: BoundedBatchQueue<ParseChunk>
@@ -118,6 +117,7 @@ final class ParallelSAXDriver: ExportParse, @unchecked Sendable {
 
     func feed(_ bytes: UnsafeRawBufferPointer) throws {
         if let failure = state.failure { throw stopWith(failure) }
+        endMapping()  // bytes after a map's go after its held bytes (the session never does this)
         current.append(contentsOf: bytes)
         while current.count >= chunkBytes, try cut() {}
     }
@@ -158,20 +158,20 @@ final class ParallelSAXDriver: ExportParse, @unchecked Sendable {
         return n
     }
 
+    /// Whether `startMapping` may be tried: the first chunk (the prolog) is gone, and cuts are made.
+    var canMap: Bool { !firstPending && !sequentialOnly }
+
     /// The window read of export.xml from its mapping (`MappedFile`): once the first chunk is
     /// gone (the prolog with it), the bytes held go on as the file's from `offset - current.count`
     /// (the bytes read so far end at `offset`), and chunks point into the map: a worker copies
     /// only the elements its window keeps. False (nothing changed) when the held bytes are not
     /// the file's there (the prolog filter changed them) or the read cannot cut chunks.
-    var canMap: Bool { !firstPending && !sequentialOnly }
     func startMapping(_ file: MappedFile, at offset: Int) -> Bool {
         guard mapped == nil, canMap, current.count <= offset, offset <= file.count else { return false }
         let start = offset - current.count
         let same = current.withUnsafeBytes { held in held.isEmpty || memcmp(held.baseAddress!, file.base + start, held.count) == 0 }
         guard same else { return false }
-        mapped = file
-        mappedStart = start
-        mappedEnd = offset
+        (mapped, mappedStart, mappedEnd) = (file, start, offset)
         byteSpares.recycle(&current)
         return true
     }

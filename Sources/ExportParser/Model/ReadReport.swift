@@ -28,6 +28,9 @@ package struct InputLocation: Sendable, CustomStringConvertible {
 /// few of each reason keep their location so the summary can point at them. Values are never kept.
 struct ReadReport: Sendable {
     var bytesRead: Int64 = 0
+    /// Of `bytesRead`, those the window read took from the file's map instead of reading them
+    /// (`MappedFile`; tests: that the map was used).
+    var bytesMapped: Int64 = 0
     /// Top-level records read, by type.
     var recordsByType: [String: Int] = [:]
     var workouts = 0
@@ -54,6 +57,7 @@ struct ReadReport: Sendable {
 
     mutating func merge(_ other: ReadReport) {
         bytesRead += other.bytesRead
+        bytesMapped += other.bytesMapped
         recordsByType.merge(other.recordsByType, uniquingKeysWith: +)
         workouts += other.workouts
         correlations += other.correlations

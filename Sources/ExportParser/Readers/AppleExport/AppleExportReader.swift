@@ -19,6 +19,9 @@ struct AppleExportReader {
     /// The window read (`ExportWindow`): with more than one thread, only the top-level elements
     /// that can reach these dates are parsed; nil reads everything.
     var window: ExportWindow?
+    /// The window read of export.xml maps the file instead of reading it (`MappedFile`); tests
+    /// turn it off to compare the two.
+    var mapsFile = true
 
     init(path: String) { self.path = path }
 
@@ -55,7 +58,7 @@ struct AppleExportReader {
         let size: Int64? = fstat(fd, &st) == 0 ? Int64(st.st_size) : nil
         var session = ParseSession(
             file: path, sink: sink, input: InputDescription(path: path, format: .appleXML, byteCount: size), threads: threads,
-            chunkBytes: parallelChunkBytes, window: window, progress: progress)
+            chunkBytes: parallelChunkBytes, window: window, mapsFile: mapsFile, progress: progress)
         while true {
             let n: Int
             do {
@@ -155,12 +158,18 @@ struct ParseSession {
     private var lastReport: Int64 = 0
     /// What `feed(reading:upTo:)` reads into when the bytes cannot go straight into a chunk.
     private var readBuffer: [UInt8] = []
+    /// The window read maps export.xml once the prolog is behind (`ParallelSAXDriver.startMapping`):
+    /// not tried yet, and the map while it is fed.
+    private var mapsFile: Bool
+    private var mapping: MappedFile?
+    private var bytesMapped: Int64 = 0
 
     init(
         file: String, sink: SampleSink, input: InputDescription, threads: Int = 1, chunkBytes: Int = ParseThreads.defaultChunkBytes,
-        window: ExportWindow? = nil, progress: ((Int64, Int64?) -> Void)? = nil
+        window: ExportWindow? = nil, mapsFile: Bool = false, progress: ((Int64, Int64?) -> Void)? = nil
     ) {
         self.file = file
+        self.mapsFile = mapsFile && window != nil && threads > 1
         self.sink = sink
         self.input = input
         self.progress = progress
@@ -196,6 +205,9 @@ struct ParseSession {
     /// kernel's); otherwise they go through a buffer of this session and `feed`.
     mutating func feed(reading fd: Int32, upTo count: Int) throws -> Int {
         let n: Int
+        if filter.inBody, let parallel = driver as? ParallelSAXDriver, let mapped = try feed(mapping: fd, into: parallel, upTo: count) {
+            return mapped
+        }
         if filter.inBody, let parallel = driver as? ParallelSAXDriver {
             do {
                 n = try parallel.feed(reading: fd, upTo: count, filter: &filter)
@@ -210,6 +222,31 @@ struct ParseSession {
         if readBuffer.count != count { readBuffer = [UInt8](repeating: 0, count: count) }
         n = try POSIXFile.fill(&readBuffer, from: fd)
         if n > 0 { try feed(readBuffer[..<n]) }
+        return n
+    }
+
+    /// The window read from the map of `fd`, up to `count` bytes of it a call (the bytes held
+    /// grow as reading would, and so cut as the read does); nil when the map is not (or no more)
+    /// in use: once its end is reached, bytes the file gained since are read after it.
+    private mutating func feed(mapping fd: Int32, into parallel: ParallelSAXDriver, upTo count: Int) throws -> Int? {
+        if mapsFile, parallel.canMap {
+            mapsFile = false
+            if let file = MappedFile(fd: fd), parallel.startMapping(file, at: Int(bytesFed)) { mapping = file }
+        }
+        guard let file = mapping else { return nil }
+        let end = min(file.count, Int(bytesFed) + count)
+        guard end > bytesFed else {
+            // The map's end: bytes the file gained since it was made are read after it (a
+            // descriptor that cannot seek there ends the read with the map).
+            mapping = nil
+            parallel.endMapping()
+            return lseek(fd, off_t(file.count), SEEK_SET) < 0 ? 0 : nil
+        }
+        try parallel.feed(mappedThrough: end)
+        let n = end - Int(bytesFed)
+        bytesFed = Int64(end)
+        bytesMapped += Int64(n)
+        reportProgress()
         return n
     }
 
@@ -233,6 +270,7 @@ struct ParseSession {
         try driver.finish()
         var report = handler.finalizeReport()
         report.bytesRead = bytesFed
+        report.bytesMapped = bytesMapped
         let dropped = filter.controlCharactersDropped + ((driver as? ParallelSAXDriver)?.controlCharactersDropped ?? 0)
         report.controlCharactersDropped = dropped
         if dropped > 0 { report.skips["control characters removed (not allowed in XML)"] = dropped }

@@ -105,53 +105,72 @@ struct ExportWindow: Sendable {
         let newCount = bytes.withUnsafeMutableBufferPointer { b -> Int in
             let p = b.baseAddress!
             var write = 0
-            // Segments run from one boundary (a line feed before a top-level element, or before a
-            // line at column 0) to the next; the first from 0 (a prolog, or the element a chunk
-            // after the first begins with).
-            var segStart = 0
-            var zone = false
-            // Whether the chunk holds a `#` at all, which a character reference (`&#…;`) needs:
-            // real chunks hold none (the DTD's `#REQUIRED` aside), and one search of the chunk
-            // spares one of every tag and metadata key below.
-            let references = memchr(p, 0x23, n) != nil
-            var i = 0
-            while true {
-                var next: Int?
-                while i < n {
-                    guard let f = memchr(p + i, 0x0A, n - i) else {
-                        i = n
-                        break
-                    }
-                    i = p.distance(to: f.assumingMemoryBound(to: UInt8.self))
-                    if Self.isBoundary(p, n, i) {
-                        next = i
-                        break
-                    }
-                    if !zone { zone = Self.namesZone(p, n, line: i + 1, references: references) }
-                    i += 1
-                }
-                let segEnd = next ?? n
-                if keep(p + segStart, segEnd - segStart, zone: zone, references: references, seen: &seen) {
-                    if write != segStart { memmove(p + write, p + segStart, segEnd - segStart) }
-                    write += segEnd - segStart
-                    seen.kept += 1
-                } else {
-                    seen.dropped += 1
-                }
-                guard let next else { break }
-                segStart = next
-                zone = false
-                i = next + 1
+            // A kept element moves down over the ones cut before it: below the bytes still scanned.
+            scan(UnsafePointer(p), n, seen: &seen) { from, to in
+                if write != from { memmove(p + write, p + from, to - from) }
+                write += to - from
             }
             return write
         }
         if newCount < n { bytes.removeLast(n - newCount) }
     }
 
+    /// Appends to `kept` the top-level elements of `source` (a mapped chunk of export.xml, never
+    /// written: `MappedFile`) that can reach the window, as `filter` leaves them in place.
+    func filter(_ source: UnsafeRawBufferPointer, into kept: inout [UInt8], seen: inout Seen) {
+        guard let base = source.baseAddress, source.count > 0 else { return }
+        let p = base.assumingMemoryBound(to: UInt8.self)
+        guard source.count > 4 else { return kept.append(contentsOf: UnsafeBufferPointer(start: p, count: source.count)) }
+        scan(p, source.count, seen: &seen) { from, to in kept.append(contentsOf: UnsafeBufferPointer(start: p + from, count: to - from)) }
+    }
+
+    /// Splits `n` bytes at `p` into segments, one top-level element each, and passes those to keep
+    /// to `keepSegment` (from, to), in file order.
+    @inline(__always)
+    private func scan(_ p: UnsafePointer<UInt8>, _ n: Int, seen: inout Seen, keepSegment: (Int, Int) -> Void) {
+        // Segments run from one boundary (a line feed before a top-level element, or before a
+        // line at column 0) to the next; the first from 0 (a prolog, or the element a chunk
+        // after the first begins with).
+        var segStart = 0
+        var zone = false
+        // Whether the chunk holds a `#` at all, which a character reference (`&#…;`) needs:
+        // real chunks hold none (the DTD's `#REQUIRED` aside), and one search of the chunk
+        // spares one of every tag and metadata key below.
+        let references = memchr(p, 0x23, n) != nil
+        var i = 0
+        while true {
+            var next: Int?
+            while i < n {
+                guard let f = memchr(p + i, 0x0A, n - i) else {
+                    i = n
+                    break
+                }
+                i = p.distance(to: f.assumingMemoryBound(to: UInt8.self))
+                if Self.isBoundary(p, n, i) {
+                    next = i
+                    break
+                }
+                if !zone { zone = Self.namesZone(p, n, line: i + 1, references: references) }
+                i += 1
+            }
+            let segEnd = next ?? n
+            if keep(p + segStart, segEnd - segStart, zone: zone, references: references, seen: &seen) {
+                keepSegment(segStart, segEnd)
+                seen.kept += 1
+            } else {
+                seen.dropped += 1
+            }
+            guard let next else { break }
+            segStart = next
+            zone = false
+            i = next + 1
+        }
+    }
+
     /// A line feed followed by a top-level element (`\n <` and a name's first byte, as
     /// `ParallelSAXDriver` cuts) or by a line at column 0 (`\n<`: the root's end tag).
     @inline(__always)
-    private static func isBoundary(_ p: UnsafeMutablePointer<UInt8>, _ n: Int, _ i: Int) -> Bool {
+    private static func isBoundary(_ p: UnsafePointer<UInt8>, _ n: Int, _ i: Int) -> Bool {
         if i + 1 < n, p[i + 1] == UInt8(ascii: "<") { return true }
         guard i + 3 < n, p[i + 1] == 0x20, p[i + 2] == UInt8(ascii: "<") else { return false }
         let c = p[i + 3]
@@ -162,7 +181,7 @@ struct ExportWindow: Sendable {
     /// `MetadataEntry` whose `key` is first and is `HKTimeZone` (as Apple writes them), or one
     /// written otherwise and naming it anywhere on its line.
     @inline(__always)
-    private static func namesZone(_ p: UnsafeMutablePointer<UInt8>, _ n: Int, line: Int, references: Bool) -> Bool {
+    private static func namesZone(_ p: UnsafePointer<UInt8>, _ n: Int, line: Int, references: Bool) -> Bool {
         var j = line
         while j < n, p[j] == 0x20 || p[j] == 0x09 { j += 1 }
         // `<M` first: most nested lines are not metadata (beats, statistics, end tags).
@@ -190,17 +209,17 @@ struct ExportWindow: Sendable {
     /// Whether the segment (an element, with the line feed before it) can reach the window;
     /// `zone`: a nested line of it names `HKTimeZone`.
     /// `references`: the chunk may hold a character reference (a `#`).
-    private func keep(_ p: UnsafeMutablePointer<UInt8>, _ count: Int, zone: Bool, references: Bool, seen: inout Seen) -> Bool {
+    private func keep(_ p: UnsafePointer<UInt8>, _ count: Int, zone: Bool, references: Bool, seen: inout Seen) -> Bool {
         // The start tag: from the first `<` to the first `>` (an attribute holding a raw `>` only
         // shortens it, and a tag without readable dates is kept).
         let tag: UnsafePointer<UInt8>
         if count > 2, p[0] == 0x0A, p[1] == 0x20, p[2] == 0x3C {
-            tag = UnsafePointer(p + 2)  // a top-level element as the cut found it: no search
+            tag = p + 2  // a top-level element as the cut found it: no search
         } else {
             guard let lt = memchr(p, 0x3C, count) else { return true }
             tag = UnsafePointer(lt.assumingMemoryBound(to: UInt8.self))
         }
-        let before = UnsafePointer(p).distance(to: tag)
+        let before = p.distance(to: tag)
         guard let gt = memchr(tag, 0x3E, count - before) else { return true }
         let tagCount = tag.distance(to: gt.assumingMemoryBound(to: UInt8.self))
         guard tagCount > 1, tag[1] != UInt8(ascii: "/"), tag[1] != UInt8(ascii: "!"), tag[1] != UInt8(ascii: "?") else { return true }
@@ -232,15 +251,15 @@ struct ExportWindow: Sendable {
         }
         if start.seconds < to, end.seconds >= from { return true }
         if zone || restOfLineNamesZone(tag, tagCount, p, count) { return true }
-        if census != nil { return !cutIntoCensus(tag, tagCount, start, end, segment: (UnsafePointer(p), count), seen: &seen) }
+        if census != nil { return !cutIntoCensus(tag, tagCount, start, end, segment: (p, count), seen: &seen) }
         if start.seconds < to, let type = Self.attribute(tag, tagCount, " type=\""), Self.isSleep(type) { return true }
         return keepsWatch(tag, tagCount, references: references, seen: &seen)
     }
 
     /// Whether the segment is one element: its start tag closed in place with only white space
     /// after it, or its last bytes (white space aside) the end tag of its name.
-    private static func isOneElement(_ tag: UnsafePointer<UInt8>, _ tagCount: Int, _ p: UnsafeMutablePointer<UInt8>, _ count: Int) -> Bool {
-        let after = UnsafePointer(p).distance(to: tag) + tagCount + 1
+    private static func isOneElement(_ tag: UnsafePointer<UInt8>, _ tagCount: Int, _ p: UnsafePointer<UInt8>, _ count: Int) -> Bool {
+        let after = p.distance(to: tag) + tagCount + 1
         var end = count
         while end > after, p[end - 1] == 0x20 || p[end - 1] == 0x0A || p[end - 1] == 0x0D || p[end - 1] == 0x09 { end -= 1 }
         if tag[tagCount - 1] == UInt8(ascii: "/") { return end == after }
@@ -255,8 +274,8 @@ struct ExportWindow: Sendable {
 
     /// Whether the top-level line goes on after the start tag (not Apple's layout) and names
     /// `HKTimeZone` there.
-    private func restOfLineNamesZone(_ tag: UnsafePointer<UInt8>, _ tagCount: Int, _ p: UnsafeMutablePointer<UInt8>, _ count: Int) -> Bool {
-        var after = UnsafePointer(p).distance(to: tag) + tagCount + 1
+    private func restOfLineNamesZone(_ tag: UnsafePointer<UInt8>, _ tagCount: Int, _ p: UnsafePointer<UInt8>, _ count: Int) -> Bool {
+        var after = p.distance(to: tag) + tagCount + 1
         if after < count, p[after] == 0x0A { return false }  // Apple's layout: the line ends with the tag
         after = min(after, count)
         let end = memchr(p + after, 0x0A, count - after).map { p.distance(to: $0.assumingMemoryBound(to: UInt8.self)) } ?? count

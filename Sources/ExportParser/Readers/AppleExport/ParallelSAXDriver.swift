@@ -21,7 +21,8 @@ import Foundation
 /// sequentially after `chunkBytes × 4` bytes without one.
 ///
 /// The window read (`window`, `explain`): a worker first cuts out of its chunk the top-level
-/// elements that cannot reach the dates asked about (`ExportWindow`), then parses what is left.
+/// elements that cannot reach the dates asked about (`ExportWindow`), then parses what is left;
+/// of a mapped export.xml (`startMapping`) a chunk is a part of the map, and only that is copied.
 ///
 /// Memory: at most N + 2 chunks (their bytes, tapes and dictionaries) are held at a time, and
 /// their byte arrays go round through `ChunkByteSpares` instead of being freed and made again.
@@ -35,7 +36,8 @@ import Foundation
 /// `feed` each; `feed(reading:)` lets `read` write into the uninitialised capacity
 /// `Array.append(contentsOf:)` hands to `SpareCapacityRead` (never past it: the read is
 /// limited to that buffer's count, and the array counts only the bytes the read returned); the
-/// cut search reads a buffer of the array it belongs to inside `withUnsafeBufferPointer`.
+/// cut search reads a buffer of the array it belongs to inside `withUnsafeBufferPointer`, or
+/// the held part of a `MappedFile`, which the driver and every chunk of it keep alive.
 // @unchecked Sendable: its handler is used only by the player thread until `finish` has waited for it.
 final class ParallelSAXDriver: ExportParse, @unchecked Sendable {
     let file: String
@@ -54,6 +56,10 @@ final class ParallelSAXDriver: ExportParse, @unchecked Sendable {
     /// No cut was found for too long: the rest goes to the player's sequential parser.
     private var sequentialOnly = false
     private var closed = false
+    /// The window read of a mapped export.xml (`startMapping`): the bytes held are
+    /// `mappedStart ..< mappedEnd` of the file, not `current`, and chunks point into it.
+    private var mapped: MappedFile?
+    private var mappedStart = 0, mappedEnd = 0
 
     private let order: BoundedBatchQueue<ParseChunk>
     private let work: BoundedBatchQueue<ParseChunk>
@@ -111,6 +117,7 @@ final class ParallelSAXDriver: ExportParse, @unchecked Sendable {
 
     func feed(_ bytes: UnsafeRawBufferPointer) throws {
         if let failure = state.failure { throw stopWith(failure) }
+        endMapping()  // bytes after a map's go after its held bytes (the session never does this)
         current.append(contentsOf: bytes)
         while current.count >= chunkBytes, try cut() {}
     }
@@ -151,6 +158,65 @@ final class ParallelSAXDriver: ExportParse, @unchecked Sendable {
         return n
     }
 
+    /// Whether `startMapping` may be tried: the first chunk (the prolog) is gone, and cuts are made.
+    var canMap: Bool { !firstPending && !sequentialOnly }
+
+    /// The window read of export.xml from its mapping (`MappedFile`): once the first chunk is
+    /// gone (the prolog with it), the bytes held go on as the file's from `offset - current.count`
+    /// (the bytes read so far end at `offset`), and chunks point into the map: a worker copies
+    /// only the elements its window keeps. False (nothing changed) when the held bytes are not
+    /// the file's there (the prolog filter changed them) or the read cannot cut chunks.
+    func startMapping(_ file: MappedFile, at offset: Int) -> Bool {
+        guard mapped == nil, canMap, current.count <= offset, offset <= file.count else { return false }
+        let start = offset - current.count
+        let same = current.withUnsafeBytes { held in held.isEmpty || memcmp(held.baseAddress!, file.base + start, held.count) == 0 }
+        guard same else { return false }
+        (mapped, mappedStart, mappedEnd) = (file, start, offset)
+        byteSpares.recycle(&current)
+        return true
+    }
+
+    /// The mapped file's bytes up to `end` are held now: cut as `feed` does.
+    func feed(mappedThrough end: Int) throws {
+        if let failure = state.failure { throw stopWith(failure) }
+        mappedEnd = end
+        while mappedEnd - mappedStart >= chunkBytes, try cutMapped() {}
+    }
+
+    /// The bytes held in the map go back into `current` (at most a few chunks': the end of the
+    /// map, or an error) and reading goes on as before.
+    func endMapping() {
+        guard let file = mapped else { return }
+        current = byteSpares.reuse()
+        current.append(contentsOf: file.bytes(mappedStart..<mappedEnd).assumingMemoryBound(to: UInt8.self))
+        file.release(mappedStart..<mappedEnd)
+        mapped = nil
+    }
+
+    /// `cut` of the mapped bytes held: a chunk is a part of the file, nothing is copied here.
+    private func cutMapped() throws -> Bool {
+        guard let file = mapped else { return false }
+        if sequentialOnly {
+            try dispatch(
+                ParseChunk(bytes: byteSpares.reuse(), first: false, last: false, sequential: true, mapped: part(of: file, mappedEnd)))
+            return false
+        }
+        let held = file.bytes(mappedStart..<mappedEnd).assumingMemoryBound(to: UInt8.self)
+        guard let at = cutPoint(in: held) else { return noCut(held: held.count) }
+        cuts += 1
+        let chunk = ParseChunk(
+            bytes: byteSpares.reuse(), first: false, last: false, sequential: false, mapped: part(of: file, mappedStart + at))
+        searchFrom = 0
+        try dispatch(chunk)
+        return true
+    }
+
+    /// The held bytes up to `end`, which are held no more.
+    private func part(of file: MappedFile, _ end: Int) -> MappedFile.Part {
+        defer { mappedStart = end }
+        return MappedFile.Part(file: file, range: mappedStart..<end)
+    }
+
     /// A sequence of the bytes one `read` writes into the uninitialised capacity that
     /// `Array.append(contentsOf:)` hands to `_copyContents`: the one way to grow an array by
     /// bytes the kernel writes without writing the bytes first (zeros) or copying them in.
@@ -184,14 +250,30 @@ final class ParallelSAXDriver: ExportParse, @unchecked Sendable {
             return false
         }
         let n = current.count
-        // Searched backwards first, from the end of what is held (up to 1.5 × `chunkBytes`, the
-        // most a chunk and one read make): what follows the last cut, the start of an element not
-        // yet whole (a few hundred bytes), is all that moves into the next chunk's buffer.
-        // Searching forwards from `chunkBytes` moved everything past the first cut instead, half
-        // a read on average: 0.5 GB of copying for a 1 GB export.
+        guard let at = current.withUnsafeBufferPointer({ cutPoint(in: $0) }) else { return noCut(held: n) }
+        var rest = byteSpares.reuse()
+        rest.append(contentsOf: current[at...])
+        cuts += 1
+        carriedBytes += n - at
+        current.removeLast(n - at)
+        let chunk = ParseChunk(bytes: current, first: firstPending, last: false, sequential: false)
+        current = rest
+        searchFrom = 0
+        try dispatch(chunk)
+        return true
+    }
+
+    /// Where the bytes held (`b`) are cut: after the last line feed before a top-level element.
+    /// Searched backwards first, from the end of what is held (up to 1.5 × `chunkBytes`, the
+    /// most a chunk and one read make): what follows the last cut, the start of an element not
+    /// yet whole (a few hundred bytes), is all that moves into the next chunk's buffer.
+    /// Searching forwards from `chunkBytes` moved everything past the first cut instead, half
+    /// a read on average: 0.5 GB of copying for a 1 GB export. Nil when there is none yet.
+    private func cutPoint(in b: UnsafeBufferPointer<UInt8>) -> Int? {
+        let n = b.count
         let reach = min(n, chunkBytes + chunkBytes / 2)
         var from = searchFrom
-        let found: Int? = current.withUnsafeBufferPointer { b in
+        let found: Int? = {
             if from == 0 {
                 var i = reach - 4
                 while i >= minimumCut {
@@ -209,37 +291,18 @@ final class ParallelSAXDriver: ExportParse, @unchecked Sendable {
                 i += 1
             }
             return nil
-        }
-        guard let at = found else {
-            // Every byte up to here was looked at: the next search goes on from where this one ended.
-            searchFrom = max(from, n - 3)
-            if n > chunkBytes * 4 {
-                // Not laid out as Apple's exports are: read the rest in one parser.
-                sequentialOnly = true
-                return true
-            }
-            return false
-        }
-        var rest = byteSpares.reuse()
-        rest.append(contentsOf: current[at...])
-        cuts += 1
-        carriedBytes += n - at
-        current.removeLast(n - at)
-        let chunk = ParseChunk(bytes: current, first: firstPending, last: false, sequential: false)
-        current = rest
-        searchFrom = 0
-        try dispatch(chunk)
-        return true
+        }()
+        // Every byte up to here was looked at: the next search goes on from where this one ended.
+        if found == nil { searchFrom = max(from, n - 3) }
+        return found
     }
 
-    /// Whether the document is UTF-8: its XML declaration names no encoding, or UTF-8.
-    static func declaresUTF8(_ bytes: [UInt8]) -> Bool {
-        let head = bytes.prefix(512)
-        guard head.starts(with: Array("<?xml".utf8)), let end = head.firstIndex(of: UInt8(ascii: ">")) else { return true }
-        let declaration = String(decoding: head[..<end], as: UTF8.self).lowercased()
-        guard let at = declaration.range(of: "encoding") else { return true }
-        let rest = declaration[at.upperBound...].drop { $0 == " " || $0 == "=" || $0 == "\"" || $0 == "'" }
-        return rest.hasPrefix("utf-8") || rest.hasPrefix("utf8")
+    /// No cut in the `held` bytes: false (wait for more), or, after `chunkBytes × 4` without one
+    /// (not laid out as Apple's exports are), true with the rest to be read in one parser.
+    private func noCut(held: Int) -> Bool {
+        guard held > chunkBytes * 4 else { return false }
+        sequentialOnly = true
+        return true
     }
 
     /// Whether a top-level element starts on the line after `i` (`\n <` and a name's first
@@ -265,6 +328,7 @@ final class ParallelSAXDriver: ExportParse, @unchecked Sendable {
 
     func finish() throws {
         if let failure = state.failure { throw stopWith(failure) }
+        endMapping()
         let whole = firstPending
         try dispatch(ParseChunk(bytes: current, first: whole, last: true, sequential: whole || sequentialOnly))
         current = []
@@ -282,6 +346,7 @@ final class ParallelSAXDriver: ExportParse, @unchecked Sendable {
             if let failure = state.failure { throw failure }
             return
         }
+        endMapping()
         if state.failure == nil, !current.isEmpty || firstPending {
             // The bytes so far, read on without the end of input: an error in them comes first.
             try? dispatch(ParseChunk(bytes: current, first: firstPending, last: false, sequential: true))
@@ -321,7 +386,12 @@ final class ParallelSAXDriver: ExportParse, @unchecked Sendable {
                 defer { chunk.parsed.signal() }
                 if state.workersStopped { continue }
                 // The window read: only the elements that can reach the dates asked about go on.
-                window?.filter(&chunk.bytes, seen: &seen)
+                if let window, chunk.mapped != nil {
+                    chunk.takeMapped(window, seen: &seen)
+                } else {
+                    chunk.takeMapped()
+                    window?.filter(&chunk.bytes, seen: &seen)
+                }
                 // The window read's reading thread tests no control byte (`PrologFilter.checksBody`):
                 // the bytes left for libxml2 are tested here, a sliver of the chunk. A NUL leaves
                 // the chunk to the player's parser, whose libxml2 refuses it: an error, so the
@@ -389,6 +459,7 @@ final class ParallelSAXDriver: ExportParse, @unchecked Sendable {
                     continue
                 }
                 // From here on, one parser reads the rest of the input in order, as the file has it.
+                chunk.takeMapped()
                 if chunk.shortcuts {
                     EntityShortcuts.restore(&chunk.bytes)
                     chunk.shortcuts = false

@@ -16,6 +16,10 @@ final class ParseChunk: @unchecked Sendable {
     /// Read by the player's sequential parser, not by a worker: no sound cut was found, or the
     /// input stopped early (`settle`), or the whole document is this one chunk.
     let sequential: Bool
+    /// The window read of a mapped export.xml: the chunk's bytes are still in the file
+    /// (`bytes` is an empty buffer); the worker copies into `bytes` what it keeps, or the player
+    /// all of them, and sets this to nil.
+    var mapped: MappedFile.Part?
 
     // Results, written by a worker before `parsed` is signalled.
     /// Its tapes, in order; their names point into `recorder`'s dictionary.
@@ -32,15 +36,31 @@ final class ParseChunk: @unchecked Sendable {
     var controlsDropped = 0
     let parsed = DispatchSemaphore(value: 0)
 
-    init(bytes: [UInt8], first: Bool, last: Bool, sequential: Bool) {
+    init(bytes: [UInt8], first: Bool, last: Bool, sequential: Bool, mapped: MappedFile.Part? = nil) {
         self.bytes = bytes
         self.first = first
         self.last = last
         self.sequential = sequential
+        self.mapped = mapped
     }
 
-    /// Line feeds in the bytes: the line of the next chunk's first byte is this many more. Reads
-    /// the array's buffer through a pointer, `memchr` never past its end.
+    /// Copies into `bytes` the mapped elements `window` keeps, and lets the process drop the
+    /// pages (`MappedFile.release`).
+    func takeMapped(_ window: ExportWindow, seen: inout ExportWindow.Seen) {
+        guard let part = mapped else { return }
+        window.filter(part.bytes, into: &bytes, seen: &seen)
+        part.file.release(part.range)
+        mapped = nil
+    }
+
+    /// Copies all the mapped bytes into `bytes` (the player's parser reads them), as `takeMapped(_:seen:)`.
+    func takeMapped() {
+        guard let part = mapped else { return }
+        bytes.append(contentsOf: part.bytes.assumingMemoryBound(to: UInt8.self))
+        part.file.release(part.range)
+        mapped = nil
+    }
+
     static func lineFeeds(_ bytes: [UInt8]) -> Int {
         // libc's vectorised memchr from one line feed to the next: an export's lines average
         // about 160 bytes, so this reads 32 bytes an instruction or two where the byte loop it

@@ -1,0 +1,77 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// A regular file mapped read-only into memory (`mmap`, `PROT_READ`, `MAP_PRIVATE`): the window
+/// read of export.xml (`ParallelSAXDriver`) lets its workers scan the page cache in place and copy
+/// only the elements they keep, where reading copied all 3 GB of a long export into chunk buffers
+/// first (the kernel's copy, 0.55–0.6 s of system time; docs/export-xml.md, "The window read").
+///
+/// Why this is safe (the invariant): the mapping is made once, of the `count` bytes `fstat` gave
+/// for a regular file, and lives until this object's `deinit`; every chunk that points into it
+/// holds the object (`Part`), so no pointer outlives the mapping (lifetime). Every pointer
+/// handed out is inside `base ..< base + count` (`bytes(_:)` checks the range: bounds). The pages
+/// are never written (`PROT_READ`; the scanner copies what it keeps), so threads may read them at
+/// once and `release(_:)` may drop any page, even one another thread reads: it is faulted in again
+/// from the file (exclusivity).
+///
+/// A file truncated by another process while it is mapped makes a read past its new end raise
+/// `SIGBUS`, which ends the run (docs/export-xml.md, "The window read", "A file truncated while mapped"): the map is made only
+/// of a regular file, only for `explain` and `compare` (which write their outputs by temporary
+/// name and rename, so nothing half-written is left), and a read then would have given a damaged
+/// document anyway.
+// @unchecked Sendable: the mapping is immutable and read-only for its whole life.
+final class MappedFile: @unchecked Sendable {
+    let base: UnsafeRawPointer
+    let count: Int
+
+    /// Maps the whole of `fd`, or nil (the caller reads instead) when it is not a regular file,
+    /// is empty, or cannot be mapped. `fd` may be closed afterwards: the mapping keeps the file.
+    init?(fd: Int32) {
+        var st = stat()
+        guard fstat(fd, &st) == 0, st.st_mode & S_IFMT == S_IFREG, st.st_size > 0 else { return nil }
+        let size = Int(st.st_size)
+        guard let p = mmap(nil, size, PROT_READ, MAP_PRIVATE, fd, 0), p != UnsafeMutableRawPointer(bitPattern: -1) else { return nil }
+        base = UnsafeRawPointer(p)
+        count = size
+        // Read once, front to back: the kernel reads ahead further and maps more pages a fault.
+        _ = madvise(p, size, MADV_SEQUENTIAL)
+    }
+
+    deinit { munmap(UnsafeMutableRawPointer(mutating: base), count) }
+
+    /// The bytes of `range` (inside the file).
+    func bytes(_ range: Range<Int>) -> UnsafeRawBufferPointer {
+        precondition(range.lowerBound >= 0 && range.upperBound <= count, "a range outside the mapped file")
+        return UnsafeRawBufferPointer(start: base + range.lowerBound, count: range.count)
+    }
+
+    /// Drops the pages that hold `range` from this process (`MADV_DONTNEED`): they stay in the
+    /// page cache, and a read of them faults them in again. Without it every page scanned stays
+    /// mapped, and the process's resident size grows to the file's (3 GB). A fault maps the
+    /// pages of its whole 64 KiB block that are in the page cache (Linux's fault-around), some of
+    /// them a neighbour's, which may have been dropped already: so the blocks `range` touches
+    /// are dropped whole (dropping 5–15 % of the file's pages less was measured otherwise).
+    func release(_ range: Range<Int>) {
+        let block = Self.faultAroundBytes
+        let from = range.lowerBound / block * block
+        let to = min(count, (range.upperBound + block - 1) / block * block)
+        guard to > from else { return }
+        _ = madvise(UnsafeMutableRawPointer(mutating: base + from), to - from, MADV_DONTNEED)
+    }
+
+    /// Linux's default `fault_around_bytes` (a multiple of every page size in use).
+    static let faultAroundBytes = 64 << 10
+
+    /// Bytes of the file, holding the mapping alive while a chunk points into them.
+    struct Part: @unchecked Sendable {
+        let file: MappedFile
+        let range: Range<Int>
+
+        var bytes: UnsafeRawBufferPointer { file.bytes(range) }
+    }
+}

@@ -92,12 +92,10 @@ extension ExportWindow {
         while i < count {
             while i < count, tag[i] == 0x20 || tag[i] == 0x0A || tag[i] == 0x09 || tag[i] == 0x0D { i += 1 }
             if i >= count || tag[i] == UInt8(ascii: "/") { break }
-            guard let eq = memchr(tag + i, 0x3D, count - i) else { return nil }
-            let e = tag.distance(to: eq.assumingMemoryBound(to: UInt8.self))
-            guard e + 1 < count, tag[e + 1] == 0x22 else { return nil }
+            guard let e = first(0x3D, tag, from: i, count), e + 1 < count, tag[e + 1] == 0x22 else { return nil }
             let v = e + 2
-            guard v <= count, let q = memchr(tag + v, 0x22, count - v) else { return nil }
-            let value = (tag + v, tag.distance(to: q.assumingMemoryBound(to: UInt8.self)) - v)
+            guard let q = first(0x22, tag, from: v, count) else { return nil }
+            let value = (tag + v, q - v)
             func named(_ key: StaticString) -> Bool { e - i == key.utf8CodeUnitCount && same(tag + i, key) }
             switch e - i {
             case 4: if named("type") { a.type = value } else if named("unit") { a.unit = value }
@@ -109,6 +107,30 @@ extension ExportWindow {
             i = v + value.1 + 1
         }
         return a
+    }
+
+    /// The first `byte` in `tag[from..<count]`: the first 32 bytes eight at a time (a name, a
+    /// date, most values; a `memchr` call for each cost more than its search), then `memchr`
+    /// (a `device`).
+    @inline(__always)
+    static func first(_ byte: UInt8, _ tag: UnsafePointer<UInt8>, from: Int, _ count: Int) -> Int? {
+        let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
+        let pattern = ones &* UInt64(byte)
+        var i = from
+        let near = min(count, from + 32)
+        while i + 8 <= near {
+            // The lowest byte equal to `byte` sets the lowest flag (flags above it may be false).
+            let x = UnsafeRawPointer(tag + i).loadUnaligned(as: UInt64.self) ^ pattern
+            let flags = (x &- ones) & ~x & highs
+            if flags != 0 { return i + UInt64(littleEndian: flags).trailingZeroBitCount / 8 }
+            i += 8
+        }
+        while i < near {
+            if tag[i] == byte { return i }
+            i += 1
+        }
+        guard i < count, let f = memchr(tag + i, Int32(byte), count - i) else { return nil }
+        return tag.distance(to: f.assumingMemoryBound(to: UInt8.self))
     }
 
     /// Whether `count` bytes at `a` and `b` are the same, compared eight at a time (the

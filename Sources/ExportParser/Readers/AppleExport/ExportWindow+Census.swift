@@ -119,10 +119,11 @@ extension ExportWindow {
         var i = from
         let near = min(count, from + 32)
         while i + 8 <= near {
-            // The lowest byte equal to `byte` sets the lowest flag (flags above it may be false).
-            let x = UnsafeRawPointer(tag + i).loadUnaligned(as: UInt64.self) ^ pattern
+            // Byte k of the text is byte k of the word (little-endian on every host). The lowest
+            // byte equal to `byte` sets the lowest flag (a borrow may set flags above it only).
+            let x = UInt64(littleEndian: UnsafeRawPointer(tag + i).loadUnaligned(as: UInt64.self)) ^ pattern
             let flags = (x &- ones) & ~x & highs
-            if flags != 0 { return i + UInt64(littleEndian: flags).trailingZeroBitCount / 8 }
+            if flags != 0 { return i + flags.trailingZeroBitCount / 8 }
             i += 8
         }
         while i < near {

@@ -44,10 +44,11 @@ public final class CompareJob {
             try CompareInputCheck.checkFiles(native: request.native, hae: request.hae)
             // `--from` fixes the window before anything is read: an export is read through it.
             let read = windowRead && request.monitor == nil ? fromDay.map { Comparison.Window(from: $0, to: $0 + request.days - 1) } : nil
-            native = try Self.side(
-                request.native, options: options, ignored: &ignored, superseded: &superseded.native, window: read, progress: progress)
-            hae = try Self.side(
-                request.hae, options: options, ignored: &ignored, superseded: &superseded.hae, window: read, progress: progress)
+            // Through the window, both at once (`bothSides`).
+            let both = try Self.bothSides(native: request.native, hae: request.hae, options: options, window: read, progress: progress)
+            (native, hae) = (both.native.days, both.hae.days)
+            ignored = both.native.ignored + both.hae.ignored
+            superseded = (both.native.superseded, both.hae.superseded)
             sides = [
                 CompareSideSummary(side: .native, kind: CompareSideSummary.kind(of: request.native), files: request.native, days: native),
                 CompareSideSummary(side: .hae, kind: CompareSideSummary.kind(of: request.hae), files: request.hae, days: hae),

@@ -85,12 +85,17 @@ struct ExportWindow: Sendable {
         var kept = 0
         var dropped = 0
         var census = WindowCensus()
-        /// The types met (raw bytes), their metric, and the last unit met with each (raw bytes)
-        /// with its conversion to the metric's unit; the last type first tried.
-        var types: [(name: [UInt8], metric: Metric?, unit: [UInt8]?, conversion: (scale: Double, zero: Double)?)] = []
-        var lastType = -1
-        /// The last source name and whether the census can take it (`WindowCensus.isPlainName`).
-        var lastSource: (name: [UInt8], plain: Bool)?
+        /// The types met (raw bytes) and, by the same index, what the census knows of each
+        /// (`CensusType`); and 64 slots by a hash of the name's tail, each the index of the last
+        /// type met there (-1: none), tried first.
+        var typeNames: [[UInt8]] = []
+        var types: [CensusType] = []
+        var typeSlots = [Int](repeating: -1, count: 64)
+        /// The last source name, whether the census can take it (`WindowCensus.isPlainName`) and
+        /// its index in the census's sources once it is there.
+        var lastSource: (name: [UInt8], plain: Bool, census: Int?)?
+        /// `compare`: the day of the last date parsed (`censusTimestamp`).
+        var day = DayMemo()
     }
 
     /// A worker is done: its census goes to the read's.
@@ -239,8 +244,14 @@ struct ExportWindow: Sendable {
                 if !isNewWatch(tag, tagCount, seen: seen), !references || !Self.hasCharacterReference(tag, tagCount) { return false }
             }
         }
-        let start = startText.flatMap { TimestampParser.parse($0.at, $0.count) }
-        let end = endText.flatMap { TimestampParser.parse($0.at, $0.count) }
+        var start: Timestamp?, end: Timestamp?
+        if census != nil {  // most elements: each parsed with the day of the one before (`censusTimestamp`)
+            start = startText.flatMap { Self.censusTimestamp($0.at, $0.count, memo: &seen.day) }
+            end = endText.flatMap { Self.censusTimestamp($0.at, $0.count, memo: &seen.day) }
+        } else {
+            start = startText.flatMap { TimestampParser.parse($0.at, $0.count) }
+            end = endText.flatMap { TimestampParser.parse($0.at, $0.count) }
+        }
         guard let start, let end else {
             if let day = Self.attribute(tag, tagCount, " dateComponents=\"") {
                 let text = String(decoding: UnsafeBufferPointer(start: day.at, count: day.count), as: UTF8.self)

@@ -58,13 +58,22 @@ struct WindowCensus: Sendable {
         pending = (key, word, bit)
     }
 
-    /// `name` (as written) is one of the census's sources, named by a record starting at `start`.
-    mutating func addSource(_ name: [UInt8], start: Int64) {
+    /// `name` (as written) is one of the census's sources, named by a record starting at `start`;
+    /// its index in `rawSources` (`addSource(at:start:)` for the next record naming it).
+    @discardableResult
+    mutating func addSource(_ name: [UInt8], start: Int64) -> Int {
         if let i = rawSources.lastIndex(where: { $0.name == name }) {
-            if start < rawSources[i].firstStart { rawSources[i].firstStart = start }
-        } else {
-            rawSources.append((name, start))
+            addSource(at: i, start: start)
+            return i
         }
+        rawSources.append((name, start))
+        return rawSources.count - 1
+    }
+
+    /// The source at `index` of `rawSources` is named by a record starting at `start`.
+    @inline(__always)
+    mutating func addSource(at index: Int, start: Int64) {
+        if start < rawSources[index].firstStart { rawSources[index].firstStart = start }
     }
 
     /// A cut record of no catalogued metric whose source is named.

@@ -38,11 +38,14 @@ let package = Package(
         // Intel's ISA-L inflates export.zip's entry about four times as fast as zlib (docs/export-xml.md,
         // "Inflating the zip"); Linux only, elsewhere zlib inflates.
         .systemLibrary(name: "CISAL", pkgConfig: "libisal", providers: [.apt(["libisal-dev"])]),
+        // statfs(2) from the C library (no package): which file system a mapped file is on.
+        .systemLibrary(name: "CFileSystem"),
         .target(
             name: "ExportParser",
             dependencies: [
                 "CLibXML2", "CYajl", "CSQLite", "CLibPQ", "CZlibSystem",
                 .target(name: "CISAL", condition: .when(platforms: [.linux])),
+                .target(name: "CFileSystem", condition: .when(platforms: [.linux])),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "TOMLKit", package: "TOMLKit"),
             ]

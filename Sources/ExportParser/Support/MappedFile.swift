@@ -1,6 +1,7 @@
 import Foundation
 
 #if canImport(Glibc)
+    import CFileSystem
     import Glibc
 #elseif canImport(Darwin)
     import Darwin
@@ -30,10 +31,11 @@ final class MappedFile: @unchecked Sendable {
     let count: Int
 
     /// Maps the whole of `fd`, or nil (the caller reads instead) when it is not a regular file,
-    /// is empty, or cannot be mapped. `fd` may be closed afterwards: the mapping keeps the file.
+    /// is empty, is on a network or user-space file system (`isLocal`), or cannot be mapped.
+    /// `fd` may be closed afterwards: the mapping keeps the file.
     init?(fd: Int32) {
         var st = stat()
-        guard fstat(fd, &st) == 0, st.st_mode & S_IFMT == S_IFREG, st.st_size > 0 else { return nil }
+        guard fstat(fd, &st) == 0, st.st_mode & S_IFMT == S_IFREG, st.st_size > 0, Self.isLocal(fd) else { return nil }
         let size = Int(st.st_size)
         guard let p = mmap(nil, size, PROT_READ, MAP_PRIVATE, fd, 0), p != UnsafeMutableRawPointer(bitPattern: -1) else { return nil }
         base = UnsafeRawPointer(p)
@@ -43,6 +45,47 @@ final class MappedFile: @unchecked Sendable {
     }
 
     deinit { munmap(UnsafeMutableRawPointer(mutating: base), count) }
+
+    /// Whether `fd`'s file is on a file system whose failed page read is rare enough to map:
+    /// a page that cannot be read raises `SIGBUS`, which ends the process, where `read` returns
+    /// an error the reader reports in a sentence. A network or user-space file system (NFS,
+    /// SMB, sshfs and other FUSE mounts, 9P, Ceph, AFS, Lustre…) can fail a read at any time,
+    /// so such a file is read, not mapped. Unknown: read.
+    static func isLocal(_ fd: Int32) -> Bool {
+        var fs = statfs()
+        guard fstatfs(fd, &fs) == 0 else { return false }
+        #if os(Linux)
+            return !isNetworkFileSystem(type: Int64(fs.f_type))
+        #elseif canImport(Darwin)
+            return fs.f_flags & UInt32(MNT_LOCAL) != 0
+        #else
+            return false
+        #endif
+    }
+
+    /// Linux's `statfs.f_type` of network and user-space file systems (linux/magic.h and the
+    /// file systems' own headers).
+    static func isNetworkFileSystem(type: Int64) -> Bool {
+        let networked: Set<Int64> = [
+            0x6969,  // NFS
+            0x517B,  // SMB
+            0xFF53_4D42,  // CIFS
+            0xFE53_4D42,  // SMB2
+            0x6573_5546,  // FUSE (sshfs, virtiofs, rclone, …)
+            0x0102_1997,  // 9P (V9FS)
+            0x00C3_6400,  // Ceph
+            0x5346_414F,  // AFS (OpenAFS)
+            0x6B41_4653,  // AFS (kAFS)
+            0x7375_7245,  // Coda
+            0x564C,  // NCP
+            0x0BD0_0BD0,  // Lustre
+            0x0116_1970,  // GFS2
+            0x7461_636F,  // OCFS2
+            0x2003_0528,  // OrangeFS
+            0x786F_4256,  // VirtualBox shared folders
+        ]
+        return networked.contains(type & 0xFFFF_FFFF)
+    }
 
     /// The bytes of `range` (inside the file).
     func bytes(_ range: Range<Int>) -> UnsafeRawBufferPointer {

@@ -5,12 +5,7 @@ import XCTest
 
 /// `compare --from D` reads its two sides at once (`CompareJob.bothSides`): what the user sees
 /// is what reading them one after the other shows (docs/compare.md, "The window read").
-final class CompareBothSidesTests: XCTestCase {
-    override func tearDown() {
-        ParseThreads.count = ProcessInfo.processInfo.activeProcessorCount
-        super.tearDown()
-    }
-
+final class CompareBothSidesTests: ParseThreadsTestCase {
     /// The error of a run, its sides read at once (two parsing threads) and one after the other (one).
     private func errors(native: String, hae: String) throws -> (atOnce: String, inTurn: String) {
         func run(threads: Int) throws -> String {

@@ -5,14 +5,8 @@ import XCTest
 
 /// Hand-written exports aimed at the census's assumptions (the brief of the census review):
 /// each compared through the window and in full; any difference fails, named by its case.
-final class CompareWindowCensusCasesTests: XCTestCase {
+final class CompareWindowCensusCasesTests: ParseThreadsTestCase {
     typealias C = CompareWindowCensusTests
-
-    override func tearDown() {
-        ParseThreads.count = ProcessInfo.processInfo.activeProcessorCount
-        ParseThreads.chunkBytes = ParseThreads.defaultChunkBytes
-        super.tearDown()
-    }
 
     private func check(_ label: String, _ body: String, exportDate: String = "2024-04-01 08:00:00 +0100", crlf: Bool = false) throws {
         var text = C.export(C.inWindow + body, exportDate: exportDate)

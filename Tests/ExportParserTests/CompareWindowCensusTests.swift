@@ -6,13 +6,7 @@ import XCTest
 /// An adversarial review of compare's census (issue 42, docs/export-xml.md "The census"): small
 /// exports aimed at what the census assumes of a record it cuts, each compared through the
 /// window and in full (every file compare writes and its terminal text, byte for byte).
-final class CompareWindowCensusTests: XCTestCase {
-    override func tearDown() {
-        ParseThreads.count = ProcessInfo.processInfo.activeProcessorCount
-        ParseThreads.chunkBytes = ParseThreads.defaultChunkBytes
-        super.tearDown()
-    }
-
+final class CompareWindowCensusTests: ParseThreadsTestCase {
     static let steps = "HKQuantityTypeIdentifierStepCount", heart = "HKQuantityTypeIdentifierHeartRate"
     static let phone = "&lt;&lt;HKDevice: 0x1&gt;, name:iPhone, model:iPhone, hardware:iPhone12,1&gt;"
     static let watch = "&lt;&lt;HKDevice: 0x2&gt;, name:Apple Watch, model:Watch, hardware:Watch6,1&gt;"

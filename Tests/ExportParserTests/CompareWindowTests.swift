@@ -6,13 +6,7 @@ import XCTest
 /// `compare --from D` reads an export through the window (issue 42, docs/compare.md "The window
 /// read"): its outputs are a full read's byte for byte, and the census of what it cut gives the
 /// side's dates and sources exactly.
-final class CompareWindowTests: XCTestCase {
-    override func tearDown() {
-        ParseThreads.count = ProcessInfo.processInfo.activeProcessorCount
-        ParseThreads.chunkBytes = ParseThreads.defaultChunkBytes
-        super.tearDown()
-    }
-
+final class CompareWindowTests: ParseThreadsTestCase {
     /// Every file compare writes, and its terminal text (or the error), of one run.
     private func outputs(_ native: String, _ hae: String, from: String, days: Int, window: Bool, out: URL) throws -> [String: Data] {
         let job = try CompareJob(CompareRequest(native: [native], hae: [hae], days: days, from: from, outDir: out.path))

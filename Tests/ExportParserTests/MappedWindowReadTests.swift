@@ -7,13 +7,7 @@ import XCTest
 /// workers copy only what they keep (docs/export-xml.md, "The window read", "The map"). What it reads is
 /// what the window read through `read` reads: every fixture profile, chunk cuts on a page's
 /// edge, a file whose size is no multiple of a page, an error; and what cannot be mapped is read.
-final class MappedWindowReadTests: XCTestCase {
-    override func tearDown() {
-        ParseThreads.count = ProcessInfo.processInfo.activeProcessorCount
-        ParseThreads.chunkBytes = ParseThreads.defaultChunkBytes
-        super.tearDown()
-    }
-
+final class MappedWindowReadTests: ParseThreadsTestCase {
     /// Everything a window read hands its sink, as text, and the report's mapped bytes; or the
     /// error. Of the samples outside the window only the sleep and zone ones are kept whatever
     /// chunk they are in; a record kept as its watch source's first is each worker's first, which

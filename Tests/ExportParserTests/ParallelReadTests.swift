@@ -6,16 +6,10 @@ import XCTest
 /// The parallel read of export.xml (`--threads N`) against the sequential one: the same
 /// payloads, CSV and store rows byte for byte, the same skip locations and the same errors
 /// (file, line, column), wherever the chunk cuts fall.
-final class ParallelReadTests: XCTestCase {
+final class ParallelReadTests: ParseThreadsTestCase {
     /// (threads, bytes per chunk): the sequential read first, then the default chunk, then
     /// chunks so small that a cut is tried after nearly every line.
     static let settings = [(1, ParseThreads.defaultChunkBytes), (2, ParseThreads.defaultChunkBytes), (2, 4096), (3, 64)]
-
-    override func tearDown() {
-        ParseThreads.count = ProcessInfo.processInfo.activeProcessorCount
-        ParseThreads.chunkBytes = ParseThreads.defaultChunkBytes
-        super.tearDown()
-    }
 
     /// What a user can see of `convert INPUT --store`: every file written and every store row,
     /// the import's start and end times (`…Z`, the only UTC stamps) masked; or the error.

@@ -7,13 +7,7 @@ import XCTest
 /// (`ParallelSAXDriver.feed(reading:upTo:filter:)`) and tests their control bytes there; the
 /// window read tests only the bytes its workers keep. What is read, counted and reported is a
 /// sequential read's, wherever the reads and the chunk cuts fall.
-final class ReadIntoChunkTests: XCTestCase {
-    override func tearDown() {
-        ParseThreads.count = ProcessInfo.processInfo.activeProcessorCount
-        ParseThreads.chunkBytes = ParseThreads.defaultChunkBytes
-        super.tearDown()
-    }
-
+final class ReadIntoChunkTests: ParseThreadsTestCase {
     /// (threads, chunk bytes, read size): the sequential read first; then reads smaller than a
     /// chunk, larger than one, and reads that end inside nearly every line.
     static let settings = [(1, 4096, 256), (2, 4096, 256), (2, 64, 4096), (3, 512, 37)]

@@ -7,13 +7,7 @@ import XCTest
 /// the top-level elements that can reach the dates asked about, and `explain` of a window read
 /// says what `explain` of a full read says, on every fixture profile, the public samples, the
 /// first and last dates, a daylight-saving change and the traveller's zones.
-final class WindowReadTests: XCTestCase {
-    override func tearDown() {
-        ParseThreads.count = ProcessInfo.processInfo.activeProcessorCount
-        ParseThreads.chunkBytes = ParseThreads.defaultChunkBytes
-        super.tearDown()
-    }
-
+final class WindowReadTests: ParseThreadsTestCase {
     private static func line(
         _ type: String, _ value: String, source: String = "Phone", device: String = "iPhone", start: String, end: String
     )

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 #if canImport(Glibc)
     import CFileSystem
@@ -93,22 +94,31 @@ final class MappedFile: @unchecked Sendable {
         return UnsafeRawBufferPointer(start: base + range.lowerBound, count: range.count)
     }
 
-    /// Drops the pages that hold `range` from this process (`MADV_DONTNEED`): they stay in the
-    /// page cache, and a read of them faults them in again. Without it every page scanned stays
-    /// mapped, and the process's resident size grows to the file's (3 GB). A fault maps the
-    /// pages of its whole 64 KiB block that are in the page cache (Linux's fault-around), some of
-    /// them a neighbour's, which may have been dropped already: so the blocks `range` touches
-    /// are dropped whole (dropping 5–15 % of the file's pages less was measured otherwise).
+    /// The bytes of `range` are read (a chunk is done with): its pages are dropped from this
+    /// process (`MADV_DONTNEED`) with the done prefix of the file, `dropBatchBytes` at a time
+    /// (`PageDropSchedule`, which says why). They stay in the page cache, and a read of them
+    /// faults them in again. Without it every page scanned stays mapped, and the process's
+    /// resident size grows to the file's (3 GB). A fault maps the pages of its whole 64 KiB
+    /// block that are in the page cache (Linux's fault-around), some of them a neighbour's,
+    /// which may have been dropped already: so whole blocks are dropped (dropping 5–15 % of the
+    /// file's pages less was measured otherwise).
     func release(_ range: Range<Int>) {
-        let block = Self.faultAroundBytes
-        let from = range.lowerBound / block * block
-        let to = min(count, (range.upperBound + block - 1) / block * block)
-        guard to > from else { return }
-        _ = madvise(UnsafeMutableRawPointer(mutating: base + from), to - from, MADV_DONTNEED)
+        for r in drops.withLock({ $0.release(range) }) {
+            let from = r.lowerBound, to = min(count, r.upperBound)
+            guard to > from else { continue }
+            _ = madvise(UnsafeMutableRawPointer(mutating: base + from), to - from, MADV_DONTNEED)
+        }
     }
+
+    /// Which pages `release` drops, and when (shared by the workers: under a lock; the
+    /// `madvise` calls run outside it).
+    private let drops = Mutex(PageDropSchedule(block: faultAroundBytes, batch: dropBatchBytes))
 
     /// Linux's default `fault_around_bytes` (a multiple of every page size in use).
     static let faultAroundBytes = 64 << 10
+    /// 4 MiB: eight 512 KiB chunks a `madvise` (and a TLB flush), at most that much more
+    /// resident.
+    static let dropBatchBytes = 4 << 20
 
     /// Bytes of the file, holding the mapping alive while a chunk points into them.
     struct Part: @unchecked Sendable {

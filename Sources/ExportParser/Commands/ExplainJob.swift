@@ -104,7 +104,9 @@ public final class ExplainJob {
         }
         // Exports one by one, every HAE input as one set, as convert reads them (`ConvertSource`).
         for source in try ConvertSource.plan(others) {
-            let (book, attribution, days) = try attributedRead { sink, progress in
+            // The window read's book makes the date's day only (`DayOptions.finishedDays`): a read
+            // that finds no data there is done again in full, whose days name the input's range.
+            let (book, attribution, days) = try attributedRead(onlyTheDate: window != nil) { sink, progress in
                 _ = try Self.naming(received) { try source.read(into: sink, zone: options.timeZone, window: window, progress: progress) }
             }
             dates.formUnion(days.map(\.date))
@@ -144,8 +146,10 @@ public final class ExplainJob {
     /// read once; the explained date's day is the replay's, as convert's second pass of a trip
     /// gives it.
     private func attributedRead(
-        _ read: (SampleSink, _ progress: ((String, Int64, Int64?) -> Void)?) throws -> Void
+        onlyTheDate: Bool = false, _ read: (SampleSink, _ progress: ((String, Int64, Int64?) -> Void)?) throws -> Void
     ) throws -> (DayBook, DayAttribution, [FinishedDay]) {
+        var options = self.options
+        if onlyTheDate { options.finishedDays = dayNumber...dayNumber }
         var book = DayBook(options: options)
         var attribution = DayAttribution(day: dayNumber)
         book.attribute(to: attribution)

@@ -64,6 +64,9 @@ extension DayBook {
         made.reserveCapacity(days.count)
         var position: [Int: Int] = [:]
         position.reserveCapacity(days.count)
+        let wanted = options.finishedDays
+        /// Whether the day of `n` is made (`DayOptions.finishedDays`).
+        func wants(_ n: Int) -> Bool { wanted?.contains(n) ?? true }
         func put(_ n: Int, _ d: FinishedDay) {
             if let i = position[n] {
                 made[i] = d
@@ -106,6 +109,7 @@ extension DayBook {
         finishedNights = nil
         lastState = nil
         while let (n, st) = days.popFirst() {
+            guard wants(n) else { continue }
             var d = day(n, state: st)
             st.finish(into: &d)
             put(n, d)
@@ -122,6 +126,10 @@ extension DayBook {
             var t = 0
             while t < totals.count {
                 let n = totals[t].day
+                guard wants(n) else {
+                    t += 1
+                    continue
+                }
                 var d = day(n)
                 while t < totals.count, totals[t].day == n {
                     d.values[totals[t].metric] = totals[t].value
@@ -130,24 +138,24 @@ extension DayBook {
                 put(n, d)
             }
         }
-        for (n, totals) in fringeTotals {
+        for (n, totals) in fringeTotals where wants(n) {
             var d = day(n)
             for (i, v) in totals { d.values[i] = (d.values[i] ?? 0) + v }
             put(n, d)
         }
         fringeTotals = [:]
-        for (n, night) in nightsByDate {
+        for (n, night) in nightsByDate where wants(n) {
             var d = day(n)
             for (i, v) in night.means { d.values[i] = v }
             if let sleep = night.sleep { d.sleep = sleep }
             put(n, d)
         }
-        for (n, w) in summaries {
+        for (n, w) in summaries where wants(n) {
             var d = day(n)
             d.workouts.append(w)
             put(n, d)
         }
-        for (n, means) in runningMeans {
+        for (n, means) in runningMeans where wants(n) {
             var d = day(n)
             for (i, v) in means { d.values[i] = v }
             put(n, d)
@@ -231,12 +239,14 @@ extension DayBook {
         }
         nights.place(clock: clock)
         if let a = attribution { a.keepSleepSamples(nights.positions(night: a.day)) }
-        let nightBook = Box(nights), nightClock = Box(parallel ? clock.twin() : clock)
+        let nightBook = Box(nights), nightClock = Box(parallel ? clock.twin() : clock), wanted = options.finishedDays
         let work = FinishingWork<[Int: NightResult]>("day-nights", parallel: parallel) { [nightBook, nightClock] in
             // The box's copy holds the sleep samples from here, freed once the nights are made.
             defer { nightBook.value = nil }
-            return nightClock.value.flatMap { c in nightBook.value?.finish(priority: priority, clock: c, watches: watches, names: names) }
-                ?? [:]
+            let nights = nightClock.value.flatMap { c in
+                nightBook.value?.finish(priority: priority, clock: c, watches: watches, names: names, days: wanted)
+            }
+            return nights ?? [:]
         }
         nights.releaseSamples()
         return work

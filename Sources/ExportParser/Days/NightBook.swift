@@ -138,10 +138,13 @@ struct NightBook {
 
     /// Each night's `night-avg` means by metric index and its sleep: from the sleep samples when
     /// they give one, else from the nights an input summarised. `names` are the day book's
-    /// sources by id (`SourceTable.names`). Only after `place`.
-    func finish(priority: SourcePriority, clock: LocalClock, watches: Set<String>, names: [String]) -> [Int: (
-        means: [Int: Double], sleep: SleepResult?
-    )] {
+    /// sources by id (`SourceTable.names`). Only after `place`. `days`: only those nights
+    /// (`DayOptions.finishedDays`); nil, every one.
+    func finish(priority: SourcePriority, clock: LocalClock, watches: Set<String>, names: [String], days: ClosedRange<Int>? = nil) -> [Int:
+        (
+            means: [Int: Double], sleep: SleepResult?
+        )]
+    {
         var out: [Int: (means: [Int: Double], sleep: SleepResult?)] = [:]
         let ranks = SourceRanks(priority: priority, watches: watches)
         var sessions: [[SleepSegment]] = []
@@ -149,6 +152,11 @@ struct NightBook {
         // Sessions in date order: a date's are consecutive, resolved one by one and combined.
         while i < placed.count {
             let day = sessionNights[Int(placed[i].session)]
+            if let days, !days.contains(Int(day)) {
+                // A night not asked for (`DayOptions.finishedDays`): its sessions are passed over.
+                while i < placed.count, sessionNights[Int(placed[i].session)] == day { i += 1 }
+                continue
+            }
             sessions.removeAll(keepingCapacity: true)
             while i < placed.count, sessionNights[Int(placed[i].session)] == day {
                 let session = placed[i].session
@@ -161,7 +169,7 @@ struct NightBook {
             }
             out[Int(day)] = ([:], SleepNight.resolve(sessions: sessions, ranks: ranks, clock: clock))
         }
-        for (day, n) in nights {
+        for (day, n) in nights where days?.contains(day) ?? true {
             var means: [Int: Double] = [:]
             for (i, avg) in n.nightAvg { means[i] = avg.sum / Double(avg.count) }
             var sleep = out[day]?.sleep ?? nil

@@ -25,15 +25,25 @@ struct HeldSleepSamples {
     private var held: [Held] = []
     private var texts: [String] = []
     private var ids: [String: Int32] = [:]
+    /// The last text given an id, for each of the four fields (source, device, value, zone):
+    /// consecutive samples repeat them, and the same interned text compares in one step where a
+    /// dictionary lookup hashes it (perf: 1.6 % of an `explain` of the 3 GB export).
+    private var last: [(text: String, id: Int32)?] = [nil, nil, nil, nil]
 
     var count: Int { held.count }
 
-    private mutating func id(_ text: String?) -> Int32 {
+    private mutating func id(_ text: String?, field: Int) -> Int32 {
         guard let text else { return -1 }
-        if let id = ids[text] { return id }
-        let id = Int32(texts.count)
-        texts.append(text)
-        ids[text] = id
+        if let l = last[field], l.text == text { return l.id }
+        let id: Int32
+        if let known = ids[text] {
+            id = known
+        } else {
+            id = Int32(texts.count)
+            texts.append(text)
+            ids[text] = id
+        }
+        last[field] = (text, id)
         return id
     }
 
@@ -43,7 +53,8 @@ struct HeldSleepSamples {
         held.append(
             Held(
                 start: s.start.seconds, end: s.end.seconds, startOffset: s.start.offset, endOffset: s.end.offset,
-                source: id(s.source), device: id(s.device), text: id(s.valueText), zone: id(s.timeZoneName),
+                source: id(s.source, field: 0), device: id(s.device, field: 1), text: id(s.valueText, field: 2),
+                zone: id(s.timeZoneName, field: 3),
                 deviceIsWatch: s.deviceIsWatch))
     }
 

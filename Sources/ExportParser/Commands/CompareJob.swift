@@ -224,8 +224,9 @@ public final class CompareJob {
             }
             _ = try source.read(into: book, zone: options.timeZone, progress: shown)
             FreedMemory.giveBack()
+            let sources = ComparableDay.sourceSet(book.sourceNames)
             for d in try ConvertJob.finishedDays(book, source: source, options: options).0 {
-                overlay(ComparableDay(d, inputSources: book.sourceNames))
+                overlay(ComparableDay(d, sourceSet: sources))
             }
         }
         return days

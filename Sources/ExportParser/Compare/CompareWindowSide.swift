@@ -55,9 +55,8 @@ enum CompareWindowSide {
         }
         let names = Array(Set(book.sourceNames).union(census.sourceNames))
         var out: [String: ComparableDay] = [:]
-        for d in days { out[d.date] = ComparableDay(d, inputSources: names) }
-        let sources = ComparableDay(FinishedDay(dayNumber: 0, timezone: "+00:00", deviceSyncTimestamp: ""), inputSources: names)
-            .inputSources
+        let sources = ComparableDay.sourceSet(names)
+        for d in days { out[d.date] = ComparableDay(d, sourceSet: sources) }
         var fields: [Int: [String]] = [:]
         guard let censusDates = census.dates(clock: clock) else { return nil }
         for (day, metrics) in censusDates {

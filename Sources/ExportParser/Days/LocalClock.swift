@@ -87,6 +87,17 @@ package final class LocalClock {
         return off
     }
 
+    /// The offset in force over all of `[from, to)` when one constant-offset interval holds it
+    /// (`recorded`: a clock of recorded offsets gives that one), else nil. `WindowCensus.dates`
+    /// dates 64 quarter-hours at a time with it.
+    func offset(over from: Int64, _ to: Int64, recorded offset: Int32) -> Int32? {
+        if recorded { return offset }
+        let off = zoneOffset(from)
+        guard last < intervals.count else { return nil }
+        let iv = intervals[last]
+        return iv.start <= from && to <= iv.end ? off : nil
+    }
+
     /// Local day number (days since 1970-01-01) of an instant.
     @inline(__always)
     func day(_ t: Timestamp) -> Int {

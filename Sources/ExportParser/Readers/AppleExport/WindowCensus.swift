@@ -141,7 +141,27 @@ struct WindowCensus: Sendable {
         for (key, words) in census.slots {
             let offset = Int32(key.offset) * 900
             var lastDay = Int.min
-            for (word, bits) in words {
+            // In time order: the clock's cache of offset intervals follows (in a dictionary's
+            // order each word looked the interval up anew).
+            for word in words.keys.sorted() {
+                let bits = words[word]!
+                // A word's 16 hours inside one constant offset: each quarter-hour's date is
+                // arithmetic, and none straddles a change.
+                let wordStart = word * 64 * 900
+                if let local = clock.offset(over: wordStart, wordStart + 64 * 900, recorded: offset) {
+                    guard local % 900 == 0 else { return nil }
+                    var b = bits
+                    while b != 0 {
+                        let i = Int64(b.trailingZeroBitCount)
+                        b &= b - 1
+                        let day = LocalClock.floorDiv(wordStart + i * 900 + Int64(local), 86_400)
+                        if day != lastDay {
+                            out[day, default: []].insert(Int(key.metric))
+                            lastDay = day
+                        }
+                    }
+                    continue
+                }
                 var b = bits
                 while b != 0 {
                     let i = Int64(b.trailingZeroBitCount)

@@ -414,22 +414,71 @@ struct ExportWindow: Sendable {
         var at = tag + 6
         let stop = tag + count
         while at + 5 < stop, let f = memchr(at, 0x44, stop - at - 5) {
-            let d = UnsafePointer(f.assumingMemoryBound(to: UInt8.self))
+            var d = UnsafePointer(f.assumingMemoryBound(to: UInt8.self))
             at = d + 1
             guard d[1] == 0x61, d[2] == 0x74, d[3] == 0x65, d[4] == 0x3D, d[5] == 0x22 else { continue }
-            let isStart = d[-1] == 0x74 && d[-2] == 0x72 && d[-3] == 0x61 && d[-4] == 0x74 && d[-5] == 0x73 && d[-6] == 0x20
-            let isEnd = !isStart && d[-1] == 0x64 && d[-2] == 0x6E && d[-3] == 0x65 && d[-4] == 0x20
-            guard isStart || isEnd else { continue }
-            let v = d + 6
-            var length = 25
-            if v + 25 >= stop || v[25] != 0x22 {
-                guard let q = memchr(v, 0x22, stop - v) else { return (start, end) }
-                length = v.distance(to: q.assumingMemoryBound(to: UInt8.self))
+            // Apple writes `creationDate`, `startDate` and `endDate` one after the other, each
+            // value 25 bytes: after one, the next `D` is looked for where it must be
+            // (`nextDate`) before a search, which would stop there first (the bytes between
+            // hold no `D`), so the same dates are found with two `memchr` calls a record fewer.
+            while true {
+                let isStart = d[-1] == 0x74 && d[-2] == 0x72 && d[-3] == 0x61 && d[-4] == 0x74 && d[-5] == 0x73 && d[-6] == 0x20
+                let isEnd = !isStart && d[-1] == 0x64 && d[-2] == 0x6E && d[-3] == 0x65 && d[-4] == 0x20
+                let v = d + 6
+                guard isStart || isEnd else {
+                    // Another date (`creationDate`): passed over only when its value is 25 bytes
+                    // without a quote (a quote inside would end it early, and what follows could
+                    // be the dates themselves).
+                    guard v + 25 < stop, v[25] == 0x22, !hasQuote25(v), let next = nextDate(after: v + 25, stop) else { break }
+                    d = next
+                    at = d + 1
+                    continue
+                }
+                var length = 25
+                if v + 25 >= stop || v[25] != 0x22 {
+                    guard let q = memchr(v, 0x22, stop - v) else { return (start, end) }
+                    length = v.distance(to: q.assumingMemoryBound(to: UInt8.self))
+                }
+                if isStart { start = (v, length) } else { end = (v, length) }
+                at = v + length
+                if start != nil, end != nil { return (start, end) }
+                guard let next = nextDate(after: v + length, stop) else { break }
+                d = next
+                at = d + 1
             }
-            if isStart { start = (v, length) } else { end = (v, length) }
-            at = v + length
-            if start != nil, end != nil { break }
         }
         return (start, end)
+    }
+
+    /// The `D` of ` startDate="` or ` endDate="` right after the closing quote at `quote`, or
+    /// nil (then the search goes on from the quote). Compared as words: ` startDa` and `te="`,
+    /// ` endDate` and `="` (little-endian on every host, as `reach` loads its words big-endian).
+    @inline(__always)
+    private static func nextDate(after quote: UnsafePointer<UInt8>, _ stop: UnsafePointer<UInt8>) -> UnsafePointer<UInt8>? {
+        let p = UnsafeRawPointer(quote + 1)
+        if quote + 13 <= stop {
+            let w = UInt64(littleEndian: p.loadUnaligned(as: UInt64.self))
+            if w == 0x6144_7472_6174_7320, UInt32(littleEndian: p.loadUnaligned(fromByteOffset: 8, as: UInt32.self)) == 0x223D_6574 {
+                return quote + 7
+            }
+            if w == 0x6574_6144_646E_6520, UInt16(littleEndian: p.loadUnaligned(fromByteOffset: 8, as: UInt16.self)) == 0x223D {
+                return quote + 5
+            }
+        }
+        return nil
+    }
+
+    /// Whether the 25 bytes at `v` hold a `"`: three words and a byte, each word tested for the
+    /// byte with the usual borrow trick (a flag is set where a byte is `"`; one below a `"` may
+    /// set a false one only above a true one, so the answer is exact).
+    @inline(__always)
+    private static func hasQuote25(_ v: UnsafePointer<UInt8>) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080, quotes = ones &* 0x22
+        var flags: UInt64 = 0
+        for k in 0..<3 {
+            let x = UnsafeRawPointer(v + 8 * k).loadUnaligned(as: UInt64.self) ^ quotes
+            flags |= (x &- ones) & ~x & highs
+        }
+        return flags != 0 || v[24] == 0x22
     }
 }

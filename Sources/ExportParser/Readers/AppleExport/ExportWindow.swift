@@ -306,12 +306,15 @@ struct ExportWindow: Sendable {
         return true
     }
 
-    /// Whether the tag's device is a watch whose source this scanner has not kept yet.
+    /// Whether the tag's device is a watch whose source this scanner has not kept yet. The source
+    /// first: most records far from the window are a known watch's, whose device then need not be
+    /// searched (`model:Watch,` is 150 bytes into the tag, past two other `W`s).
     @inline(__always)
     private func isNewWatch(_ tag: UnsafePointer<UInt8>, _ count: Int, seen: Seen) -> Bool {
-        guard Self.hasWatchModel(tag, count), let source = Self.sourceName(tag, count) else { return false }
+        guard let source = Self.sourceName(tag, count) else { return false }
         let name = UnsafeBufferPointer(start: source.at, count: source.count)
-        return !seen.watchSources.contains { $0.elementsEqual(name) }
+        if seen.watchSources.contains(where: { $0.elementsEqual(name) }) { return false }
+        return Self.hasWatchModel(tag, count)
     }
 
     /// Whether the tag holds `model:Watch,`: found by its `W`, rarer than the `m` of `name`,

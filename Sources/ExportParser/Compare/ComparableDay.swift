@@ -21,6 +21,12 @@ struct ComparableDay: Sendable {
 
     /// Fields that describe the payload rather than the person: never compared.
     static let notCompared: Set<String> = ["date", "timezone", "device_sync_timestamp"]
+    /// The fields a day is read through, with their paths: chosen once, not per field of each of
+    /// the thousands of days a long export gives (each a hash of the path).
+    private static let read: [(field: OutputField, path: String)] = OutputFields.all.compactMap { f in
+        guard let path = f.payloadPath, !notCompared.contains(path) else { return nil }
+        return (f, path)
+    }
 
     init(date: String) { self.date = date }
 
@@ -35,14 +41,18 @@ struct ComparableDay: Sendable {
         date = day.date
         timezone = day.timezone
         inputSources = sourceSet
-        for f in OutputFields.all {
-            guard let path = f.payloadPath, !Self.notCompared.contains(path), let v = f.read(day) else { continue }
+        // The values gathered first and made a dictionary once: grown one insert at a time, it
+        // was resized three or four times a day.
+        var pairs: [(String, OutputField.Scalar)] = []
+        for (f, path) in Self.read {
+            guard let v = f.read(day) else { continue }
             if case .workouts(let list) = v {
                 workouts = list.map(ComparableWorkout.init)
             } else {
-                values[path] = v.scalar
+                pairs.append((path, v.scalar))
             }
         }
+        values = Dictionary(pairs, uniquingKeysWith: { _, last in last })
     }
 
     /// An input's source names as a day holds them: HAE names a bucket made of several sources

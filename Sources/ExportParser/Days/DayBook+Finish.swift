@@ -173,7 +173,7 @@ extension DayBook {
     }
 
     /// A night's means (night-avg) and sleep, as the nights' thread gives them.
-    typealias NightResult = (means: [Int: Double], sleep: SleepResult?)
+    typealias NightResult = NightBook.NightResult
 
     /// The sum rule: its dates resolve on their own thread from here (the book is not touched
     /// again until their value is taken), with ranks of its own (`SourceRanks` caches).

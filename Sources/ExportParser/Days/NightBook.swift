@@ -136,16 +136,17 @@ struct NightBook {
         return firsts[lo].offset
     }
 
+    /// A night's `night-avg` means by metric index, and its sleep.
+    typealias NightResult = (means: [Int: Double], sleep: SleepResult?)
+
     /// Each night's `night-avg` means by metric index and its sleep: from the sleep samples when
     /// they give one, else from the nights an input summarised. `names` are the day book's
     /// sources by id (`SourceTable.names`). Only after `place`. `days`: only those nights
     /// (`DayOptions.finishedDays`); nil, every one.
-    func finish(priority: SourcePriority, clock: LocalClock, watches: Set<String>, names: [String], days: ClosedRange<Int>? = nil) -> [Int:
-        (
-            means: [Int: Double], sleep: SleepResult?
-        )]
-    {
-        var out: [Int: (means: [Int: Double], sleep: SleepResult?)] = [:]
+    func finish(
+        priority: SourcePriority, clock: LocalClock, watches: Set<String>, names: [String], days: ClosedRange<Int>? = nil
+    ) -> [Int: NightResult] {
+        var out: [Int: NightResult] = [:]
         let ranks = SourceRanks(priority: priority, watches: watches)
         var sessions: [[SleepSegment]] = []
         var i = 0

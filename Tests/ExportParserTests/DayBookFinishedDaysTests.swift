@@ -6,24 +6,14 @@ import XCTest
 /// `DayOptions.finishedDays`: `explain`'s window read makes the asked date's day only. That day
 /// must be the one a finish of every date makes, and no other date's day (or night) is made.
 final class DayBookFinishedDaysTests: XCTestCase {
-    // Steps (sum rule), all at +01:00 (Europe/Paris in March), the watch ranking above the phone:
-    // 03-02: watch 100 over 10:00–10:10; phone 60 over 10:05–10:15, counted for the 5 minutes the
-    //        watch leaves: 60 × 5 / 10 = 30 → 130; watch 240 over 23:50–00:10 split at midnight,
-    //        240 × 10 / 20 = 120 on each date → 03-02: 130 + 120 = 250.
-    // 03-03: 120 (above) + phone 50 over 09:00–09:05 → 170.
-    // Heart rate 70 and 80 on 03-03 → average 75.
-    // Sleep: core 03-01 23:00 → 03-02 01:00 wakes on 03-02 (2 h); core 03-02 23:00 → 03-03 03:00
-    // and deep 03:00–04:00 wake on 03-03 (4 + 1 = 5 h). A run on 03-02 08:00–08:30 (a workout).
+    // Steps 250 on 03-02 and 170 on 03-03, heart rate 70 and 80 on 03-03 (average 75), by hand:
+    // `handWorkedStepsAndHeartRate`. Sleep: core 03-01 23:00 → 03-02 01:00 wakes on 03-02 (2 h);
+    // core 03-02 23:00 → 03-03 03:00 and deep 03:00–04:00 wake on 03-03 (4 + 1 = 5 h). A run on
+    // 03-02 08:00–08:30 (a workout).
     private let xml: String = {
-        let watch = "Ann’s Apple Watch", phone = "Ann’s iPhone"
-        let steps = "HKQuantityTypeIdentifierStepCount", sleep = "HKCategoryTypeIdentifierSleepAnalysis"
+        let watch = "Ann’s Apple Watch", sleep = "HKCategoryTypeIdentifierSleepAnalysis"
         return export(
-            record(steps, "100", unit: "count", source: watch, start: "2024-03-02 10:00:00 +0100", end: "2024-03-02 10:10:00 +0100")
-                + record(steps, "240", unit: "count", source: watch, start: "2024-03-02 23:50:00 +0100", end: "2024-03-03 00:10:00 +0100")
-                + record(steps, "60", unit: "count", source: phone, start: "2024-03-02 10:05:00 +0100", end: "2024-03-02 10:15:00 +0100")
-                + record(steps, "50", unit: "count", source: phone, start: "2024-03-03 09:00:00 +0100", end: "2024-03-03 09:05:00 +0100")
-                + record("HKQuantityTypeIdentifierHeartRate", "70", unit: "count/min", start: "2024-03-03 08:00:00 +0100")
-                + record("HKQuantityTypeIdentifierHeartRate", "80", unit: "count/min", start: "2024-03-03 12:00:00 +0100")
+            handWorkedStepsAndHeartRate()
                 + record(
                     sleep, "HKCategoryValueSleepAnalysisAsleepCore", source: watch, start: "2024-03-01 23:00:00 +0100",
                     end: "2024-03-02 01:00:00 +0100")

@@ -57,24 +57,13 @@ final class DayBookParallelFinishTests: XCTestCase {
     }
 
     func testHandWorkedSumsAndNightsAreTheSameBothWays() throws {
-        // Steps (sum rule), Europe/Paris (+01:00), the watch ranking above the phone:
-        // 03-02: watch 100 over 10:00–10:10; phone 60 over 10:05–10:15. The phone counts only for
-        //        10:10–10:15, the part the watch leaves: 60 × 5 / 10 = 30 → 100 + 30 = 130.
-        // 03-02/03: watch 240 over 23:50–00:10, split at midnight by time: 240 × 10 / 20 = 120 on
-        //        03-02 (130 + 120 = 250) and 120 on 03-03.
-        // 03-03: phone 50 over 09:00–09:05, alone → 120 + 50 = 170.
-        // Heart rate (avg rule, not a sum) 70 and 80 on 03-03 → min 70, max 80, average 75.
-        // Sleep (resolved on the nights' thread): core 23:00–03:00 and deep 03:00–04:00, waking on
-        // 03-03 → that date's night: core 4 h + deep 1 h = 5 h asleep.
-        let watch = "Ann’s Apple Watch", phone = "Ann’s iPhone"
-        let steps = "HKQuantityTypeIdentifierStepCount"
+        // Steps 250 on 03-02 and 170 on 03-03, heart rate 70 and 80 on 03-03 (average 75), by
+        // hand: `handWorkedStepsAndHeartRate`. Sleep (resolved on the nights' thread): core
+        // 23:00–03:00 and deep 03:00–04:00, waking on 03-03 → that date's night: core 4 h + deep
+        // 1 h = 5 h asleep.
+        let watch = "Ann’s Apple Watch"
         let xml = export(
-            record(steps, "100", unit: "count", source: watch, start: "2024-03-02 10:00:00 +0100", end: "2024-03-02 10:10:00 +0100")
-                + record(steps, "240", unit: "count", source: watch, start: "2024-03-02 23:50:00 +0100", end: "2024-03-03 00:10:00 +0100")
-                + record(steps, "60", unit: "count", source: phone, start: "2024-03-02 10:05:00 +0100", end: "2024-03-02 10:15:00 +0100")
-                + record(steps, "50", unit: "count", source: phone, start: "2024-03-03 09:00:00 +0100", end: "2024-03-03 09:05:00 +0100")
-                + record("HKQuantityTypeIdentifierHeartRate", "70", unit: "count/min", start: "2024-03-03 08:00:00 +0100")
-                + record("HKQuantityTypeIdentifierHeartRate", "80", unit: "count/min", start: "2024-03-03 12:00:00 +0100")
+            handWorkedStepsAndHeartRate()
                 + record(
                     "HKCategoryTypeIdentifierSleepAnalysis", "HKCategoryValueSleepAnalysisAsleepCore", source: watch,
                     start: "2024-03-02 23:00:00 +0100", end: "2024-03-03 03:00:00 +0100")

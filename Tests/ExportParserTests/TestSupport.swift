@@ -151,6 +151,25 @@ func record(
         " <Record type=\"\(type)\" sourceName=\"\(source)\"\(u) startDate=\"\(start)\" endDate=\"\(end ?? start)\" value=\"\(value)\"\(tail)\n"
 }
 
+/// Two dates of steps and heart rate worked out by hand, at +01:00 (Europe/Paris in March), the
+/// watch (`Ann’s Apple Watch`) ranking above the phone (`Ann’s iPhone`):
+/// - 03-02: watch 100 over 10:00–10:10; phone 60 over 10:05–10:15, counted only for 10:10–10:15,
+///   the part the watch leaves: 60 × 5 / 10 = 30 → 100 + 30 = 130;
+/// - 03-02/03: watch 240 over 23:50–00:10, split at midnight by time: 240 × 10 / 20 = 120 on
+///   03-02 (130 + 120 = **250**) and 120 on 03-03;
+/// - 03-03: phone 50 over 09:00–09:05, alone → 120 + 50 = **170**; heart rate (avg rule) 70 and
+///   80 → min 70, max 80, average 75.
+func handWorkedStepsAndHeartRate() -> String {
+    let watch = "Ann’s Apple Watch", phone = "Ann’s iPhone"
+    let steps = "HKQuantityTypeIdentifierStepCount"
+    return record(steps, "100", unit: "count", source: watch, start: "2024-03-02 10:00:00 +0100", end: "2024-03-02 10:10:00 +0100")
+        + record(steps, "240", unit: "count", source: watch, start: "2024-03-02 23:50:00 +0100", end: "2024-03-03 00:10:00 +0100")
+        + record(steps, "60", unit: "count", source: phone, start: "2024-03-02 10:05:00 +0100", end: "2024-03-02 10:15:00 +0100")
+        + record(steps, "50", unit: "count", source: phone, start: "2024-03-03 09:00:00 +0100", end: "2024-03-03 09:05:00 +0100")
+        + record("HKQuantityTypeIdentifierHeartRate", "70", unit: "count/min", start: "2024-03-03 08:00:00 +0100")
+        + record("HKQuantityTypeIdentifierHeartRate", "80", unit: "count/min", start: "2024-03-03 12:00:00 +0100")
+}
+
 /// Compares parsed JSON: numbers within 1e-6, strings and nulls exactly, arrays by position,
 /// objects by key (a key whose expected value is null may be absent).
 func assertSameJSON(_ got: Any?, _ want: Any?, _ what: String, file: StaticString = #filePath, line: UInt = #line) {

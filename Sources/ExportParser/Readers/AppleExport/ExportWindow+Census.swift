@@ -10,9 +10,10 @@ import Foundation
 /// tag's and segment's counts the caller measured.
 extension ExportWindow {
     /// `compare`: whether a record outside the window goes into the census rather than to
-    /// libxml2 (`WindowCensus` says which can); false keeps it.
+    /// libxml2 (`WindowCensus` says which can); false keeps it. Its attributes are the ones
+    /// `keep` just walked into `seen.record`.
     func cutIntoCensus(
-        _ a: RecordStartTag, tag: UnsafePointer<UInt8>, _ tagCount: Int, _ start: Timestamp, _ end: Timestamp,
+        tag: UnsafePointer<UInt8>, _ tagCount: Int, _ start: Timestamp, _ end: Timestamp,
         segment: (at: UnsafePointer<UInt8>, count: Int), references: Bool, seen: inout Seen
     ) -> Bool {
         // Nested lines with a character reference are read: the zone test (`namesZone`) reads
@@ -22,28 +23,28 @@ extension ExportWindow {
         if references, after < segment.count, Self.hasCharacterReference(segment.at + after, segment.count - after) { return false }
         // As the reader skips them: a record ending before it starts or lasting over a year.
         guard end.seconds >= start.seconds, end.seconds - start.seconds <= Sample.longestSpan else { return false }
-        guard let type = a.type else { return false }
+        guard let type = seen.record.type else { return false }
         // The type's index, kept with the walk's memo entry for its bytes once they passed the
         // tests below (`RecordStartTag.Memo`); else they are tested and the type looked up.
-        var t = a.typeEntry >= 0 ? seen.tagMemo.payload[a.typeEntry] : -1
+        var t = seen.record.typeEntry >= 0 ? seen.tagMemo.payload[seen.record.typeEntry] : -1
         if t < 0 {
             // A type written with an entity is read (the catalog knows names as the reader decodes them).
             guard !Self.isSleep(type), memchr(type.at, 0x26, type.count) == nil else { return false }
             t = typeIndex(type, seen: &seen)
-            if a.typeEntry >= 0 { seen.tagMemo.payload[a.typeEntry] = t }
+            if seen.record.typeEntry >= 0 { seen.tagMemo.payload[seen.record.typeEntry] = t }
         }
         // A watch (its `device` says so, as the reader tells it): its first record is read, so
         // that the book knows the watch (`keepsWatch`). The walk knows it for a device it met.
         var isWatch = false
-        if let d = a.device, a.deviceIs?.watch ?? (Self.find(d.at, d.count, "model:Watch,") != nil) {
-            guard let source = a.sourceName else { return false }
+        if let d = seen.record.device, seen.record.deviceIs?.watch ?? (Self.find(d.at, d.count, "model:Watch,") != nil) {
+            guard let source = seen.record.sourceName else { return false }
             let name = UnsafeBufferPointer(start: source.at, count: source.count)
             if !seen.watchSources.contains(where: { $0.elementsEqual(name) }) {
                 seen.watchSources.append(Array(name))
                 return false
             }
             isWatch = true
-        } else if references, let d = a.device, a.deviceIs?.reference ?? Self.hasCharacterReference(d.at, d.count) {
+        } else if references, let d = seen.record.device, seen.record.deviceIs?.reference ?? Self.hasCharacterReference(d.at, d.count) {
             // The reader tests the decoded text: a character reference can spell `model:Watch,`.
             return false
         }
@@ -51,7 +52,7 @@ extension ExportWindow {
         switch known.cut {
         case .uncatalogued:
             // No date from a type the catalog does not have; a watch's source is named all the same.
-            if isWatch, !addSource(a.sourceName, start: start.seconds, seen: &seen) { return false }
+            if isWatch, !addSource(seen.record.sourceName, start: start.seconds, seen: &seen) { return false }
             seen.census.noteStart(start.seconds)
             return true
         case .read: return false
@@ -61,23 +62,23 @@ extension ExportWindow {
         // A sum gives data to every quarter-hour it overlaps (a local midnight is on one); one
         // longer than a day is read.
         if known.cut == .sum, end.seconds - start.seconds > 86_400 { return false }
-        guard let text = a.value, let value = NumberParser.parse(text.at, text.count) else { return false }
+        guard let text = seen.record.value, let value = NumberParser.parse(text.at, text.count) else { return false }
         // The unit as the reader converts it (no unit is ""), compared as two words.
-        let unitCount = a.unit?.count ?? 0
+        let unitCount = seen.record.unit?.count ?? 0
         var words: (UInt64, UInt64) = (0, 0)
-        if let u = a.unit {
+        if let u = seen.record.unit {
             withUnsafeMutableBytes(of: &words) {
                 $0.copyMemory(from: UnsafeRawBufferPointer(start: u.at, count: min(u.count, CensusType.unitBytes)))
             }
         }
         var conversion = known.conversion
         if !known.knows(unitCount: unitCount, words: words) {
-            let name = a.unit.map { String(decoding: UnsafeBufferPointer(start: $0.at, count: $0.count), as: UTF8.self) } ?? ""
+            let name = seen.record.unit.map { String(decoding: UnsafeBufferPointer(start: $0.at, count: $0.count), as: UTF8.self) } ?? ""
             seen.types[t].learn(unitCount: unitCount, words: words, text: name)
             conversion = seen.types[t].conversion
         }
         guard let (scale, zero) = conversion, known.isPlausible(value * scale + zero) else { return false }
-        if known.cut == .sum || isWatch, !addSource(a.sourceName, start: start.seconds, seen: &seen) { return false }
+        if known.cut == .sum || isWatch, !addSource(seen.record.sourceName, start: start.seconds, seen: &seen) { return false }
         seen.census.add(metric: known.metric, start: start, end: known.cut == .sum ? end.seconds : nil)
         return true
     }

@@ -96,7 +96,9 @@ struct ExportWindow: Sendable {
         var lastSource: (name: [UInt8], plain: Bool, census: Int?)?
         /// `compare`: the day of the last date parsed (`censusTimestamp`).
         var day = DayMemo()
-        /// `compare`: the types and devices the record walk met (`RecordStartTag.Memo`).
+        /// `compare`: the last `Record` start tag walked, and the types and devices the walk met
+        /// (`RecordStartTag.Memo`).
+        var record = RecordStartTag()
         var tagMemo = RecordStartTag.Memo()
     }
 
@@ -235,8 +237,8 @@ struct ExportWindow: Sendable {
         // before it, and goes where that one goes only if kept.
         guard Self.isOneElement(tag, tagCount, p, count) else { return true }
         // compare: a `Record`'s attributes in one walk, its dates included (`RecordStartTag`).
-        let record = census != nil && tagCount > 8 && Self.same(tag, "<Record ") ? RecordStartTag(tag, tagCount, memo: &seen.tagMemo) : nil
-        let (startText, endText) = record.map { ($0.startDate, $0.endDate) } ?? Self.dates(tag, tagCount)
+        let walked = census != nil && tagCount > 8 && Self.same(tag, "<Record ") && seen.record.read(tag, tagCount, memo: &seen.tagMemo)
+        let (startText, endText) = walked ? (seen.record.startDate, seen.record.endDate) : Self.dates(tag, tagCount)
         // Far from the window by its dates' first ten bytes (explain): no parse, the tests below
         // for an element outside. A date that would not parse (kept below; the reader skips it)
         // is cut here unless sleep, zone or a watch source's first record (decided as before).
@@ -267,8 +269,8 @@ struct ExportWindow: Sendable {
         if start.seconds < to, end.seconds >= from { return true }
         if zone || restOfLineNamesZone(tag, tagCount, p, count) { return true }
         if census != nil {
-            guard let record else { return true }
-            return !cutIntoCensus(record, tag: tag, tagCount, start, end, segment: (p, count), references: references, seen: &seen)
+            guard walked else { return true }
+            return !cutIntoCensus(tag: tag, tagCount, start, end, segment: (p, count), references: references, seen: &seen)
         }
         if start.seconds < to, let type = Self.attribute(tag, tagCount, " type=\""), Self.isSleep(type) { return true }
         return keepsWatch(tag, tagCount, references: references, seen: &seen)

@@ -32,36 +32,48 @@ struct RecordStartTag {
     /// when the memo knew its bytes after the `HKDevice` address; nil: the caller tests them.
     var deviceIs: (watch: Bool, reference: Bool)?
 
-    /// The tag's `count` bytes from its `<` (the caller checked `<Record `); `memo`: the types and
-    /// devices met by this worker.
+    /// No attribute read yet.
+    init() {}
+
+    /// The attributes of `count` bytes at `tag`, or nil (`read`).
     init?(_ tag: UnsafePointer<UInt8>, _ count: Int, memo: inout Memo) {
+        guard read(tag, count, memo: &memo) else { return nil }
+    }
+
+    /// Reads the tag's `count` bytes from its `<` (the caller checked `<Record `) into this
+    /// value, in place: a worker keeps one (`ExportWindow.Seen.record`), so that the census
+    /// reads it where the walk wrote it (perf: a copy of the value returned, then passed on, was
+    /// a tenth of the walk and of `keep`). False for another layout. `memo`: the types and
+    /// devices met by this worker.
+    mutating func read(_ tag: UnsafePointer<UInt8>, _ count: Int, memo: inout Memo) -> Bool {
+        self = RecordStartTag()
         var i = 7
         while i < count {
             // White space first: one space in Apple's layout, any of the four XML allows. A
             // self-closing tag's `/` is its last byte (the caller's count stops before `>`).
             var c = tag[i]
             if c == UInt8(ascii: "/") {
-                guard i == count - 1 else { return nil }
-                return
+                guard i == count - 1 else { return false }
+                return true
             }
-            guard c == 0x20 || c == 0x0A || c == 0x09 || c == 0x0D else { return nil }
+            guard c == 0x20 || c == 0x0A || c == 0x09 || c == 0x0D else { return false }
             repeat {
                 i += 1
-                if i == count { return }
+                if i == count { return true }
                 c = tag[i]
             } while c == 0x20 || c == 0x0A || c == 0x09 || c == 0x0D
             if c == UInt8(ascii: "/") {
-                guard i == count - 1 else { return nil }
-                return
+                guard i == count - 1 else { return false }
+                return true
             }
             var (name, v) = Self.knownName(tag, i, count)
             if name == .other {
-                guard let e = ExportWindow.first(0x3D, tag, from: i, count), e > i, e + 1 < count, tag[e + 1] == 0x22 else { return nil }
+                guard let e = ExportWindow.first(0x3D, tag, from: i, count), e > i, e + 1 < count, tag[e + 1] == 0x22 else { return false }
                 name = Self.name(tag, i, e, count)
                 v = e + 2
                 // A name holding white space or a quote is no name (`a b="1"`): libxml2's to judge.
                 if name == .other {
-                    for k in i..<e where tag[k] <= 0x20 || tag[k] == 0x22 { return nil }
+                    for k in i..<e where tag[k] <= 0x20 || tag[k] == 0x22 { return false }
                 }
             }
             var q = -1
@@ -76,38 +88,41 @@ struct RecordStartTag {
             default: break
             }
             if q < 0 {
-                guard let found = Self.quote(tag, from: v, count) else { return nil }
+                guard let found = Self.quote(tag, from: v, count) else { return false }
                 q = found
                 if name == .type { typeEntry = memo.store(Memo.types, tag + v, q - v) }
             }
             let text: Text = (tag + v, q - v)
             switch name {
-            case .type: guard Self.setOnce(&type, text) else { return nil }
-            case .sourceName: guard Self.setOnce(&sourceName, text) else { return nil }
-            case .device: guard Self.setOnce(&device, text) else { return nil }
-            case .unit: guard Self.setOnce(&unit, text) else { return nil }
-            case .value: guard Self.setOnce(&value, text) else { return nil }
-            case .startDate: guard Self.setOnce(&startDate, text) else { return nil }
-            case .endDate: guard Self.setOnce(&endDate, text) else { return nil }
+            case .type: guard Self.setOnce(&type, text) else { return false }
+            case .sourceName: guard Self.setOnce(&sourceName, text) else { return false }
+            case .device: guard Self.setOnce(&device, text) else { return false }
+            case .unit: guard Self.setOnce(&unit, text) else { return false }
+            case .value: guard Self.setOnce(&value, text) else { return false }
+            case .startDate: guard Self.setOnce(&startDate, text) else { return false }
+            case .endDate: guard Self.setOnce(&endDate, text) else { return false }
             case .creationDate, .sourceVersion, .other: break
             }
             i = q + 1
         }
+        return true
     }
 
     /// The name at `from` with its `="`, when it is one this walk reads written as Apple writes
-    /// it, and where its value starts; `.other` when not (or fewer than 16 bytes are left).
+    /// it, and where its value starts; `.other` when not (or fewer bytes are left than its two
+    /// words need: the caller then searches for the `=`).
     /// Compared as little-endian words: the bytes of `type="` are 74 79 70 65 3D 22, the word's
     /// low six bytes 0x223D_6570_7974.
     @inline(__always)
     private static func knownName(_ tag: UnsafePointer<UInt8>, _ from: Int, _ count: Int) -> (Name, Int) {
-        guard from + 16 <= count else { return (.other, 0) }
+        guard from + 8 <= count else { return (.other, 0) }
         let w = UInt64(littleEndian: UnsafeRawPointer(tag + from).loadUnaligned(as: UInt64.self))
         let six = w & 0xFFFF_FFFF_FFFF
         if six == 0x223D_6570_7974 { return (.type, from + 6) }  // type="
         if six == 0x223D_7469_6E75 { return (.unit, from + 6) }  // unit="
         if w & 0xFF_FFFF_FFFF_FFFF == 0x22_3D65_756C_6176 { return (.value, from + 7) }  // value="
         if w == 0x223D_6563_6976_6564 { return (.device, from + 8) }  // device="
+        guard from + 16 <= count else { return (.other, 0) }
         if w == 0x3D65_7461_4464_6E65, tag[from + 8] == 0x22 { return (.endDate, from + 9) }  // endDate= "
         let w2 = UInt64(littleEndian: UnsafeRawPointer(tag + from + 8).loadUnaligned(as: UInt64.self))
         if w == 0x7461_4474_7261_7473, w2 & 0xFF_FFFF == 0x22_3D65 { return (.startDate, from + 11) }  // startDat e="

@@ -228,4 +228,31 @@ final class CompareWindowCensusCasesTests: ParseThreadsTestCase {
             for d in try C.differences(text, zone: zone) { XCTFail("--timezone \(zone): \(d)") }
         }
     }
+
+    /// The record walk's memo (`RecordStartTag.Memo`): devices at changing addresses found again
+    /// by their rest; a second watch source met only through a rest the first one's records put
+    /// in the memo, with heart rates only (named in the report only as a watch's: its first
+    /// record must be read); a device the memo leaves to the census (an `m` in its address; a
+    /// character reference); types alternating.
+    func testDevicesAndTypesFoundAgain() throws {
+        func watch(_ address: String, _ rest: String = "name:Apple Watch, model:Watch, hardware:Watch6,1") -> String {
+            "&lt;&lt;HKDevice: 0x\(address)&gt;, \(rest)&gt;"
+        }
+        var body = ""
+        for (i, address) in ["2", "2ab", "1f", "m1", "2"].enumerated() {
+            let start = "2024-01-1\(i) 12:00:00 +0100", end = "2024-01-1\(i) 12:10:00 +0100"
+            body += C.record(C.steps, "\(i + 5)", source: "Watch A", device: watch(address), start: start, end: end)
+            body += C.record(C.steps, "\(i + 7)", source: "Watch A", device: watch(address + "0"), start: start, end: end)
+            // Watch B only where the memo answers (not at `m1`, where the census tests the device).
+            let b = address == "m1" ? "Watch A" : "Watch B"
+            body += C.record(C.heart, "6\(i)", unit: "count/min", source: b, device: watch(address), start: start)
+            body += C.record(
+                C.steps, "\(i + 9)", device: "&lt;&lt;HKDevice: 0x\(address)&gt;, name:iPhone, model:iPhone&gt;", start: start, end: end)
+        }
+        try check("devices found again", body)
+        try check(
+            "a watch only a reference names",
+            C.record(C.steps, "5", source: "Watch C", device: watch("3", "model&#58;Watch, x"), start: "2024-01-10 12:00:00 +0100")
+                + C.record(C.steps, "6", source: "Watch C", device: watch("4", "model&#58;Watch, x"), start: "2024-01-11 12:00:00 +0100"))
+    }
 }

@@ -10,44 +10,49 @@ import Foundation
 /// tag's and segment's counts the caller measured.
 extension ExportWindow {
     /// `compare`: whether a record outside the window goes into the census rather than to
-    /// libxml2 (`WindowCensus` says which can); false keeps it.
+    /// libxml2 (`WindowCensus` says which can); false keeps it. Its attributes are the ones
+    /// `keep` just walked into `seen.record`.
     func cutIntoCensus(
-        _ tag: UnsafePointer<UInt8>, _ count: Int, _ start: Timestamp, _ end: Timestamp, segment: (at: UnsafePointer<UInt8>, count: Int),
-        seen: inout Seen
+        tag: UnsafePointer<UInt8>, _ tagCount: Int, _ start: Timestamp, _ end: Timestamp,
+        segment: (at: UnsafePointer<UInt8>, count: Int), references: Bool, seen: inout Seen
     ) -> Bool {
-        let record: StaticString = "<Record "
-        guard count > record.utf8CodeUnitCount, Self.same(tag, record) else { return false }
         // Nested lines with a character reference are read: the zone test (`namesZone`) reads
         // them as written, and `key="HK&#84;imeZone"` is an `HKTimeZone` entry to the reader.
-        let after = segment.at.distance(to: tag) + count + 1
-        if after < segment.count, Self.hasCharacterReference(segment.at + after, segment.count - after) { return false }
+        // `references`: the chunk holds a `#` at all (real chunks hold none).
+        let after = segment.at.distance(to: tag) + tagCount + 1
+        if references, after < segment.count, Self.hasCharacterReference(segment.at + after, segment.count - after) { return false }
         // As the reader skips them: a record ending before it starts or lasting over a year.
         guard end.seconds >= start.seconds, end.seconds - start.seconds <= Sample.longestSpan else { return false }
-        // The attributes in one walk (a search for each key stopped at every space of the tag).
-        guard let a = Self.recordAttributes(tag, count) else { return false }
-        // A type written with an entity is read (the catalog knows names as the reader decodes them).
-        guard let type = a.type, !Self.isSleep(type), memchr(type.at, 0x26, type.count) == nil else { return false }
+        guard let type = seen.record.type else { return false }
+        // The type's index, kept with the walk's memo entry for its bytes once they passed the
+        // tests below (`RecordStartTag.Memo`); else they are tested and the type looked up.
+        var t = seen.record.typeEntry >= 0 ? seen.tagMemo.payload[seen.record.typeEntry] : -1
+        if t < 0 {
+            // A type written with an entity is read (the catalog knows names as the reader decodes them).
+            guard !Self.isSleep(type), memchr(type.at, 0x26, type.count) == nil else { return false }
+            t = typeIndex(type, seen: &seen)
+            if seen.record.typeEntry >= 0 { seen.tagMemo.payload[seen.record.typeEntry] = t }
+        }
         // A watch (its `device` says so, as the reader tells it): its first record is read, so
-        // that the book knows the watch (`keepsWatch`).
+        // that the book knows the watch (`keepsWatch`). The walk knows it for a device it met.
         var isWatch = false
-        if let device = a.device, Self.find(device.at, device.count, "model:Watch,") != nil {
-            guard let source = a.sourceName else { return false }
+        if let d = seen.record.device, seen.record.deviceIs?.watch ?? (Self.find(d.at, d.count, "model:Watch,") != nil) {
+            guard let source = seen.record.sourceName else { return false }
             let name = UnsafeBufferPointer(start: source.at, count: source.count)
             if !seen.watchSources.contains(where: { $0.elementsEqual(name) }) {
                 seen.watchSources.append(Array(name))
                 return false
             }
             isWatch = true
-        } else if let device = a.device, Self.hasCharacterReference(device.at, device.count) {
+        } else if references, let d = seen.record.device, seen.record.deviceIs?.reference ?? Self.hasCharacterReference(d.at, d.count) {
             // The reader tests the decoded text: a character reference can spell `model:Watch,`.
             return false
         }
-        let t = typeIndex(type, seen: &seen)
         let known = seen.types[t]  // plain values: no reference counted on this path
         switch known.cut {
         case .uncatalogued:
             // No date from a type the catalog does not have; a watch's source is named all the same.
-            if isWatch, !addSource(a.sourceName, start: start.seconds, seen: &seen) { return false }
+            if isWatch, !addSource(seen.record.sourceName, start: start.seconds, seen: &seen) { return false }
             seen.census.noteStart(start.seconds)
             return true
         case .read: return false
@@ -57,56 +62,25 @@ extension ExportWindow {
         // A sum gives data to every quarter-hour it overlaps (a local midnight is on one); one
         // longer than a day is read.
         if known.cut == .sum, end.seconds - start.seconds > 86_400 { return false }
-        guard let text = a.value, let value = NumberParser.parse(text.at, text.count) else { return false }
+        guard let text = seen.record.value, let value = NumberParser.parse(text.at, text.count) else { return false }
         // The unit as the reader converts it (no unit is ""), compared as two words.
-        let unitCount = a.unit?.count ?? 0
+        let unitCount = seen.record.unit?.count ?? 0
         var words: (UInt64, UInt64) = (0, 0)
-        if let u = a.unit {
+        if let u = seen.record.unit {
             withUnsafeMutableBytes(of: &words) {
                 $0.copyMemory(from: UnsafeRawBufferPointer(start: u.at, count: min(u.count, CensusType.unitBytes)))
             }
         }
         var conversion = known.conversion
         if !known.knows(unitCount: unitCount, words: words) {
-            let name = a.unit.map { String(decoding: UnsafeBufferPointer(start: $0.at, count: $0.count), as: UTF8.self) } ?? ""
+            let name = seen.record.unit.map { String(decoding: UnsafeBufferPointer(start: $0.at, count: $0.count), as: UTF8.self) } ?? ""
             seen.types[t].learn(unitCount: unitCount, words: words, text: name)
             conversion = seen.types[t].conversion
         }
         guard let (scale, zero) = conversion, known.isPlausible(value * scale + zero) else { return false }
-        if known.cut == .sum || isWatch, !addSource(a.sourceName, start: start.seconds, seen: &seen) { return false }
+        if known.cut == .sum || isWatch, !addSource(seen.record.sourceName, start: start.seconds, seen: &seen) { return false }
         seen.census.add(metric: known.metric, start: start, end: known.cut == .sum ? end.seconds : nil)
         return true
-    }
-
-    /// The attributes of a record's start tag the census reads, each value's bytes in place.
-    struct RecordAttributes {
-        var type, sourceName, device, unit, value: (at: UnsafePointer<UInt8>, count: Int)?
-    }
-
-    /// One walk over the tag's attributes as Apple writes them (`name="value"`, one space apart
-    /// or more); nil for any other layout (the record is then read).
-    static func recordAttributes(_ tag: UnsafePointer<UInt8>, _ count: Int) -> RecordAttributes? {
-        var a = RecordAttributes()
-        var i = 1
-        while i < count, tag[i] != 0x20 { i += 1 }
-        while i < count {
-            while i < count, tag[i] == 0x20 || tag[i] == 0x0A || tag[i] == 0x09 || tag[i] == 0x0D { i += 1 }
-            if i >= count || tag[i] == UInt8(ascii: "/") { break }
-            guard let e = first(0x3D, tag, from: i, count), e + 1 < count, tag[e + 1] == 0x22 else { return nil }
-            let v = e + 2
-            guard let q = first(0x22, tag, from: v, count) else { return nil }
-            let value = (tag + v, q - v)
-            func named(_ key: StaticString) -> Bool { e - i == key.utf8CodeUnitCount && same(tag + i, key) }
-            switch e - i {
-            case 4: if named("type") { a.type = value } else if named("unit") { a.unit = value }
-            case 5: if named("value") { a.value = value }
-            case 6: if named("device") { a.device = value }
-            case 10: if named("sourceName") { a.sourceName = value }
-            default: break
-            }
-            i = v + value.1 + 1
-        }
-        return a
     }
 
     /// The first `byte` in `tag[from..<count]`: the first 32 bytes eight at a time (a name, a

@@ -96,6 +96,10 @@ struct ExportWindow: Sendable {
         var lastSource: (name: [UInt8], plain: Bool, census: Int?)?
         /// `compare`: the day of the last date parsed (`censusTimestamp`).
         var day = DayMemo()
+        /// `compare`: the last `Record` start tag walked, and the types and devices the walk met
+        /// (`RecordStartTag.Memo`).
+        var record = RecordStartTag()
+        var tagMemo = RecordStartTag.Memo()
     }
 
     /// A worker is done: its census goes to the read's.
@@ -232,7 +236,9 @@ struct ExportWindow: Sendable {
         // spaces after an `ActivitySummary`, in a public sample) is a nested line of the one
         // before it, and goes where that one goes only if kept.
         guard Self.isOneElement(tag, tagCount, p, count) else { return true }
-        let (startText, endText) = Self.dates(tag, tagCount)
+        // compare: a `Record`'s attributes in one walk, its dates included (`RecordStartTag`).
+        let walked = census != nil && tagCount > 8 && Self.same(tag, "<Record ") && seen.record.read(tag, tagCount, memo: &seen.tagMemo)
+        let (startText, endText) = walked ? (seen.record.startDate, seen.record.endDate) : Self.dates(tag, tagCount)
         // Far from the window by its dates' first ten bytes (explain): no parse, the tests below
         // for an element outside. A date that would not parse (kept below; the reader skips it)
         // is cut here unless sleep, zone or a watch source's first record (decided as before).
@@ -262,7 +268,10 @@ struct ExportWindow: Sendable {
         }
         if start.seconds < to, end.seconds >= from { return true }
         if zone || restOfLineNamesZone(tag, tagCount, p, count) { return true }
-        if census != nil { return !cutIntoCensus(tag, tagCount, start, end, segment: (p, count), seen: &seen) }
+        if census != nil {
+            guard walked else { return true }
+            return !cutIntoCensus(tag: tag, tagCount, start, end, segment: (p, count), references: references, seen: &seen)
+        }
         if start.seconds < to, let type = Self.attribute(tag, tagCount, " type=\""), Self.isSleep(type) { return true }
         return keepsWatch(tag, tagCount, references: references, seen: &seen)
     }

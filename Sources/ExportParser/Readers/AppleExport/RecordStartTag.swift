@@ -1,0 +1,329 @@
+import Foundation
+
+/// The attributes of a `Record`'s start tag that `compare`'s window read needs (docs/export-xml.md,
+/// "The census"): its two dates for the window test, and type, source, device, unit and value
+/// for the census; each value's bytes in place, found in one walk of the tag. Before, the dates
+/// were found by one search and the census's attributes by a second walk (callgrind, 194 MB
+/// export: that walk alone 683 M of 3,339 M instructions, about 1,700 a record).
+///
+/// The walk reads the tag as Apple writes it: `name="value"` pairs, white space before each. A
+/// name is found by its length and its bytes as words (no call to compare it); a date's value by
+/// its fixed 25 bytes when its closing quote is where it must be and none is before it; any
+/// other value by a search for its closing quote, but a type or a device met lately, which is
+/// found again among those (`Memo`). Nil for any other layout (single quotes,
+/// white space around `=`, a value without its closing quote because a raw `>` ended the tag,
+/// two attributes with no space between, an attribute this walk reads given twice): the record
+/// is then read by libxml2, which judges it.
+///
+/// Unsafe code here (docs/architecture.md, "Where unsafe code lives"): the tag's bytes in the
+/// chunk a worker scans, read below the count the caller measured (a word loaded only where
+/// eight bytes are left).
+struct RecordStartTag {
+    typealias Text = (at: UnsafePointer<UInt8>, count: Int)
+    var type, sourceName, device, unit, value, startDate, endDate: Text?
+
+    /// An attribute this walk reads, or another.
+    private enum Name { case type, sourceName, device, unit, value, startDate, endDate, creationDate, sourceVersion, other }
+
+    /// The memo entry (`Memo`) the type's bytes were, or -1; the census keeps the type's index
+    /// in its payload.
+    var typeEntry = -1
+    /// Whether the device names a watch (`model:Watch,`) and holds a character reference (`&#`),
+    /// when the memo knew its bytes after the `HKDevice` address; nil: the caller tests them.
+    var deviceIs: (watch: Bool, reference: Bool)?
+
+    /// No attribute read yet.
+    init() {}
+
+    /// The attributes of `count` bytes at `tag`, or nil (`read`).
+    init?(_ tag: UnsafePointer<UInt8>, _ count: Int, memo: inout Memo) {
+        guard read(tag, count, memo: &memo) else { return nil }
+    }
+
+    /// Reads the tag's `count` bytes from its `<` (the caller checked `<Record `) into this
+    /// value, in place: a worker keeps one (`ExportWindow.Seen.record`), so that the census
+    /// reads it where the walk wrote it (perf: a copy of the value returned, then passed on, was
+    /// a tenth of the walk and of `keep`). False for another layout. `memo`: the types and
+    /// devices met by this worker.
+    mutating func read(_ tag: UnsafePointer<UInt8>, _ count: Int, memo: inout Memo) -> Bool {
+        self = RecordStartTag()
+        var i = 7
+        while i < count {
+            // White space first: one space in Apple's layout, any of the four XML allows. A
+            // self-closing tag's `/` is its last byte (the caller's count stops before `>`).
+            var c = tag[i]
+            if c == UInt8(ascii: "/") {
+                guard i == count - 1 else { return false }
+                return true
+            }
+            guard c == 0x20 || c == 0x0A || c == 0x09 || c == 0x0D else { return false }
+            repeat {
+                i += 1
+                if i == count { return true }
+                c = tag[i]
+            } while c == 0x20 || c == 0x0A || c == 0x09 || c == 0x0D
+            if c == UInt8(ascii: "/") {
+                guard i == count - 1 else { return false }
+                return true
+            }
+            var (name, v) = Self.knownName(tag, i, count)
+            if name == .other {
+                guard let e = ExportWindow.first(0x3D, tag, from: i, count), e > i, e + 1 < count, tag[e + 1] == 0x22 else { return false }
+                name = Self.name(tag, i, e, count)
+                v = e + 2
+                // A name holding white space or a quote is no name (`a b="1"`): libxml2's to judge.
+                if name == .other {
+                    for k in i..<e where tag[k] <= 0x20 || tag[k] == 0x22 { return false }
+                }
+            }
+            var q = -1
+            switch name {
+            case .startDate, .endDate, .creationDate: if Self.isDate(tag, v, count) { q = v + 25 }
+            case .type:
+                if let (entry, end) = memo.recall(Memo.types, tag, from: v, count) {
+                    typeEntry = entry
+                    q = end
+                }
+            case .device: q = deviceEnd(tag, v, count, memo: &memo)
+            default: break
+            }
+            if q < 0 {
+                guard let found = Self.quote(tag, from: v, count) else { return false }
+                q = found
+                if name == .type { typeEntry = memo.store(Memo.types, tag + v, q - v) }
+            }
+            let text: Text = (tag + v, q - v)
+            switch name {
+            case .type: guard Self.setOnce(&type, text) else { return false }
+            case .sourceName: guard Self.setOnce(&sourceName, text) else { return false }
+            case .device: guard Self.setOnce(&device, text) else { return false }
+            case .unit: guard Self.setOnce(&unit, text) else { return false }
+            case .value: guard Self.setOnce(&value, text) else { return false }
+            case .startDate: guard Self.setOnce(&startDate, text) else { return false }
+            case .endDate: guard Self.setOnce(&endDate, text) else { return false }
+            case .creationDate, .sourceVersion, .other: break
+            }
+            i = q + 1
+        }
+        return true
+    }
+
+    /// The name at `from` with its `="`, when it is one this walk reads written as Apple writes
+    /// it, and where its value starts; `.other` when not (or fewer bytes are left than its two
+    /// words need: the caller then searches for the `=`).
+    /// Compared as little-endian words: the bytes of `type="` are 74 79 70 65 3D 22, the word's
+    /// low six bytes 0x223D_6570_7974.
+    @inline(__always)
+    private static func knownName(_ tag: UnsafePointer<UInt8>, _ from: Int, _ count: Int) -> (Name, Int) {
+        guard from + 8 <= count else { return (.other, 0) }
+        let w = UInt64(littleEndian: UnsafeRawPointer(tag + from).loadUnaligned(as: UInt64.self))
+        let six = w & 0xFFFF_FFFF_FFFF
+        if six == 0x223D_6570_7974 { return (.type, from + 6) }  // type="
+        if six == 0x223D_7469_6E75 { return (.unit, from + 6) }  // unit="
+        if w & 0xFF_FFFF_FFFF_FFFF == 0x22_3D65_756C_6176 { return (.value, from + 7) }  // value="
+        if w == 0x223D_6563_6976_6564 { return (.device, from + 8) }  // device="
+        guard from + 16 <= count else { return (.other, 0) }
+        if w == 0x3D65_7461_4464_6E65, tag[from + 8] == 0x22 { return (.endDate, from + 9) }  // endDate= "
+        let w2 = UInt64(littleEndian: UnsafeRawPointer(tag + from + 8).loadUnaligned(as: UInt64.self))
+        if w == 0x7461_4474_7261_7473, w2 & 0xFF_FFFF == 0x22_3D65 { return (.startDate, from + 11) }  // startDat e="
+        if w == 0x614E_6563_7275_6F73, w2 & 0xFFFF_FFFF == 0x223D_656D { return (.sourceName, from + 12) }  // sourceNa me="
+        // creation Date="
+        if w == 0x6E6F_6974_6165_7263, w2 & 0xFFFF_FFFF_FFFF == 0x223D_6574_6144 { return (.creationDate, from + 14) }
+        // sourceVe rsion="
+        if w == 0x6556_6563_7275_6F73, w2 & 0xFF_FFFF_FFFF_FFFF == 0x22_3D6E_6F69_7372 { return (.sourceVersion, from + 15) }
+        return (.other, 0)
+    }
+
+    /// The closing quote of a device written as Apple writes it, `&lt;&lt;HKDevice: 0x`, an
+    /// address, then the rest from the next `&` (`&gt;, name:…`): the rest found among the
+    /// memo's, whose entry tells `deviceIs`, or searched and kept in the memo; -1 for any other
+    /// device (searched by the caller, tested by the census).
+    ///
+    /// Why the rest decides as the whole value does: the part before it holds no quote, no `m`
+    /// and no `#` (the address is tested for them), so the value goes on into the rest,
+    /// `model:Watch,` cannot start before it, and no `&#` either (no `#` before the rest, whose
+    /// first byte is the `&`).
+    private mutating func deviceEnd(_ tag: UnsafePointer<UInt8>, _ v: Int, _ count: Int, memo: inout Memo) -> Int {
+        let lead = 20  // &lt;&lt;HKDevice: 0x
+        guard v + lead < count else { return -1 }
+        let p = UnsafeRawPointer(tag + v)
+        guard UInt64(littleEndian: p.loadUnaligned(as: UInt64.self)) == 0x3B74_6C26_3B74_6C26,  // &lt;&lt;
+            UInt64(littleEndian: p.loadUnaligned(fromByteOffset: 8, as: UInt64.self)) == 0x6563_6976_6544_4B48,  // HKDevice
+            UInt32(littleEndian: p.loadUnaligned(fromByteOffset: 16, as: UInt32.self)) == 0x7830_203A  // ": 0x"
+        else { return -1 }
+        // The address: the bytes up to the first `&` in the next 16, none of them a quote (which
+        // would end the value), an `m` or a `#` (found as words: a loop over hex digits, whose
+        // count varies, mispredicted its end; perf: 6 % of the run).
+        let base = v + lead
+        guard base + 16 <= count else { return -1 }
+        let w1 = UInt64(littleEndian: p.loadUnaligned(fromByteOffset: lead, as: UInt64.self))
+        let w2 = UInt64(littleEndian: p.loadUnaligned(fromByteOffset: lead + 8, as: UInt64.self))
+        guard let amp = Self.firstOf(0x26, w1, w2) else { return -1 }
+        if let bad = Self.firstOf(0x22, w1, w2), bad < amp { return -1 }
+        if let bad = Self.firstOf(0x6D, w1, w2), bad < amp { return -1 }
+        if let bad = Self.firstOf(0x23, w1, w2), bad < amp { return -1 }
+        let t = base + amp
+        if let (entry, end) = memo.recall(Memo.devices, tag, from: t, count) {
+            let flags = memo.payload[entry]
+            deviceIs = (flags & 1 != 0, flags & 2 != 0)
+            return end
+        }
+        guard t < count, let q = Self.quote(tag, from: t, count) else { return -1 }
+        let watch = ExportWindow.find(tag + t, q - t, "model:Watch,") != nil
+        let reference = q - t > 1 && ExportWindow.hasCharacterReference(tag + t, q - t)
+        deviceIs = (watch, reference)
+        let entry = memo.store(Memo.devices, tag + t, q - t)
+        if entry >= 0 { memo.payload[entry] = (watch ? 1 : 0) | (reference ? 2 : 0) }
+        return q
+    }
+
+    /// The first quote at or after `from`, eight bytes at a time while eight are left: most
+    /// values searched (a source, a version, a unit, a number) end in their first or second word,
+    /// where `ExportWindow.first`'s search of the last bytes one by one mispredicted its end.
+    @inline(__always)
+    static func quote(_ tag: UnsafePointer<UInt8>, from: Int, _ count: Int) -> Int? {
+        let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080, quotes = ones &* 0x22
+        var i = from
+        while i + 8 <= count {
+            let x = UInt64(littleEndian: UnsafeRawPointer(tag + i).loadUnaligned(as: UInt64.self)) ^ quotes
+            let flags = (x &- ones) & ~x & highs
+            if flags != 0 { return i + flags.trailingZeroBitCount / 8 }
+            i += 8
+        }
+        while i < count {
+            if tag[i] == 0x22 { return i }
+            i += 1
+        }
+        return nil
+    }
+
+    /// The index of the first `byte` in the 16 bytes of two little-endian words (the lowest
+    /// flag of the zero-byte test is exact: a borrow can only flag bytes above a match).
+    @inline(__always)
+    private static func firstOf(_ byte: UInt8, _ w1: UInt64, _ w2: UInt64) -> Int? {
+        let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
+        let x1 = w1 ^ (ones &* UInt64(byte)), x2 = w2 ^ (ones &* UInt64(byte))
+        let f1 = (x1 &- ones) & ~x1 & highs, f2 = (x2 &- ones) & ~x2 & highs
+        if f1 != 0 { return f1.trailingZeroBitCount / 8 }
+        if f2 != 0 { return 8 + f2.trailingZeroBitCount / 8 }
+        return nil
+    }
+
+    @inline(__always)
+    private static func setOnce(_ slot: inout Text?, _ text: Text) -> Bool {
+        guard slot == nil else { return false }
+        slot = text
+        return true
+    }
+
+    /// The name in `tag[from..<to]` (the `=` at `to`), by its length and its first eight bytes
+    /// as a little-endian word (the bytes of `type` are 74 79 70 65: 0x65707974), the rest
+    /// compared byte by byte.
+    @inline(__always)
+    private static func name(_ tag: UnsafePointer<UInt8>, _ from: Int, _ to: Int, _ count: Int) -> Name {
+        let length = to - from
+        guard length >= 4, length <= 12 else { return .other }
+        var w: UInt64 = 0
+        if from + 8 <= count {
+            w = UInt64(littleEndian: UnsafeRawPointer(tag + from).loadUnaligned(as: UInt64.self))
+        } else {
+            for k in 0..<(count - from) { w |= UInt64(tag[from + k]) << UInt64(8 * k) }
+        }
+        let n = tag + from
+        switch length {
+        case 4:
+            let low = w & 0xFFFF_FFFF
+            return low == 0x6570_7974 ? .type : low == 0x7469_6E75 ? .unit : .other  // "type", "unit"
+        case 5: return w & 0xFF_FFFF_FFFF == 0x65_756C_6176 ? .value : .other  // "value"
+        case 6: return w & 0xFFFF_FFFF_FFFF == 0x6563_6976_6564 ? .device : .other  // "device"
+        case 7: return w & 0xFF_FFFF_FFFF_FFFF == 0x65_7461_4464_6E65 ? .endDate : .other  // "endDate"
+        case 9: return w == 0x7461_4474_7261_7473 && n[8] == UInt8(ascii: "e") ? .startDate : .other  // "startDat" "e"
+        case 10:  // "sourceNa" "me"
+            return w == 0x614E_6563_7275_6F73 && n[8] == UInt8(ascii: "m") && n[9] == UInt8(ascii: "e") ? .sourceName : .other
+        case 12:  // "creation" "Date"
+            return w == 0x6E6F_6974_6165_7263 && n[8] == UInt8(ascii: "D") && n[9] == UInt8(ascii: "a") && n[10] == UInt8(ascii: "t")
+                && n[11] == UInt8(ascii: "e") ? .creationDate : .other
+        default: return .other
+        }
+    }
+
+    /// Whether the value at `v` is 25 bytes closed by a quote with none before it (a date as Apple
+    /// writes it, `2024-03-31 01:59:59 +0100`; what its bytes are, the date's parser checks): the
+    /// 25 tested as three words and a byte, where a search would go byte by byte to the quote.
+    @inline(__always)
+    private static func isDate(_ tag: UnsafePointer<UInt8>, _ v: Int, _ count: Int) -> Bool {
+        guard v + 25 < count, tag[v + 25] == 0x22, tag[v + 24] != 0x22 else { return false }
+        let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080, quotes = ones &* 0x22
+        var any: UInt64 = 0
+        for k in stride(from: 0, to: 24, by: 8) {
+            let x = UnsafeRawPointer(tag + v + k).loadUnaligned(as: UInt64.self) ^ quotes
+            any |= (x &- ones) & ~x & highs
+        }
+        return any == 0
+    }
+}
+
+extension RecordStartTag {
+    /// The last types and device rests (`deviceEnd`) a worker's walk met, four of each, their
+    /// bytes as zero-padded words: records come in runs of one type, from two or three devices,
+    /// so a value is most often found again by comparing it a word at a time with one met,
+    /// which proves where it ends (the one met held no quote, and a quote follows here); the
+    /// search for its quote and the tests of its bytes are then not made again (a type's
+    /// lookup; a device's watch test, a few `memchr` calls).
+    struct Memo {
+        static let types = 0, devices = 1
+        private static let entries = 4, words = 32
+        private var bytes = [UInt64](repeating: 0, count: 2 * entries * words)
+        /// Per entry: its byte count (-1: empty), and what the reader of the kind keeps with it
+        /// (-1: nothing yet): a type's index in `ExportWindow.Seen.types`, a device rest's
+        /// watch (1) and reference (2) bits.
+        private var counts = [Int](repeating: -1, count: 2 * entries)
+        var payload = [Int](repeating: -1, count: 2 * entries)
+        private var next = [0, 0]
+
+        /// The entry of `kind` whose bytes are those at `from`, followed by a quote there; and
+        /// the quote's index.
+        func recall(_ kind: Int, _ tag: UnsafePointer<UInt8>, from: Int, _ count: Int) -> (Int, Int)? {
+            for entry in (kind * Self.entries)..<((kind + 1) * Self.entries) {
+                let n = counts[entry]
+                guard n >= 0, from + n < count, tag[from + n] == 0x22 else { continue }
+                if same(entry, n, tag + from, room: count - from) { return (entry, from + n) }
+            }
+            return nil
+        }
+
+        private func same(_ entry: Int, _ n: Int, _ p: UnsafePointer<UInt8>, room: Int) -> Bool {
+            let base = entry * Self.words
+            var k = 0
+            while k + 8 <= n {
+                if UInt64(littleEndian: UnsafeRawPointer(p + k).loadUnaligned(as: UInt64.self)) != bytes[base + k / 8] { return false }
+                k += 8
+            }
+            guard k < n else { return true }
+            let last = bytes[base + k / 8]  // byte j at bits 8j, as the loads are read
+            if k + 8 <= room {
+                let mask: UInt64 = (1 << UInt64(8 * (n - k))) - 1
+                return UInt64(littleEndian: UnsafeRawPointer(p + k).loadUnaligned(as: UInt64.self)) & mask == last
+            }
+            for j in k..<n where p[j] != UInt8(truncatingIfNeeded: last >> UInt64(8 * (j - k))) { return false }
+            return true
+        }
+
+        /// Keeps `n` bytes at `p` as an entry of `kind` (the oldest replaced; its payload
+        /// cleared); its index, or -1 when longer than an entry holds.
+        mutating func store(_ kind: Int, _ p: UnsafePointer<UInt8>, _ n: Int) -> Int {
+            guard n <= Self.words * 8 else { return -1 }
+            let entry = kind * Self.entries + next[kind]
+            next[kind] = (next[kind] + 1) % Self.entries
+            let base = entry * Self.words
+            for w in 0..<((n + 7) / 8) {
+                var word: UInt64 = 0
+                for j in 0..<min(8, n - w * 8) { word |= UInt64(p[w * 8 + j]) << UInt64(8 * j) }
+                bytes[base + w] = word
+            }
+            counts[entry] = n
+            payload[entry] = -1
+            return entry
+        }
+    }
+}

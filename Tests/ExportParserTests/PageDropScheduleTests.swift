@@ -36,11 +36,12 @@ final class PageDropScheduleTests: XCTestCase {
         XCTAssertEqual(s.dropped, 28)
     }
 
-    func testAPartThatNeverComesLeavesNoMoreThanTheWaitingLimitMapped() {
+    func testAPartLateOrNeverLeavesNoMoreThanTheWaitingLimitMappedAndBatchesGoOn() {
         var s = PageDropSchedule(block: 4, batch: 16)
         XCTAssertEqual(s.release(0..<4), [])
-        // 4..<8 never comes (a stopped worker). Parts 8..<12, 12..<16, … wait, 32 of them at most;
-        // the 33rd (k = 32: 136..<140) drops all 33 alone, in file order, each its own block.
+        // 4..<8 is late (a slow worker, or a stopped one). Parts 8..<12, 12..<16, … wait, 32 of
+        // them at most; the 33rd (k = 32: 136..<140) drops all 33 alone, in file order, each its
+        // own block, and the prefix goes on from the last: 140.
         for k in 0..<32 {
             XCTAssertEqual(s.release(8 + 4 * k..<12 + 4 * k), [], "part \(k)")
         }
@@ -48,10 +49,14 @@ final class PageDropScheduleTests: XCTestCase {
         XCTAssertEqual(dropped.count, 33)
         XCTAssertEqual(dropped.first, 8..<12)
         XCTAssertEqual(dropped.last, 136..<140)
-        XCTAssertEqual(s.done, 4)
-        // The late part: the prefix grows to 8 (8 − 0 = 8, under a batch).
-        XCTAssertEqual(s.release(4..<8), [])
-        XCTAssertEqual(s.done, 8)
+        XCTAssertEqual(s.done, 140)
+        XCTAssertEqual(s.dropped, 140)
+        // The late part is before the prefix now: dropped alone.
+        XCTAssertEqual(s.release(4..<8), [4..<8])
+        // The parts after the gap are batched again: 150 − 140 = 10, under a batch; then
+        // 157 − 140 = 17 ≥ 16, dropped to 157's block start, 156.
+        XCTAssertEqual(s.release(140..<150), [])
+        XCTAssertEqual(s.release(150..<157), [140..<156])
     }
 
     func testAPartDroppedAloneTakesTheBlocksItTouchesWhole() {

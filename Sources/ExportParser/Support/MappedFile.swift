@@ -116,8 +116,9 @@ final class MappedFile: @unchecked Sendable {
 
     /// Linux's default `fault_around_bytes` (a multiple of every page size in use).
     static let faultAroundBytes = 64 << 10
-    /// 4 MiB: eight 512 KiB chunks a `madvise` (and a TLB flush), at most that much more
-    /// resident.
+    /// 4 MiB: eight 512 KiB chunks a `madvise` (and a TLB flush). Resident beyond the chunks
+    /// being read: up to a batch, the parts done ahead of a late one (`PageDropSchedule`), and
+    /// the last partial batch until the map is closed.
     static let dropBatchBytes = 4 << 20
 
     /// Bytes of the file, holding the mapping alive while a chunk points into them.

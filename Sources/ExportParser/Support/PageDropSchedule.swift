@@ -9,9 +9,10 @@
 /// file (`done`) and drops it `batch` bytes at a time: one flush where there were eight.
 ///
 /// A part done before the parts in front of it waits (at most `waitingLimit` of them; past that,
-/// a part that never comes, a stopped worker, must not keep the file's pages mapped: each waiting
-/// part is dropped alone, as before the batches). A part wholly before the prefix (the first
-/// chunk, done after the second began the prefix) is dropped alone too.
+/// a part that never comes, or comes late, must not keep the file's pages mapped: each waiting
+/// part is dropped alone, as before the batches, and the prefix goes on from the last of them, so
+/// the parts after it are batched again). A part wholly before the prefix (the first chunk, done
+/// after the second began the prefix, or the late part) is dropped alone too.
 struct PageDropSchedule {
     /// The kernel maps pages around a fault by blocks of this size (`MappedFile.faultAroundBytes`).
     let block: Int
@@ -52,8 +53,13 @@ struct PageDropSchedule {
         }
         waiting[range.lowerBound] = range.upperBound
         guard waiting.count > Self.waitingLimit else { return [] }
-        defer { waiting = [:] }
-        return waiting.sorted { $0.key < $1.key }.map { whole($0.key..<$0.value) }
+        let parts = waiting.sorted { $0.key < $1.key }
+        waiting = [:]
+        // Past the gap: the prefix goes on from the last part dropped, whose blocks went whole.
+        let last = parts[parts.count - 1].value
+        done = last
+        dropped = (last + block - 1) / block * block
+        return parts.map { whole($0.key..<$0.value) }
     }
 
     /// The done prefix past `dropped` when it is at least a batch, up to its last whole block (the

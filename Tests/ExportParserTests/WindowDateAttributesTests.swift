@@ -21,8 +21,13 @@ final class WindowDateAttributesTests: XCTestCase {
     ///   e5  creation 03-05, then end before start, both 02-20         before            cut
     ///   e6  creation 03-05, start 02-20, no end                       unreadable        kept
     ///   e7  no creation, start and end 02-20                          before            cut
+    ///   e8  creation `aaaaaaaaaaaaaa startDate=` (25 bytes, no quote), then start and end
+    ///       02-20: the attributes libxml2 reads are those dates       before            cut
     ///
     /// e2 and e5 are cut only if neither date is taken from `creationDate` and both are found.
+    /// e8 was kept before the dates were looked for after `creationDate` (the search stopped
+    /// inside its value and took ` startDate=` for a start it could not read); a full read skips
+    /// it as well, being weeks before the date.
     func testTheDatesAreFoundInEveryOrderAndNeverFromTheCreationDate() {
         let inside = "2024-03-05 09:00:00 +0100", before = "2024-02-20 08:00:00 +0100", beforeEnd = "2024-02-20 08:10:00 +0100"
         var body = ""
@@ -37,10 +42,11 @@ final class WindowDateAttributesTests: XCTestCase {
         body += Self.record("e5", "creationDate=\"\(inside)\" endDate=\"\(beforeEnd)\" startDate=\"\(before)\"")
         body += Self.record("e6", "creationDate=\"\(inside)\" startDate=\"\(before)\"")
         body += Self.record("e7", "startDate=\"\(before)\" endDate=\"\(beforeEnd)\"")
+        body += Self.record("e8", "creationDate=\"aaaaaaaaaaaaaa startDate=\" startDate=\"\(before)\" endDate=\"\(beforeEnd)\"")
         var bytes = Array(("<HealthData locale=\"en_US\">\n" + body + "</HealthData>\n").utf8)
         var seen = ExportWindow.Seen()
         ExportWindow(days: 19787...19787).filter(&bytes, seen: &seen)
         let left = String(decoding: bytes, as: UTF8.self)
-        XCTAssertEqual((1...7).map { "e\($0)" }.filter { left.contains("value=\"\($0)\"") }, ["e1", "e4", "e6"])
+        XCTAssertEqual((1...8).map { "e\($0)" }.filter { left.contains("value=\"\($0)\"") }, ["e1", "e4", "e6"])
     }
 }

@@ -432,7 +432,10 @@ struct ExportWindow: Sendable {
             // Apple writes `creationDate`, `startDate` and `endDate` one after the other, each
             // value 25 bytes: after one, the next `D` is looked for where it must be
             // (`nextDate`) before a search, which would stop there first (the bytes between
-            // hold no `D`), so the same dates are found with two `memchr` calls a record fewer.
+            // hold no `D`): two `memchr` calls a record fewer. A value is passed over whole, so
+            // a 25-byte `creationDate` that spells ` startDate=` inside is not taken for the
+            // start, as the search alone took it (and kept the record as unreadable): the dates
+            // found are the attributes libxml2 reads (`WindowDateAttributesTests`).
             while true {
                 let isStart = d[-1] == 0x74 && d[-2] == 0x72 && d[-3] == 0x61 && d[-4] == 0x74 && d[-5] == 0x73 && d[-6] == 0x20
                 let isEnd = !isStart && d[-1] == 0x64 && d[-2] == 0x6E && d[-3] == 0x65 && d[-4] == 0x20

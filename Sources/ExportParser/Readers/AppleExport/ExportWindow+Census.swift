@@ -88,15 +88,10 @@ extension ExportWindow {
     /// (a `device`).
     @inline(__always)
     static func first(_ byte: UInt8, _ tag: UnsafePointer<UInt8>, from: Int, _ count: Int) -> Int? {
-        let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
-        let pattern = ones &* UInt64(byte)
         var i = from
         let near = min(count, from + 32)
         while i + 8 <= near {
-            // Byte k of the text is byte k of the word (little-endian on every host). The lowest
-            // byte equal to `byte` sets the lowest flag (a borrow may set flags above it only).
-            let x = UInt64(littleEndian: UnsafeRawPointer(tag + i).loadUnaligned(as: UInt64.self)) ^ pattern
-            let flags = (x &- ones) & ~x & highs
+            let flags = WordBytes.matches(UInt64(littleEndian: UnsafeRawPointer(tag + i).loadUnaligned(as: UInt64.self)), byte)
             if flags != 0 { return i + flags.trailingZeroBitCount / 8 }
             i += 8
         }

@@ -444,7 +444,7 @@ struct ExportWindow: Sendable {
                     // Another date (`creationDate`): passed over only when its value is 25 bytes
                     // without a quote (a quote inside would end it early, and what follows could
                     // be the dates themselves).
-                    guard v + 25 < stop, v[25] == 0x22, !hasQuote25(v), let next = nextDate(after: v + 25, stop) else { break }
+                    guard RecordStartTag.isDate(tag, tag.distance(to: v), count), let next = nextDate(after: v + 25, stop) else { break }
                     d = next
                     at = d + 1
                     continue
@@ -483,17 +483,4 @@ struct ExportWindow: Sendable {
         return nil
     }
 
-    /// Whether the 25 bytes at `v` hold a `"`: three words and a byte, each word tested for the
-    /// byte with the usual borrow trick (a flag is set where a byte is `"`; one below a `"` may
-    /// set a false one only above a true one, so the answer is exact).
-    @inline(__always)
-    private static func hasQuote25(_ v: UnsafePointer<UInt8>) -> Bool {
-        let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080, quotes = ones &* 0x22
-        var flags: UInt64 = 0
-        for k in 0..<3 {
-            let x = UnsafeRawPointer(v + 8 * k).loadUnaligned(as: UInt64.self) ^ quotes
-            flags |= (x &- ones) & ~x & highs
-        }
-        return flags != 0 || v[24] == 0x22
-    }
 }

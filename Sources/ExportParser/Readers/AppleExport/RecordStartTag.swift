@@ -182,11 +182,9 @@ struct RecordStartTag {
     /// where `ExportWindow.first`'s search of the last bytes one by one mispredicted its end.
     @inline(__always)
     static func quote(_ tag: UnsafePointer<UInt8>, from: Int, _ count: Int) -> Int? {
-        let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080, quotes = ones &* 0x22
         var i = from
         while i + 8 <= count {
-            let x = UInt64(littleEndian: UnsafeRawPointer(tag + i).loadUnaligned(as: UInt64.self)) ^ quotes
-            let flags = (x &- ones) & ~x & highs
+            let flags = WordBytes.matches(UInt64(littleEndian: UnsafeRawPointer(tag + i).loadUnaligned(as: UInt64.self)), 0x22)
             if flags != 0 { return i + flags.trailingZeroBitCount / 8 }
             i += 8
         }
@@ -197,13 +195,11 @@ struct RecordStartTag {
         return nil
     }
 
-    /// The index of the first `byte` in the 16 bytes of two little-endian words (the lowest
-    /// flag of the zero-byte test is exact: a borrow can only flag bytes above a match).
+    /// The index of the first `byte` in the 16 bytes of two little-endian words
+    /// (`WordBytes.matches`: its lowest flag is exact).
     @inline(__always)
     private static func firstOf(_ byte: UInt8, _ w1: UInt64, _ w2: UInt64) -> Int? {
-        let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
-        let x1 = w1 ^ (ones &* UInt64(byte)), x2 = w2 ^ (ones &* UInt64(byte))
-        let f1 = (x1 &- ones) & ~x1 & highs, f2 = (x2 &- ones) & ~x2 & highs
+        let f1 = WordBytes.matches(w1, byte), f2 = WordBytes.matches(w2, byte)
         if f1 != 0 { return f1.trailingZeroBitCount / 8 }
         if f2 != 0 { return 8 + f2.trailingZeroBitCount / 8 }
         return nil
@@ -250,14 +246,13 @@ struct RecordStartTag {
     /// Whether the value at `v` is 25 bytes closed by a quote with none before it (a date as Apple
     /// writes it, `2024-03-31 01:59:59 +0100`; what its bytes are, the date's parser checks): the
     /// 25 tested as three words and a byte, where a search would go byte by byte to the quote.
+    /// `ExportWindow.dates` passes a `creationDate` over with it too.
     @inline(__always)
-    private static func isDate(_ tag: UnsafePointer<UInt8>, _ v: Int, _ count: Int) -> Bool {
+    static func isDate(_ tag: UnsafePointer<UInt8>, _ v: Int, _ count: Int) -> Bool {
         guard v + 25 < count, tag[v + 25] == 0x22, tag[v + 24] != 0x22 else { return false }
-        let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080, quotes = ones &* 0x22
         var any: UInt64 = 0
         for k in stride(from: 0, to: 24, by: 8) {
-            let x = UnsafeRawPointer(tag + v + k).loadUnaligned(as: UInt64.self) ^ quotes
-            any |= (x &- ones) & ~x & highs
+            any |= WordBytes.matches(UnsafeRawPointer(tag + v + k).loadUnaligned(as: UInt64.self), 0x22)
         }
         return any == 0
     }

@@ -46,6 +46,12 @@ struct RecordStartTag {
     /// a tenth of the walk and of `keep`). False for another layout. `memo`: the types and
     /// devices met by this worker.
     mutating func read(_ tag: UnsafePointer<UInt8>, _ count: Int, memo: inout Memo) -> Bool {
+        readInApplesOrder(tag, count, memo: &memo) || readAnyOrder(tag, count, memo: &memo)
+    }
+
+    /// `read` of any layout the walk knows: attribute after attribute, each name told from the
+    /// others; the way every tag `readInApplesOrder` refuses is read.
+    mutating func readAnyOrder(_ tag: UnsafePointer<UInt8>, _ count: Int, memo: inout Memo) -> Bool {
         self = RecordStartTag()
         var i = 7
         while i < count {
@@ -76,22 +82,8 @@ struct RecordStartTag {
                     for k in i..<e where tag[k] <= 0x20 || tag[k] == 0x22 { return false }
                 }
             }
-            var q = -1
-            switch name {
-            case .startDate, .endDate, .creationDate: if Self.isDate(tag, v, count) { q = v + 25 }
-            case .type:
-                if let (entry, end) = memo.recall(Memo.types, tag, from: v, count) {
-                    typeEntry = entry
-                    q = end
-                }
-            case .device: q = deviceEnd(tag, v, count, memo: &memo)
-            default: break
-            }
-            if q < 0 {
-                guard let found = Self.quote(tag, from: v, count) else { return false }
-                q = found
-                if name == .type { typeEntry = memo.store(Memo.types, tag + v, q - v) }
-            }
+            let q = valueEnd(name, tag, v, count, memo: &memo)
+            guard q >= 0 else { return false }
             let text: Text = (tag + v, q - v)
             switch name {
             case .type: guard Self.setOnce(&type, text) else { return false }
@@ -108,30 +100,175 @@ struct RecordStartTag {
         return true
     }
 
+    /// `read` of the layout Apple writes: `type`, `sourceName`, then `sourceVersion`, `device`,
+    /// `unit` and `creationDate` when there, `startDate`, `endDate`, then `value` when there, one
+    /// space apart, the tag ending with the last. Each name is tested where the one before ends,
+    /// against the one name that may come there, with no dispatch on it (perf: the any-order
+    /// walk's tests of white space, its chain of name tests and its two switches a name were
+    /// most of the walk's samples). False for any other layout, which `readAnyOrder` then reads:
+    /// this one's tags it reads to the same values (the same name tests, `valueStart`, where no
+    /// two names match the same bytes; each kind of value read as `valueEnd` reads it; each name
+    /// once; `RecordStartTagLayoutTests`).
+    mutating func readInApplesOrder(_ tag: UnsafePointer<UInt8>, _ count: Int, memo: inout Memo) -> Bool {
+        self = RecordStartTag()
+        // Each step: where the next name's value starts (`next`, -1 when another name is there),
+        // then its closing quote, by the one reading its kind of value has (`valueEnd`'s). Written
+        // out name by name: through one function taking the name, the compiler kept the call and
+        // its switches (callgrind).
+        var v = Self.next(.type, tag, after: 6, count)  // the first name is at 8, after `<Record `
+        guard v >= 0 else { return false }
+        var q = typeEnd(tag, v, count, memo: &memo)
+        guard q >= 0 else { return false }
+        type = (tag + v, q - v)
+        v = Self.next(.sourceName, tag, after: q, count)
+        guard v >= 0, let s = Self.quote(tag, from: v, count) else { return false }
+        sourceName = (tag + v, s - v)
+        q = s
+        v = Self.next(.sourceVersion, tag, after: q, count)
+        if v >= 0 {
+            guard let e = Self.quote(tag, from: v, count) else { return false }
+            q = e
+        }
+        v = Self.next(.device, tag, after: q, count)
+        if v >= 0 {
+            let e = deviceValueEnd(tag, v, count, memo: &memo)
+            guard e >= 0 else { return false }
+            device = (tag + v, e - v)
+            q = e
+        }
+        v = Self.next(.unit, tag, after: q, count)
+        if v >= 0 {
+            guard let e = Self.quote(tag, from: v, count) else { return false }
+            unit = (tag + v, e - v)
+            q = e
+        }
+        v = Self.next(.creationDate, tag, after: q, count)
+        if v >= 0 {
+            q = Self.dateEnd(tag, v, count)
+            guard q >= 0 else { return false }
+        }
+        v = Self.next(.startDate, tag, after: q, count)
+        guard v >= 0 else { return false }
+        q = Self.dateEnd(tag, v, count)
+        guard q >= 0 else { return false }
+        startDate = (tag + v, q - v)
+        v = Self.next(.endDate, tag, after: q, count)
+        guard v >= 0 else { return false }
+        q = Self.dateEnd(tag, v, count)
+        guard q >= 0 else { return false }
+        endDate = (tag + v, q - v)
+        v = Self.next(.value, tag, after: q, count)
+        if v >= 0 {
+            guard let e = Self.quote(tag, from: v, count) else { return false }
+            value = (tag + v, e - v)
+            q = e
+        }
+        // Closed in place (its `/` the last byte: the caller's count stops before `>`), or not.
+        return q + 1 == count || q + 2 == count && tag[q + 1] == UInt8(ascii: "/")
+    }
+
+    /// Where the value of `name` starts when that attribute is the one a space after the quote
+    /// at `q`; -1 when another is there (or the tag ends).
+    @inline(__always)
+    private static func next(_ name: Name, _ tag: UnsafePointer<UInt8>, after q: Int, _ count: Int) -> Int {
+        guard q + 2 < count, tag[q + 1] == 0x20 else { return -1 }
+        return valueStart(name, tag, q + 2, count)
+    }
+
+    /// The closing quote of the value of `name` starting at `v`, or -1 when none closes it (the
+    /// one reading of each kind of value, for both walks).
+    @inline(__always)
+    private mutating func valueEnd(_ name: Name, _ tag: UnsafePointer<UInt8>, _ v: Int, _ count: Int, memo: inout Memo) -> Int {
+        switch name {
+        case .startDate, .endDate, .creationDate: return Self.dateEnd(tag, v, count)
+        case .type: return typeEnd(tag, v, count, memo: &memo)
+        case .device: return deviceValueEnd(tag, v, count, memo: &memo)
+        default: return Self.quote(tag, from: v, count) ?? -1
+        }
+    }
+
+    /// A date's closing quote: by its 25 bytes (`isDate`), else searched.
+    @inline(__always)
+    private static func dateEnd(_ tag: UnsafePointer<UInt8>, _ v: Int, _ count: Int) -> Int {
+        isDate(tag, v, count) ? v + 25 : quote(tag, from: v, count) ?? -1
+    }
+
+    /// A type's closing quote: a type met lately found again in the memo, else searched and kept
+    /// there; `typeEntry` says which entry.
+    @inline(__always)
+    private mutating func typeEnd(_ tag: UnsafePointer<UInt8>, _ v: Int, _ count: Int, memo: inout Memo) -> Int {
+        if let (entry, end) = memo.recall(Memo.types, tag, from: v, count) {
+            typeEntry = entry
+            return end
+        }
+        guard let q = Self.quote(tag, from: v, count) else { return -1 }
+        typeEntry = memo.store(Memo.types, tag + v, q - v)
+        return q
+    }
+
+    /// A device's closing quote: as Apple writes it (`deviceEnd`, which tells `deviceIs`), else
+    /// searched.
+    @inline(__always)
+    private mutating func deviceValueEnd(_ tag: UnsafePointer<UInt8>, _ v: Int, _ count: Int, memo: inout Memo) -> Int {
+        let q = deviceEnd(tag, v, count, memo: &memo)
+        return q >= 0 ? q : Self.quote(tag, from: v, count) ?? -1
+    }
+
     /// The name at `from` with its `="`, when it is one this walk reads written as Apple writes
     /// it, and where its value starts; `.other` when not (or fewer bytes are left than its two
     /// words need: the caller then searches for the `=`).
-    /// Compared as little-endian words: the bytes of `type="` are 74 79 70 65 3D 22, the word's
-    /// low six bytes 0x223D_6570_7974.
     @inline(__always)
     private static func knownName(_ tag: UnsafePointer<UInt8>, _ from: Int, _ count: Int) -> (Name, Int) {
-        guard from + 8 <= count else { return (.other, 0) }
+        // Unrolled: a loop over a list of the names would make the list each time.
+        var v = valueStart(.type, tag, from, count)
+        if v >= 0 { return (.type, v) }
+        v = valueStart(.unit, tag, from, count)
+        if v >= 0 { return (.unit, v) }
+        v = valueStart(.value, tag, from, count)
+        if v >= 0 { return (.value, v) }
+        v = valueStart(.device, tag, from, count)
+        if v >= 0 { return (.device, v) }
+        v = valueStart(.endDate, tag, from, count)
+        if v >= 0 { return (.endDate, v) }
+        v = valueStart(.startDate, tag, from, count)
+        if v >= 0 { return (.startDate, v) }
+        v = valueStart(.sourceName, tag, from, count)
+        if v >= 0 { return (.sourceName, v) }
+        v = valueStart(.creationDate, tag, from, count)
+        if v >= 0 { return (.creationDate, v) }
+        v = valueStart(.sourceVersion, tag, from, count)
+        return v >= 0 ? (.sourceVersion, v) : (.other, 0)
+    }
+
+    /// Where the value starts when the bytes at `from` are `name="` as Apple writes it, else -1
+    /// (also when fewer bytes are left than the name's two words need). Compared as
+    /// little-endian words: the bytes of `type="` are 74 79 70 65 3D 22, the word's low six bytes
+    /// 0x223D_6570_7974.
+    @inline(__always)
+    private static func valueStart(_ name: Name, _ tag: UnsafePointer<UInt8>, _ from: Int, _ count: Int) -> Int {
+        guard from + 8 <= count else { return -1 }
         let w = UInt64(littleEndian: UnsafeRawPointer(tag + from).loadUnaligned(as: UInt64.self))
         let six = w & 0xFFFF_FFFF_FFFF
-        if six == 0x223D_6570_7974 { return (.type, from + 6) }  // type="
-        if six == 0x223D_7469_6E75 { return (.unit, from + 6) }  // unit="
-        if w & 0xFF_FFFF_FFFF_FFFF == 0x22_3D65_756C_6176 { return (.value, from + 7) }  // value="
-        if w == 0x223D_6563_6976_6564 { return (.device, from + 8) }  // device="
-        guard from + 16 <= count else { return (.other, 0) }
-        if w == 0x3D65_7461_4464_6E65, tag[from + 8] == 0x22 { return (.endDate, from + 9) }  // endDate= "
+        switch name {
+        case .type: return six == 0x223D_6570_7974 ? from + 6 : -1  // type="
+        case .unit: return six == 0x223D_7469_6E75 ? from + 6 : -1  // unit="
+        case .value: return w & 0xFF_FFFF_FFFF_FFFF == 0x22_3D65_756C_6176 ? from + 7 : -1  // value="
+        case .device: return w == 0x223D_6563_6976_6564 ? from + 8 : -1  // device="
+        case .other: return -1
+        default: break
+        }
+        guard from + 16 <= count else { return -1 }
         let w2 = UInt64(littleEndian: UnsafeRawPointer(tag + from + 8).loadUnaligned(as: UInt64.self))
-        if w == 0x7461_4474_7261_7473, w2 & 0xFF_FFFF == 0x22_3D65 { return (.startDate, from + 11) }  // startDat e="
-        if w == 0x614E_6563_7275_6F73, w2 & 0xFFFF_FFFF == 0x223D_656D { return (.sourceName, from + 12) }  // sourceNa me="
-        // creation Date="
-        if w == 0x6E6F_6974_6165_7263, w2 & 0xFFFF_FFFF_FFFF == 0x223D_6574_6144 { return (.creationDate, from + 14) }
-        // sourceVe rsion="
-        if w == 0x6556_6563_7275_6F73, w2 & 0xFF_FFFF_FFFF_FFFF == 0x22_3D6E_6F69_7372 { return (.sourceVersion, from + 15) }
-        return (.other, 0)
+        switch name {
+        case .endDate: return w == 0x3D65_7461_4464_6E65 && tag[from + 8] == 0x22 ? from + 9 : -1  // endDate= "
+        case .startDate: return w == 0x7461_4474_7261_7473 && w2 & 0xFF_FFFF == 0x22_3D65 ? from + 11 : -1  // startDat e="
+        case .sourceName: return w == 0x614E_6563_7275_6F73 && w2 & 0xFFFF_FFFF == 0x223D_656D ? from + 12 : -1  // sourceNa me="
+        case .creationDate:  // creation Date="
+            return w == 0x6E6F_6974_6165_7263 && w2 & 0xFFFF_FFFF_FFFF == 0x223D_6574_6144 ? from + 14 : -1
+        case .sourceVersion:  // sourceVe rsion="
+            return w == 0x6556_6563_7275_6F73 && w2 & 0xFF_FFFF_FFFF_FFFF == 0x22_3D6E_6F69_7372 ? from + 15 : -1
+        default: return -1
+        }
     }
 
     /// The closing quote of a device written as Apple writes it, `&lt;&lt;HKDevice: 0x`, an
@@ -275,31 +412,50 @@ extension RecordStartTag {
         private var counts = [Int](repeating: -1, count: 2 * entries)
         var payload = [Int](repeating: -1, count: 2 * entries)
         private var next = [0, 0]
+        /// Per kind, the entry found or kept last: tried first (records come in runs of one type
+        /// and one device), before the others in order.
+        private var last = [0, Self.entries]
 
         /// The entry of `kind` whose bytes are those at `from`, followed by a quote there; and
         /// the quote's index.
-        func recall(_ kind: Int, _ tag: UnsafePointer<UInt8>, from: Int, _ count: Int) -> (Int, Int)? {
-            for entry in (kind * Self.entries)..<((kind + 1) * Self.entries) {
-                let n = counts[entry]
-                guard n >= 0, from + n < count, tag[from + n] == 0x22 else { continue }
-                if same(entry, n, tag + from, room: count - from) { return (entry, from + n) }
+        mutating func recall(_ kind: Int, _ tag: UnsafePointer<UInt8>, from: Int, _ count: Int) -> (Int, Int)? {
+            let first = last[kind]
+            if matches(first, tag, from: from, count) { return (first, from + counts[first]) }
+            for entry in (kind * Self.entries)..<((kind + 1) * Self.entries) where entry != first {
+                if matches(entry, tag, from: from, count) {
+                    last[kind] = entry
+                    return (entry, from + counts[entry])
+                }
             }
             return nil
         }
 
-        private func same(_ entry: Int, _ n: Int, _ p: UnsafePointer<UInt8>, room: Int) -> Bool {
-            let base = entry * Self.words
+        /// Whether `entry`'s bytes are those at `from`, followed by a quote there.
+        @inline(__always)
+        private func matches(_ entry: Int, _ tag: UnsafePointer<UInt8>, from: Int, _ count: Int) -> Bool {
+            let n = counts[entry]
+            guard n >= 0, from + n < count, tag[from + n] == 0x22 else { return false }
+            return bytes.withUnsafeBufferPointer { same($0.baseAddress! + entry * Self.words, n, tag + from, room: count - from) }
+        }
+
+        /// Whether `n` bytes at `p` are the entry's `words` (`room`: the bytes readable at `p`).
+        /// The words' differences are gathered, not tested one by one: the bytes are most often
+        /// the entry's, so every word is read anyway, and one test is left to predict.
+        @inline(__always)
+        private func same(_ words: UnsafePointer<UInt64>, _ n: Int, _ p: UnsafePointer<UInt8>, room: Int) -> Bool {
             var k = 0
+            var diff: UInt64 = 0
             while k + 8 <= n {
-                if UInt64(littleEndian: UnsafeRawPointer(p + k).loadUnaligned(as: UInt64.self)) != bytes[base + k / 8] { return false }
+                diff |= UInt64(littleEndian: UnsafeRawPointer(p + k).loadUnaligned(as: UInt64.self)) ^ words[k / 8]
                 k += 8
             }
-            guard k < n else { return true }
-            let last = bytes[base + k / 8]  // byte j at bits 8j, as the loads are read
+            guard k < n else { return diff == 0 }
+            let last = words[k / 8]  // byte j at bits 8j, as the loads are read
             if k + 8 <= room {
                 let mask: UInt64 = (1 << UInt64(8 * (n - k))) - 1
-                return UInt64(littleEndian: UnsafeRawPointer(p + k).loadUnaligned(as: UInt64.self)) & mask == last
+                return diff == 0 && UInt64(littleEndian: UnsafeRawPointer(p + k).loadUnaligned(as: UInt64.self)) & mask == last
             }
+            guard diff == 0 else { return false }
             for j in k..<n where p[j] != UInt8(truncatingIfNeeded: last >> UInt64(8 * (j - k))) { return false }
             return true
         }
@@ -318,6 +474,7 @@ extension RecordStartTag {
             }
             counts[entry] = n
             payload[entry] = -1
+            last[kind] = entry
             return entry
         }
     }

@@ -10,7 +10,8 @@ import Foundation
 ///
 /// Nil when the census cannot stand for a full read (a cut record in the export date's own
 /// quarter-hour, which the reader skips when it starts after the date, or after an export date
-/// written after the records; a census date inside the window; a quarter-hour a midnight falls
+/// written after the records; a census date inside the window, a cut running sample inside a
+/// run of a window date among them; a quarter-hour a midnight falls
 /// in, `WindowCensus.dates`; one source name in two normal forms): the caller reads in full.
 enum CompareWindowSide {
     static func read(
@@ -23,6 +24,8 @@ enum CompareWindowSide {
             into: book, zone: options.timeZone, window: ExportWindow(days: window.from...window.to, census: collector), progress: progress)
         FreedMemory.giveBack()
         var days = book.finish()
+        // The book whose days are given: its runs date the running samples cut.
+        var finished = book
         var clock = LocalClock(zone: options.timeZone)
         if options.timeZone == nil, let timeline = book.timelineSeen { clock = LocalClock(timeline: timeline) }
         if let timeline = book.rereadTimeline {
@@ -35,6 +38,7 @@ enum CompareWindowSide {
                 into: second, zone: options.timeZone,
                 window: ExportWindow(days: window.from...window.to, census: WindowCensusCollector()))
             days = second.finish()
+            finished = second
         }
         var census = collector.census
         if let moment = book.exportDate?.seconds {
@@ -58,7 +62,10 @@ enum CompareWindowSide {
         let sources = ComparableDay.sourceSet(names)
         for d in days { out[d.date] = ComparableDay(d, sourceSet: sources) }
         var fields: [Int: [String]] = [:]
-        guard let censusDates = census.dates(clock: clock) else { return nil }
+        guard var censusDates = census.dates(clock: clock) else { return nil }
+        // Running samples give data to the dates of the runs that hold them (a run of a window
+        // date holding one: that date's value is the full read's only with it, so read in full).
+        for (day, metrics) in census.runDates(runs: finished.finishedRuns) { censusDates[day, default: []].formUnion(metrics) }
         for (day, metrics) in censusDates {
             if day >= window.from, day <= window.to { return nil }
             let date = CivilDate.isoDate(day)
@@ -106,14 +113,31 @@ enum CompareWindowSide {
     }
 
     /// The compared fields one record of `metric` gives its date: a day book given one such
-    /// sample, its day as `compare` takes it.
+    /// sample, its day as `compare` takes it. A running-mechanics sample gives a date fields
+    /// only inside its runs: the fields a run with the sample gives that the run alone does not
+    /// (the date of a census's running sample has the run already).
     static func fieldsGiven(by metric: Metric) -> [String] {
-        guard let options = try? DayOptions(timeZoneName: "UTC") else { return [] }
-        let book = DayBook(options: options)
         let value = min(max(1, metric.plausible.lowerBound), metric.plausible.upperBound)
         let noon = Timestamp(seconds: 43_200, offset: 0)
-        book.sample(
-            Sample(type: metric.healthKitType, metric: metric, source: "s", value: value, canonicalValue: value, start: noon, end: noon))
+        let sample = Sample(
+            type: metric.healthKitType, metric: metric, source: "s", value: value, canonicalValue: value, start: noon, end: noon)
+        guard metric.rule == .workoutAvg else { return fields(of: [sample], run: false) }
+        let alone = Set(fields(of: [], run: true))
+        return fields(of: [sample], run: true).filter { !alone.contains($0) }
+    }
+
+    /// The compared fields of the day a book makes of `samples`, with a run of an hour from
+    /// noon (1970-01-01, UTC) when `run`.
+    private static func fields(of samples: [Sample], run: Bool) -> [String] {
+        guard let options = try? DayOptions(timeZoneName: "UTC") else { return [] }
+        let book = DayBook(options: options)
+        for s in samples { book.sample(s) }
+        if run {
+            book.workout(
+                Workout(
+                    activityType: "HKWorkoutActivityTypeRunning", source: "s", start: Timestamp(seconds: 43_200, offset: 0),
+                    end: Timestamp(seconds: 46_800, offset: 0)))
+        }
         return book.finish().flatMap { ComparableDay($0).values.keys }
     }
 }

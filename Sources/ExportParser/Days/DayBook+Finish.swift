@@ -119,6 +119,7 @@ extension DayBook {
         // put in after them as before.
         let (summaries, runs) = workouts.finish(clock: clock)
         let runningMeans = running.finish(runs: runs)
+        finishedRuns = runs
         // In day order, a day's metrics together: each day is taken out and put back once.
         do {
             let totals = sumTotals?.value() ?? []

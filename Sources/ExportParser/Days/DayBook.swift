@@ -75,6 +75,10 @@ final class DayBook: SampleSink {
     var latePiecesOfFinishedSums = 0
     /// Running-mechanics samples and buckets no running workout took (after `finish`).
     var runningOutsideRuns: Int { running.outsideRuns }
+    /// The running workouts' intervals (seconds since 1970) by the local date they start on, as
+    /// `finish` gave them to the running mechanics: `compare`'s census dates the running samples
+    /// it cut by them (`CompareWindowSide`).
+    var finishedRuns: [Int: [(Int64, Int64)]] = [:]
     /// Workouts that repeated one already read but for their creation date or app version (a sync's
     /// copies).
     var duplicateWorkouts: Int { workouts.duplicates }

@@ -11,7 +11,10 @@ struct CensusType {
         case start
         /// The sum rule: every date its quarter-hours overlap.
         case sum
-        /// The night and workout rules: read.
+        /// The workout-average rule (running mechanics): its start, dated by the runs that hold
+        /// it once the workouts are known (`WindowCensus.runningStarts`).
+        case run
+        /// The night rule: read.
         case read
     }
 
@@ -43,7 +46,8 @@ struct CensusType {
         case nil: cut = .uncatalogued
         case .sum: cut = .sum
         case .avg, .minMaxAvg, .latest: cut = .start
-        case .nightAvg, .workoutAvg: cut = .read
+        case .workoutAvg: cut = .run
+        case .nightAvg: cut = .read
         }
     }
 

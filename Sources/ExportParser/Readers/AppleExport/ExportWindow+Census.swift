@@ -56,7 +56,7 @@ extension ExportWindow {
             seen.census.noteStart(start.seconds)
             return true
         case .read: return false
-        case .start, .sum: break
+        case .start, .sum, .run: break
         }
         guard start.offset % 900 == 0 else { return false }
         // A sum gives data to every quarter-hour it overlaps (a local midnight is on one); one
@@ -78,8 +78,15 @@ extension ExportWindow {
             conversion = seen.types[t].conversion
         }
         guard let (scale, zero) = conversion, known.isPlausible(value * scale + zero) else { return false }
+        // A running-mechanics sample's start as `RunningMechanics` keeps it (seconds since 2001
+        // in 32 bits): one that does not fit is read, so the census never holds a clamped time.
+        if known.cut == .run, Int32(exactly: start.seconds - WorkoutBook.epoch) == nil { return false }
         if known.cut == .sum || isWatch, !addSource(seen.record.sourceName, start: start.seconds, seen: &seen) { return false }
-        seen.census.add(metric: known.metric, start: start, end: known.cut == .sum ? end.seconds : nil)
+        if known.cut == .run {
+            seen.census.addRunning(metric: known.metric, start: start.seconds)
+        } else {
+            seen.census.add(metric: known.metric, start: start, end: known.cut == .sum ? end.seconds : nil)
+        }
         return true
     }
 

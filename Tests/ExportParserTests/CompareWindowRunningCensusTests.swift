@@ -122,15 +122,18 @@ final class CompareWindowRunningCensusTests: ParseThreadsTestCase {
     }
 
     /// A watch's running sample names its source, as the book names a watch's. By hand: W's
-    /// heart rate on 01-05 (its first record, read), W's speed 01-20 12:00 inside a run
-    /// 11:00 → 13:00 from the app "Runs" (not a watch): sources Phone (the window's steps),
-    /// Runs (the workout) and W; 01-20 has speed. W's speed is cut unless the worker that scans
-    /// it has not met W (each worker reads the first record of a watch it meets): 0 or 1.
+    /// heart rate first in the file (its first record, read) but dated 04-02, after the export
+    /// date (04-01 08:00), so the reader skips it and names nothing; W's speed 01-20 12:00 inside
+    /// a run 11:00 → 13:00 from the app "Runs": sources Phone (the window's steps), Runs (the
+    /// workout) and W, named by the speed sample alone; 01-20 has speed. W's speed is cut unless
+    /// the worker that scans it has not met W (each worker reads the first record of a watch it
+    /// meets): 0 or 1 with 64-byte chunks; with 4096 (`checkSame`) one worker meets both, cuts
+    /// the speed, and only the census can name W.
     func testAWatchsSampleNamesItsSource() throws {
         let z = " +0100"
         let run = Self.run("2024-01-20 11:00:00" + z, "2024-01-20 13:00:00" + z, source: "Runs")
         let text = C.export(
-            C.record(C.heart, "60", unit: "count/min", source: "W", device: C.watch, start: "2024-01-05 12:00:00" + z)
+            C.record(C.heart, "60", unit: "count/min", source: "W", device: C.watch, start: "2024-04-02 12:00:00" + z)
                 + Self.speed("2024-01-20 12:00:00" + z, source: "W", device: C.watch) + Self.inWindow + run)
         let full = try fullRunning(text)
         XCTAssertEqual(full.fields["2024-01-20"], [Self.speedField])

@@ -24,28 +24,31 @@ enum CompareWindowSide {
             into: book, zone: options.timeZone, window: ExportWindow(days: window.from...window.to, census: collector), progress: progress)
         FreedMemory.giveBack()
         var days = book.finish()
-        // The book whose days are given: its runs date the running samples cut.
+        // The book whose days are given and the census of the same read: which records a read
+        // cuts depends on its workers' order (each reads the first record of every watch it
+        // meets), so a book and a census of two reads could each lack a record.
         var finished = book
+        var census = collector.census
         var clock = LocalClock(zone: options.timeZone)
         if options.timeZone == nil, let timeline = book.timelineSeen { clock = LocalClock(timeline: timeline) }
         if let timeline = book.rereadTimeline {
             // A trip: the days again with the timeline given, as `ConvertJob.finishedDays` does,
-            // through the same window (the census again, the same elements kept).
+            // through the same window; that read's book and census are the ones used.
             var again = options
             again.timeline = timeline
             let second = DayBook(options: again)
+            let secondCensus = WindowCensusCollector()
             _ = try source.read(
-                into: second, zone: options.timeZone,
-                window: ExportWindow(days: window.from...window.to, census: WindowCensusCollector()))
+                into: second, zone: options.timeZone, window: ExportWindow(days: window.from...window.to, census: secondCensus))
             days = second.finish()
             finished = second
+            census = secondCensus.census
         }
-        var census = collector.census
-        if let moment = book.exportDate?.seconds {
+        if let moment = finished.exportDate?.seconds {
             // The reader skips a record after the export date only once it has read that date
             // (the last read before it, if several): the census may leave such records out only
             // when the export has one date, before its records.
-            if census.latestStart > moment, book.exportDates > 1 || !exportDateComesFirst(path, format: format) { return nil }
+            if census.latestStart > moment, finished.exportDates > 1 || !exportDateComesFirst(path, format: format) { return nil }
             guard let skipped = census.skippingAfter(moment) else { return nil }
             census = skipped
         }
@@ -53,11 +56,11 @@ enum CompareWindowSide {
         // strings compare canonically), kept as its first record in file order wrote it; the
         // census cannot tell which came first: read in full.
         var written: [String: String] = [:]
-        for name in book.sourceNames + census.rawSources.map({ WindowCensus.decode($0.name) }) {
+        for name in finished.sourceNames + census.rawSources.map({ WindowCensus.decode($0.name) }) {
             if let other = written[name], !other.utf8.elementsEqual(name.utf8) { return nil }
             written[name] = name
         }
-        let names = Array(Set(book.sourceNames).union(census.sourceNames))
+        let names = Array(Set(finished.sourceNames).union(census.sourceNames))
         var out: [String: ComparableDay] = [:]
         let sources = ComparableDay.sourceSet(names)
         for d in days { out[d.date] = ComparableDay(d, sourceSet: sources) }

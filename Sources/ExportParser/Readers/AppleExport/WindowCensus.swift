@@ -41,8 +41,7 @@ struct WindowCensus: Sendable {
     /// seconds since 2001, 32 bits as `RunningMechanics` keeps them, in the order met. Their
     /// dates are those of the runs that hold them, known only once the workouts (the file's
     /// last elements) are read: `runDates`. 4 bytes a sample, in memory to the end (181 k
-    /// samples, 0.7 MB, in the 3 GB export: less than a `SpilledList`'s block a metric and
-    /// worker would hold, and no temporary file a worker).
+    /// samples, 0.7 MB, in the 3 GB export; no temporary file a worker).
     private(set) var runningStarts: [(metric: Int, starts: [Int32])] = []
 
     /// A record of `metric` starting at `start`; a sum's `end` (it gives data to every
@@ -131,7 +130,8 @@ struct WindowCensus: Sendable {
 
     /// The census without the records that start after `moment` (the export date: the reader
     /// skips them, `ExportElementHandler.exportMoment`): their quarter-hours after the moment's
-    /// cleared, the sources only they named left out. Nil when a record started in the
+    /// cleared, the running samples after it dropped (they keep their exact start), the
+    /// sources only they named left out. Nil when a record kept by quarter-hour started in the
     /// moment's own quarter-hour (before or after it, the census cannot tell): read in full.
     func skippingAfter(_ moment: Int64) -> WindowCensus? {
         guard latestStart > moment else { return self }

@@ -63,6 +63,11 @@ final class HAEDatumRecogniserTests: XCTestCase {
             let got = text.withUnsafeBufferPointer { HAEDatumRecogniser.object($0.baseAddress!, from: 0, to: $0.count) }
             XCTAssertNil(got, "\(bad)")
         }
+        // The same past the first sixteen plain bytes (read eight at a time).
+        for bad in [#"\n"#, "\u{1}", "\u{7F}x\\"] {
+            XCTAssertNil(recognise(quantity.replacingOccurrences(of: "Anna’s Watch", with: "Sixteen plain by" + bad)), bad)
+        }
+        XCTAssertNotNil(recognise(quantity.replacingOccurrences(of: "Anna’s Watch", with: "Sixteen plain by\u{7F}")))
         // Four-byte UTF-8 (an emoji) is taken.
         XCTAssertNotNil(recognise(quantity.replacingOccurrences(of: "Anna’s", with: "Anna 🏃")))
     }

@@ -72,20 +72,7 @@ enum HAEDatumRecogniser {
         while true {
             i = skipSpace(p, i, to)
             guard let keyEnd = string(p, from: i, to: to) else { return nil }
-            let key = HAEKey.lookup(p + (i &+ 1), keyEnd &- i &- 2)
-            let bit: UInt8
-            // Exact spellings only: `min`/`avg`/`max` (also the walker's) are left to yajl.
-            switch key {
-            case .startDate: bit = startBit
-            case .endDate: bit = endBit
-            case .qty: bit = qtyBit
-            case .source: bit = sourceBit
-            case .date: bit = dateBit
-            case .min: bit = p[i &+ 1] == 0x4D ? minBit : 0
-            case .avg: bit = p[i &+ 1] == 0x41 ? avgBit : 0
-            case .max: bit = p[i &+ 1] == 0x4D ? maxBit : 0
-            default: bit = 0
-            }
+            let (bit, key) = Self.key(p + (i &+ 1), keyEnd &- i &- 2)
             guard bit != 0, seen & bit == 0 else { return nil }
             seen |= bit
             d.lastKey = key
@@ -128,13 +115,52 @@ enum HAEDatumRecogniser {
         }
     }
 
+    /// The key of `n` bytes at `p` and its bit; bit 0 for any other. Exact spellings only:
+    /// `min`/`avg`/`max` (which the walker takes too) are left to yajl. Compared here rather than
+    /// through `HAEKeyTable`, whose shared table cost a retain and an access check a key.
+    @inline(__always)
+    static func key(_ p: UnsafePointer<UInt8>, _ n: Int) -> (UInt8, HAEKey) {
+        func equal(_ s: StaticString) -> Bool {
+            let t = s.utf8Start
+            for k in 0..<n where p[k] != t[k] { return false }
+            return true
+        }
+        switch n {
+        case 3:
+            if equal("qty") { return (qtyBit, .qty) }
+            if equal("Min") { return (minBit, .min) }
+            if equal("Avg") { return (avgBit, .avg) }
+            if equal("Max") { return (maxBit, .max) }
+        case 4: if equal("date") { return (dateBit, .date) }
+        case 6: if equal("source") { return (sourceBit, .source) }
+        case 7: if equal("endDate") { return (endBit, .endDate) }
+        case 9: if equal("startDate") { return (startBit, .startDate) }
+        default: break
+        }
+        return (0, .unknown)
+    }
+
     /// A string starting at `from` (its opening quote): the offset just past its closing quote.
     /// Nil for a backslash, a control byte, bytes that are not UTF-8, or no closing quote before
     /// `to`.
     static func string(_ p: UnsafePointer<UInt8>, from: Int, to: Int) -> Int? {
         guard from < to, p[from] == 0x22 else { return nil }
         var i = from &+ 1
+        let raw = UnsafeRawPointer(p)
         while i < to {
+            // Eight plain bytes at a time (none a quote, a backslash, a control byte or ≥ 0x80):
+            // each test below is exact as a yes or no for the word (Bit Twiddling Hacks'
+            // "haszero"/"hasless"), which is all that is asked of it.
+            if i &+ 8 <= to {
+                let x = raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)
+                let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
+                let q = x ^ (ones &* 0x22), s = x ^ (ones &* 0x5C)
+                let special = ((x &- ones &* 0x20) & ~x) | ((q &- ones) & ~q) | ((s &- ones) & ~s) | x
+                if special & highs == 0 {
+                    i &+= 8
+                    continue
+                }
+            }
             let b = p[i]
             if b == 0x22 { return i &+ 1 }
             if b == 0x5C || b < 0x20 { return nil }

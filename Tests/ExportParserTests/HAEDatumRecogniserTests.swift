@@ -91,6 +91,10 @@ final class HAEDatumRecogniserTests: XCTestCase {
         XCTAssertNil(recognise(#"{"date": "2026-03-01 08:00:00 +0100", "Min": 50, "Avg": 60, "Max": 70}"#))
         XCTAssertNil(recognise(quantity.replacingOccurrences(of: #""qty": 12.5"#, with: #""qty": {"v": 1}"#)))
         XCTAssertNil(recognise(quantity.replacingOccurrences(of: "}", with: ",}")))
+        // Keys longer or shorter than ours, or one of ours spelled with an escape (yajl's "qty").
+        XCTAssertNil(recognise(quantity.replacingOccurrences(of: #""qty""#, with: #""qty2""#)))
+        XCTAssertNil(recognise(quantity.replacingOccurrences(of: #""source""#, with: #""sourc""#)))
+        XCTAssertNil(recognise(quantity.replacingOccurrences(of: #""qty""#, with: #""q\u0074y""#)))
         XCTAssertNil(recognise(quantity.replacingOccurrences(of: "2026-03-01 10:00:00 +0100", with: "2026-03-01")))
         XCTAssertNil(recognise(String(quantity.dropLast())))
     }

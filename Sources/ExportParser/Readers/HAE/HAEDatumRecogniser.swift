@@ -71,8 +71,7 @@ enum HAEDatumRecogniser {
         var i = from &+ 1
         while true {
             i = skipSpace(p, i, to)
-            guard let keyEnd = string(p, from: i, to: to) else { return nil }
-            let (bit, key) = Self.key(p + (i &+ 1), keyEnd &- i &- 2)
+            let (bit, key, keyEnd) = Self.key(p, from: i, to: to)
             guard bit != 0, seen & bit == 0 else { return nil }
             seen |= bit
             d.lastKey = key
@@ -115,29 +114,32 @@ enum HAEDatumRecogniser {
         }
     }
 
-    /// The key of `n` bytes at `p` and its bit; bit 0 for any other. Exact spellings only:
-    /// `min`/`avg`/`max` (which the walker takes too) are left to yajl. Compared here rather than
-    /// through `HAEKeyTable`, whose shared table cost a retain and an access check a key.
+    /// The key whose string starts at `from` (its opening quote): its bit and the offset just past
+    /// its closing quote; bit 0 for any other key. Exact spellings only: `min`/`avg`/`max` (which
+    /// the walker takes too) are left to yajl. A key is one of these literals followed by the
+    /// closing quote, a string of plain ASCII letters, so its bytes are not scanned as a string's.
+    /// (Matched here rather than through `HAEKeyTable`, whose shared table cost a retain and an
+    /// access check a key.)
     @inline(__always)
-    static func key(_ p: UnsafePointer<UInt8>, _ n: Int) -> (UInt8, HAEKey) {
-        func equal(_ s: StaticString) -> Bool {
-            let t = s.utf8Start
-            for k in 0..<n where p[k] != t[k] { return false }
-            return true
+    static func key(_ p: UnsafePointer<UInt8>, from: Int, to: Int) -> (bit: UInt8, key: HAEKey, end: Int) {
+        let none: (UInt8, HAEKey, Int) = (0, .unknown, 0)
+        guard from &+ 1 < to, p[from] == 0x22 else { return none }
+        let first = from &+ 1
+        func match(_ s: StaticString, _ bit: UInt8, _ key: HAEKey) -> (UInt8, HAEKey, Int)? {
+            let n = s.utf8CodeUnitCount, t = s.utf8Start
+            guard first &+ n < to, p[first &+ n] == 0x22 else { return nil }
+            for k in 0..<n where p[first &+ k] != t[k] { return nil }
+            return (bit, key, first &+ n &+ 1)
         }
-        switch n {
-        case 3:
-            if equal("qty") { return (qtyBit, .qty) }
-            if equal("Min") { return (minBit, .min) }
-            if equal("Avg") { return (avgBit, .avg) }
-            if equal("Max") { return (maxBit, .max) }
-        case 4: if equal("date") { return (dateBit, .date) }
-        case 6: if equal("source") { return (sourceBit, .source) }
-        case 7: if equal("endDate") { return (endBit, .endDate) }
-        case 9: if equal("startDate") { return (startBit, .startDate) }
-        default: break
+        switch p[first] {
+        case 0x73: return match("startDate", startBit, .startDate) ?? match("source", sourceBit, .source) ?? none
+        case 0x65: return match("endDate", endBit, .endDate) ?? none
+        case 0x71: return match("qty", qtyBit, .qty) ?? none
+        case 0x64: return match("date", dateBit, .date) ?? none
+        case 0x4D: return match("Min", minBit, .min) ?? match("Max", maxBit, .max) ?? none
+        case 0x41: return match("Avg", avgBit, .avg) ?? none
+        default: return none
         }
-        return (0, .unknown)
     }
 
     /// A string starting at `from` (its opening quote): the offset just past its closing quote.

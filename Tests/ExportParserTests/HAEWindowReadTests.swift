@@ -170,4 +170,32 @@ final class HAEWindowReadTests: ParseThreadsTestCase {
         // metrics-units.json alone skips some: its second step count, `date`/`qty`/`source`.
         XCTAssertGreaterThan(skipped, 0)
     }
+
+    /// The wrappings the walker accepts, and a metric whose name comes after its data. 20 step
+    /// datums a metric at 10:00 +0100 from 03-01, a window of 03-15: 14 skipped a metric as in
+    /// `testDatumsFarFromTheWindowAreSkippedAndTheDaysAreAFullReads`. A top-level array of two
+    /// bodies: 28; the bare inner object: 14; `name` after `data`: none (the walker would hold
+    /// its datums, so the reading thread does not skip them), the days the same all the same.
+    func testWrappingsAndALateNameSkipAsTheWalkerReads() throws {
+        let datums = (1...20).map { steps($0) }.joined(separator: ",\n")
+        let metric = #"{"name": "step_count", "units": "count", "data": [\#n\#(datums)\#n]}"#
+        let late = #"{"units": "count", "data": [\#n\#(datums)\#n], "name": "step_count"}"#
+        let body = #"{"data": {"metrics": [\#(metric)]}}"#
+        let cases: [(String, String, Int)] = [
+            ("array", "[\n\(body),\n\(body)\n]\n", 28),
+            ("bare", #"{"metrics": [\#(metric)]}"# + "\n", 14),
+            ("late", #"{"data": {"metrics": [\#(late)]}}"# + "\n", 0),
+        ]
+        let day = try XCTUnwrap(CivilDate.parseISODate("2026-03-15"))
+        for (label, text, expected) in cases {
+            let path = try TestPaths.temporaryDirectory("hae-window").appendingPathComponent("\(label).json").path
+            try text.write(toFile: path, atomically: true, encoding: .utf8)
+            let skipper = HAEWindowSkipper(days: day...day)
+            var reader = HAEReader(path: path)
+            reader.window = skipper
+            _ = try reader.read(into: DayBook(options: try DayOptions(timeZoneName: nil)))
+            XCTAssertEqual(skipper.skipped, expected, label)
+            try assertWindowIsFull(path, from: "2026-03-15", days: 1)
+        }
+    }
 }

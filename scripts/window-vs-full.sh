@@ -2,6 +2,8 @@
 # compare's window read against a full read (issue 42, docs/compare.md "The window read"): runs
 # `compare --from D` on the same inputs twice, through the window (--threads 2) and in full
 # (--threads 1), and diffs every output (compare.json, .csv, .html, stdout, stderr, exit status).
+# Both sides: with --threads 2 the HAE file is read through the window too (docs/hae.md, "The
+# window read"), so each pair also checks the HAE side's census against its full read.
 # Inputs: every fixture profile (the traveller and runner at a second seed and scale; export.xml
 # and export.zip against their own HAE), and the public sample exports in ../shared/samples-public/export (skipped when
 # absent) against a fixture's HAE. Windows: the first and last dates, before the first, after

@@ -32,6 +32,10 @@ final class CompareWindowTests: ParseThreadsTestCase {
         let side = try CompareWindowSide.read(
             native, format: format, options: options, window: Comparison.Window(from: day, to: day + days - 1), progress: nil)
         XCTAssertNotNil(side, "\(label) \(from): the window read fell back")
+        // So does the HAE side's (`CompareHAEWindowSide`, docs/hae.md "The window read").
+        let haeSide = try CompareHAEWindowSide.read(
+            hae, options: options, window: Comparison.Window(from: day, to: day + days - 1), progress: nil)
+        XCTAssertNotNil(haeSide, "\(label) \(from): the HAE side's window read fell back")
         // … and writes what the full read writes.
         // One folder for both: the terminal text names it.
         let out = dir.appendingPathComponent("out")

@@ -222,6 +222,14 @@ public final class CompareJob {
                 for d in days.keys.sorted() { overlay(days[d]!) }
                 continue
             }
+            // An HAE file alone, through the window too (`CompareHAEWindowSide`), on the same terms.
+            if let window, case .hae(_, let bodies) = source, bodies.count == 1, bodies[0].range == nil, ParseThreads.count > 1,
+                let days = try? CompareHAEWindowSide.read(bodies[0].path, options: options, window: window, progress: shown)
+            {
+                FreedMemory.giveBack()
+                for d in days.keys.sorted() { overlay(days[d]!) }
+                continue
+            }
             _ = try source.read(into: book, zone: options.timeZone, progress: shown)
             FreedMemory.giveBack()
             let sources = ComparableDay.sourceSet(book.sourceNames)

@@ -42,6 +42,19 @@ final class HAEDatumMapper {
     private var heartRates = HeartRateDatums.undecided
     /// Such datums held while undecided; capped like the wrist temperatures.
     private var heldHeartRates: [Sample] = []
+    /// Such datums a window read skipped while undecided (`skippedHeartRates`): counted among the
+    /// held, never emitted; and whether all were at local midnight.
+    private var skippedHolds = 0
+    private var skippedHoldsAtMidnight = true
+    /// What the metric's equal datums at whole minutes turned out to be (true: buckets), nil
+    /// while undecided: `compare`'s window read dates the ones it skipped by it.
+    var heartRatesAreBuckets: Bool? {
+        switch heartRates {
+        case .undecided: nil
+        case .readings: false
+        case .buckets: true
+        }
+    }
     /// HAE rounds hours and times; a total may exceed its window by this much before it is
     /// taken as impossible.
     static let windowSlackHours = 1.0 / 60
@@ -83,7 +96,7 @@ final class HAEDatumMapper {
     /// Ends the metric: emits held wrist temperatures and adds this metric's counts to the report.
     func finish(into sink: SampleSink, report: inout ReadReport) {
         if wristBuckets == .undecided, !heldWristTemperatures.isEmpty { decideWristBuckets(.days, sink) }
-        if heartRates == .undecided, !heldHeartRates.isEmpty { decideHeldHeartRates(sink) }
+        if heartRates == .undecided, !heldHeartRates.isEmpty || skippedHolds > 0 { decideHeldHeartRates(sink) }
         if samples > 0 { report.recordsByType[shape.type, default: 0] += samples }
         if nights > 0 { report.recordsByType["hae:" + HAEMetricShape.sleepName, default: 0] += nights }
         if shape.kind == .uncataloged {
@@ -261,14 +274,31 @@ final class HAEDatumMapper {
 
     private func holdHeartRate(_ s: Sample, _ sink: SampleSink) {
         heldHeartRates.append(s)
-        if heldHeartRates.count >= Self.wristHoldLimit { decideHeldHeartRates(sink) }
+        if heldHeartRates.count + skippedHolds >= Self.wristHoldLimit { decideHeldHeartRates(sink) }
+    }
+
+    /// A window read skipped heart-rate datums (`HAEWindowSkipper.Run`): the choice between
+    /// readings and buckets goes as their reading would have taken it, in order. `holds` equal
+    /// datums at whole minutes came first (the one at `firstNotMidnight` and after not all at local
+    /// midnight; −1: all were), then the first sign (1 readings, 2 buckets, 0 none); later datums
+    /// cannot change a decided metric.
+    func skippedHeartRates(holds: Int, firstNotMidnight: Int, sign: Int, _ sink: SampleSink) {
+        guard shape.kind == .heartRate else { return }
+        var i = 0
+        while i < holds, heartRates == .undecided {
+            if firstNotMidnight >= 0, i >= firstNotMidnight { skippedHoldsAtMidnight = false }
+            skippedHolds += 1
+            if heldHeartRates.count + skippedHolds >= Self.wristHoldLimit { decideHeldHeartRates(sink) }
+            i += 1
+        }
+        if heartRates == .undecided, sign != 0 { decideHeartRates(sign == 1 ? .readings : .buckets, sink) }
     }
 
     /// Without a sign: equal datums all at local midnight are day buckets (a day-summarized file
     /// whose days each hold agreeing readings); any elsewhere makes them readings at whole
     /// minutes, as a file of readings can be.
     private func decideHeldHeartRates(_ sink: SampleSink) {
-        let days = heldHeartRates.allSatisfy { ($0.start.seconds + Int64($0.start.offset)) % 86_400 == 0 }
+        let days = skippedHoldsAtMidnight && heldHeartRates.allSatisfy { ($0.start.seconds + Int64($0.start.offset)) % 86_400 == 0 }
         decideHeartRates(days ? .buckets : .readings, sink)
     }
 
@@ -279,6 +309,7 @@ final class HAEDatumMapper {
             sink.sample(s)
         }
         heldHeartRates = []
+        skippedHolds = 0
     }
 
     /// A datum's number within its body (`Sample.occurrence`): its byte offset, unique in a file

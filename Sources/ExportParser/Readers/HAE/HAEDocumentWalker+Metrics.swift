@@ -40,6 +40,7 @@ extension HAEDocumentWalker {
     func finishMetric() -> Bool {
         resolveMetricIfReady(force: true)
         mapper?.finish(into: sink, report: &report)
+        if let m = mapper, m.shape.kind == .heartRate, let buckets = m.heartRatesAreBuckets { heartRateDecisions[metricStart] = buckets }
         mapper = nil
         // The metric's datums are all passed on (a day book resolves their sums now, on this
         // thread, rather than after the pass: docs/hae.md, "How it is read").
@@ -58,6 +59,21 @@ extension HAEDocumentWalker {
             }
         }
         if pending.capacity > 4096 { pending = [] }  // give back a large buffer
+        return true
+    }
+
+    /// `count` datums of the metric's `data` array were skipped by a window read (a
+    /// `HAEWindowSkipper.Run`): counted as read, so indices and paths stay a full read's, with the
+    /// key a full read would hold last, and the mapper's heart-rate choice taken on.
+    func skipped(count: Int, holds: Int, firstNotMidnight: Int, sign: Int, lastKey: HAEKey) -> Bool {
+        guard depth > 0, top.role == .datums, let mapper else {
+            fatalMessage = "internal error: a window read skipped datums outside a metric's data array"
+            return false
+        }
+        top.count += count
+        lastKnownKey = lastKey
+        lastKeyCopied = false
+        mapper.skippedHeartRates(holds: holds, firstNotMidnight: firstNotMidnight, sign: sign, sink)
         return true
     }
 

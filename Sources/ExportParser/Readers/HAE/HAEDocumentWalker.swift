@@ -122,6 +122,9 @@ final class HAEDocumentWalker: @unchecked Sendable {
     /// The file's modification time (epoch seconds): what starts after it is skipped
     /// (`HAEDatumMapper.moment`).
     var moment: Int64 = .max
+    /// Per heart-rate metric object (by its start offset): whether its equal datums at whole
+    /// minutes were buckets (`HAEDatumMapper.heartRatesAreBuckets`), for a window read's census.
+    var heartRateDecisions: [Int64: Bool] = [:]
 
     init(sink: SampleSink, pendingLimit: Int = 50_000, replayMetric: (name: String, units: String?, path: String)? = nil) {
         self.sink = sink

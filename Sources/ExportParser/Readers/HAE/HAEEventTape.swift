@@ -13,7 +13,7 @@
 /// capacities.
 // @unchecked Sendable: filled by the reading thread, then handed through the queue's lock to the decoder, never shared.
 final class HAEEventTape: RecordedTape, @unchecked Sendable {
-    enum Kind: UInt8 { case null, `true`, `false`, number, string, key, startMap, endMap, startArray, endArray }
+    enum Kind: UInt8 { case null, `true`, `false`, number, string, key, startMap, endMap, startArray, endArray, skipped }
 
     struct Event {
         var kind: Kind
@@ -80,6 +80,14 @@ final class HAEEventTape: RecordedTape, @unchecked Sendable {
             case .endMap: ok = walker.endMap()
             case .startArray: ok = walker.startArray()
             case .endArray: ok = walker.endArray()
+            case .skipped:
+                var w: (Int32, Int32, Int32, Int32, Int32) = (0, 0, 0, 0, 0)
+                withUnsafeMutableBytes(of: &w) {
+                    $0.copyMemory(from: UnsafeRawBufferPointer(start: base + Int(e.start), count: Int(e.length)))
+                }
+                ok = walker.skipped(
+                    count: Int(w.0), holds: Int(w.1), firstNotMidnight: Int(w.2), sign: Int(w.3),
+                    lastKey: HAEKey(rawValue: UInt8(w.4)) ?? .unknown)
             }
             if !ok { return false }
         }

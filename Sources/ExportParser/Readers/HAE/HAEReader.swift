@@ -38,6 +38,9 @@ struct HAEReader {
     /// Whether the main pass takes the indentation out before yajl reads it
     /// (`JSONIndentStripper`). Internal so tests can read a file both ways and compare.
     var stripIndentation = true
+    /// `compare`'s window read (issue 42): datums far from the window are skipped into its census
+    /// instead of being read (`HAEWindowSkipper`, docs/hae.md "The window read"). Nil: a full read.
+    var window: HAEWindowSkipper?
     static let progressInterval: Int64 = 16 << 20
     /// The longest string or number read: yajl holds a token whole in memory until it ends, so a
     /// hostile file with a 1 GB string would take gigabytes. Health Auto Export's longest
@@ -83,9 +86,14 @@ struct HAEReader {
         walker.moment = moment
         // The first pass runs on two threads (yajl here, the walker on a decoder thread).
         let player = HAETapePlayer(walker: walker)
+        if let window {
+            window.moment = moment
+            player.window = window
+        }
         try parse(
             fd: fd, from: first, to: range == nil ? nil : end, walker: walker, player: player, buffer: buffer,
             progress: progress.map { p in { p($0 - first, size) } })
+        window?.heartRateDecisions = walker.heartRateDecisions
         guard walker.sawHAEShape else {
             throw InputError(file: path, message: "is not Health Auto Export JSON (no data.metrics or data.workouts)")
         }
@@ -180,7 +188,9 @@ struct HAEReader {
                 if mark > 0 { chunk?.runs?.shift(by: mark) }
                 offset += Int64(mark)
                 beginChunk(offset, runs: chunk?.runs)
-                let status = yajl_parse(handle, read + mark, n - mark)
+                let status =
+                    player?.window == nil
+                    ? yajl_parse(handle, read + mark, n - mark) : Self.parseSkipping(handle, read + mark, n - mark, player: player!)
                 if status != yajl_status_ok {
                     try drain()
                     // yajl found the JSON broken in bytes it read stripped: where it says depends
@@ -193,7 +203,9 @@ struct HAEReader {
                     }
                     let consumed = Int(yajl_get_bytes_consumed(handle))
                     let at = player?.fileOffset(errorAt: consumed) ?? offset + Int64(consumed)
-                    throw error(handle, walker, status, fd: fd, at: at, excerptFrom: consumed > 0 ? offset..<fileEnd : nil)
+                    throw error(
+                        handle, walker, status, fd: fd, at: at,
+                        excerptFrom: consumed + (player?.pieceStart ?? 0) > 0 ? offset..<fileEnd : nil)
                 }
                 // yajl keeps no pointer into the chunk once `yajl_parse` returns (a token cut by the
                 // chunk's end is copied into its own buffer): the buffer can be read into again.
@@ -225,6 +237,39 @@ struct HAEReader {
                 throw error(handle, walker, status, fd: fd, at: offset, excerptFrom: nil)
             }
         }
+    }
+
+    /// A window read's `yajl_parse` of one chunk (`bytes[0..<n]`, after any byte-order mark): the
+    /// chunk in pieces, each run of skippable datums left out (docs/hae.md, "The window read").
+    /// A `}` whose next unit `,{…}` the recogniser takes is a candidate: yajl reads through it, and
+    /// if that `}` closed a datum of a skippable metric (`HAEWindowSkipper.canSkip`, and yajl's
+    /// last object ended exactly there, not inside a string), the run of datums after it that may
+    /// be skipped is left out, the walker told by one event. yajl then reads on from the run's
+    /// end, in the state it had after the `}`: inside the array, after a value.
+    private static func parseSkipping(_ handle: yajl_handle, _ bytes: UnsafeMutablePointer<UInt8>, _ n: Int, player: HAETapePlayer)
+        -> yajl_status
+    {
+        guard let window = player.window else { return yajl_parse(handle, bytes, n) }
+        var fed = 0  // bytes given to yajl (or skipped) so far
+        var search = 0  // where the next candidate is looked for
+        while search < n {
+            guard let found = memchr(bytes + search, 0x7D, n - search) else { break }
+            let q = bytes.distance(to: found.assumingMemoryBound(to: UInt8.self))
+            search = q + 1
+            guard HAEDatumRecogniser.unit(bytes, from: q + 1, to: n) != nil else { continue }
+            player.beginPiece(at: fed)
+            let status = yajl_parse(handle, bytes + fed, q + 1 - fed)
+            fed = q + 1
+            if status != yajl_status_ok { return status }
+            guard window.canSkip, player.lastEndMap == q + 1 else { continue }
+            let run = window.run(bytes, from: q + 1, to: n)
+            guard run.count > 0 else { continue }
+            if !player.recordSkip(run) { return yajl_status_client_canceled }
+            fed = run.end
+            search = run.end
+        }
+        player.beginPiece(at: fed)
+        return fed < n ? yajl_parse(handle, bytes + fed, n - fed) : yajl_status_ok
     }
 
     /// How many bytes of a chunk read at file offset `offset` are a UTF-8 byte-order mark (3, or

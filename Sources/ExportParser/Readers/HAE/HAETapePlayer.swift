@@ -20,6 +20,14 @@ final class HAETapePlayer: @unchecked Sendable {
     /// handle.
     private(set) var chunkBase: Int64 = 0
     var handle: yajl_handle?
+    /// `compare`'s window read (nil: a full read): told of the structure as the events come, it
+    /// says when the reader may skip datums (`HAEWindowSkipper`).
+    var window: HAEWindowSkipper?
+    /// Where in the chunk the bytes now given to yajl begin: a window read gives a chunk in
+    /// pieces around the runs it skips, and yajl counts its offsets from each piece's start.
+    private(set) var pieceStart = 0
+    /// The chunk offset just past the `}` of the last object yajl closed (window reads only).
+    private(set) var lastEndMap = -1
     /// Where the chunk's indentation was taken out (`StrippedRuns`): `runPositions` ends with the
     /// sentinel `Int32.max`; `runCursor` is the first run not yet before yajl's offset, and
     /// `removedSoFar` the bytes taken out before it. yajl's offsets only grow within a chunk, so
@@ -97,7 +105,12 @@ final class HAETapePlayer: @unchecked Sendable {
         runRemoved = UnsafePointer(self.runs.removedThrough)
         runCursor = 0
         removedSoFar = 0
+        pieceStart = 0
+        lastEndMap = -1
     }
+
+    /// yajl is about to parse the chunk's bytes from `start` (stripped offsets, ascending).
+    func beginPiece(at start: Int) { pieceStart = start }
 
     /// The file offset of yajl's error offset `consumed` in the current chunk. Unlike an event's,
     /// an error's offset may be moved back to the start of the offending token, which can be a
@@ -107,14 +120,20 @@ final class HAETapePlayer: @unchecked Sendable {
     /// (`HAEReader` finds a stripped read's error again in the file's own bytes; this is the
     /// answer when it cannot.)
     func fileOffset(errorAt consumed: Int) -> Int64 {
-        chunkBase + Int64(consumed + runs.removed(before: consumed + 1))
+        let consumed = pieceStart + consumed
+        return chunkBase + Int64(consumed + runs.removed(before: consumed + 1))
     }
 
     /// The file offset yajl has reached at this event: its offset in the chunk, plus the bytes
     /// taken out before it (the runs strictly before it: `StrippedRuns.removed(before:)`).
     @inline(__always)
     private func eventOffset() -> Int64 {
-        let consumed = Int(truncatingIfNeeded: yajl_get_bytes_consumed(handle))
+        offset(atChunk: pieceStart &+ Int(truncatingIfNeeded: yajl_get_bytes_consumed(handle)))
+    }
+
+    /// The file offset of chunk offset `consumed`, which is never before the last one asked.
+    @inline(__always)
+    private func offset(atChunk consumed: Int) -> Int64 {
         var i = runCursor
         // Stops at the sentinel (`Int32.max`) at the latest.
         while Int(runPositions[i]) < consumed {
@@ -151,6 +170,48 @@ final class HAETapePlayer: @unchecked Sendable {
         // `n` fits in Int32: the reader stops any token longer than `HAEReader.tokenLimit`.
         events[e] = HAEEventTape.Event(
             kind: kind, length: Int32(truncatingIfNeeded: n), start: Int32(truncatingIfNeeded: at), offset: eventOffset())
+        eventCount = e &+ 1
+        byteCount = at &+ n
+        return e &+ 1 >= HAEEventTape.eventLimit || at &+ n >= HAEEventTape.byteLimit ? handOver() : true
+    }
+
+    /// A container opens: recorded, and the window read told.
+    @inline(__always)
+    private func open(_ kind: HAEEventTape.Kind) -> Bool {
+        let ok = record(kind)
+        if let window { window.open(isArray: kind == .startArray, offset: lastEventOffset) }
+        return ok
+    }
+
+    /// A container closes: recorded, and the window read told (with where an object ended).
+    @inline(__always)
+    private func close(_ kind: HAEEventTape.Kind) -> Bool {
+        let ok = record(kind)
+        if let window {
+            window.close()
+            if kind == .endMap { lastEndMap = pieceStart &+ Int(truncatingIfNeeded: yajl_get_bytes_consumed(handle)) }
+        }
+        return ok
+    }
+
+    /// The reader skipped a run of datums (`HAEWindowSkipper.run`) that ends at chunk offset
+    /// `end`: one event for the walker, at the file offset where the run ends, carrying what the
+    /// walker needs (`HAEDocumentWalker.skipped`).
+    func recordSkip(_ run: HAEWindowSkipper.Run) -> Bool {
+        var words: (Int32, Int32, Int32, Int32, Int32) = (run.count, run.holds, run.firstNotMidnight, run.sign, Int32(run.lastKey.rawValue))
+        let n = MemoryLayout.size(ofValue: words)
+        var at = byteCount
+        if at &+ n > byteCapacity {
+            tape.byteCount = at
+            tape.reserveBytes(n)
+            bytes = tape.bytes
+            byteCapacity = tape.byteCapacity
+            at = byteCount
+        }
+        withUnsafeBytes(of: &words) { UnsafeMutableRawPointer(bytes + at).copyMemory(from: $0.baseAddress!, byteCount: n) }
+        let e = eventCount
+        events[e] = HAEEventTape.Event(
+            kind: .skipped, length: Int32(n), start: Int32(truncatingIfNeeded: at), offset: offset(atChunk: run.end))
         eventCount = e &+ 1
         byteCount = at &+ n
         return e &+ 1 >= HAEEventTape.eventLimit || at &+ n >= HAEEventTape.byteLimit ? handOver() : true
@@ -216,12 +277,22 @@ final class HAETapePlayer: @unchecked Sendable {
         c.yajl_number = { ctx, p, n in
             with(ctx) { $0.record(.number, UnsafeRawPointer(p!).assumingMemoryBound(to: UInt8.self), Int(n)) }
         }
-        c.yajl_string = { ctx, p, n in with(ctx) { $0.record(.string, p!, Int(n)) } }
-        c.yajl_start_map = { ctx in with(ctx) { $0.record(.startMap) } }
-        c.yajl_map_key = { ctx, p, n in with(ctx) { $0.record(.key, p!, Int(n)) } }
-        c.yajl_end_map = { ctx in with(ctx) { $0.record(.endMap) } }
-        c.yajl_start_array = { ctx in with(ctx) { $0.record(.startArray) } }
-        c.yajl_end_array = { ctx in with(ctx) { $0.record(.endArray) } }
+        c.yajl_string = { ctx, p, n in
+            with(ctx) {
+                if let w = $0.window, w.wantsKeys { w.string(p!, Int(n)) }
+                return $0.record(.string, p!, Int(n))
+            }
+        }
+        c.yajl_start_map = { ctx in with(ctx) { $0.open(.startMap) } }
+        c.yajl_map_key = { ctx, p, n in
+            with(ctx) {
+                if let w = $0.window, w.wantsKeys { w.mapKey(p!, Int(n)) }
+                return $0.record(.key, p!, Int(n))
+            }
+        }
+        c.yajl_end_map = { ctx in with(ctx) { $0.close(.endMap) } }
+        c.yajl_start_array = { ctx in with(ctx) { $0.open(.startArray) } }
+        c.yajl_end_array = { ctx in with(ctx) { $0.close(.endArray) } }
         return c
     }()
 }

@@ -28,11 +28,11 @@ final class UnsafeCodeRuleTests: XCTestCase {
         "ExportParser/Readers/AppleExport/PrologFilter.swift",  // libxml2 SAX boundary and the export.xml hot path
         "ExportParser/Readers/AppleExport/RecentDateParser.swift",  // libxml2 SAX boundary and the export.xml hot path
         "ExportParser/Readers/AppleExport/RecordStartTag.swift",  // compare's one walk of a cut record's start tag
-        "ExportParser/Readers/HAE/HAEDatumRecogniser.swift",  // compare's window read: datums recognised in a chunk's bytes
-        "ExportParser/Readers/HAE/HAEWindowSkipper.swift",  // compare's window read: yajl's key and string bytes, a run's
         "ExportParser/Readers/AppleExport/SAXDriver.swift",  // libxml2 SAX boundary and the export.xml hot path
         "ExportParser/Readers/AppleExport/XMLText.swift",  // libxml2 SAX boundary and the export.xml hot path
         "ExportParser/Readers/HAE/ChunkPrefetcher.swift",  // HAE read-ahead buffers
+        "ExportParser/Readers/HAE/HAEDatumRecogniser.swift",  // compare's window read: datums recognised in a chunk's bytes
+        "ExportParser/Readers/HAE/HAEWindowSkipper.swift",  // compare's window read: yajl's key and string bytes, a run's datums
         "ExportParser/Readers/HAE/HAEBody.swift",  // yajl boundary and the HAE hot path
         "ExportParser/Readers/HAE/HAEDatumMapper.swift",  // yajl boundary and the HAE hot path
         "ExportParser/Readers/HAE/HAEDecimalParser.swift",  // yajl boundary and the HAE hot path

@@ -21,13 +21,16 @@ enum CompareHAEWindowSide {
         _ = try reader.read(into: book)
         FreedMemory.giveBack()
         let days = book.finish()
-        guard book.rereadTimeline == nil, let census = skipper.census.resolved(skipper.heartRateDecisions) else { return nil }
+        guard book.rereadTimeline == nil, !CompareWindowSide.workoutOutreaches(book, window: window),
+            let census = skipper.census.resolved(skipper.heartRateDecisions)
+        else { return nil }
         var clock = LocalClock(zone: options.timeZone)
         if options.timeZone == nil, let timeline = book.timelineSeen { clock = LocalClock(timeline: timeline) }
         // One name in two Unicode normal forms is one source to the day book (Swift's strings
         // compare canonically), kept as first written; the census cannot tell which came first.
+        // Its names as written, byte for byte: a set of strings would have made the two forms one.
         var written: [String: String] = [:]
-        for name in book.sourceNames + census.sourceNames {
+        for name in book.sourceNames + census.sources.map({ String(decoding: $0, as: UTF8.self) }) {
             if let other = written[name], !other.utf8.elementsEqual(name.utf8) { return nil }
             written[name] = name
         }

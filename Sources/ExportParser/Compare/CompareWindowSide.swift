@@ -44,6 +44,7 @@ enum CompareWindowSide {
             finished = second
             census = secondCensus.census
         }
+        if workoutOutreaches(finished, window: window) { return nil }
         if let moment = finished.exportDate?.seconds {
             // The reader skips a record after the export date only once it has read that date
             // (the last read before it, if several): the census may leave such records out only
@@ -81,6 +82,16 @@ enum CompareWindowSide {
             out[date] = d
         }
         return out
+    }
+
+    /// Whether a workout starting within the window read's reach (the window and
+    /// `ExportWindow.margin`) takes its heart rate from the samples and ends at or after the
+    /// reach's end: the samples from there on were cut (the export's) or skipped (HAE's), so its
+    /// heart rate would not be a full read's; the side is then read in full. Workouts are read
+    /// whole on both sides.
+    static func workoutOutreaches(_ book: DayBook, window: Comparison.Window) -> Bool {
+        let reach = ExportWindow(days: window.from...window.to)
+        return book.workouts.latestEndTakingSamples(startingIn: reach.from...reach.to).map { $0 >= reach.to } ?? false
     }
 
     /// Whether the export states its `ExportDate` before its first `Record` (as Apple writes it,

@@ -35,6 +35,14 @@ struct WorkoutBook {
         return true
     }
 
+    /// The latest end (seconds since 1970) of the workouts starting in `starts` that take their
+    /// heart rate from the samples (they state none of their own); nil when there are none. A
+    /// window read holds the heart rate of its window and margin only: such a workout ending
+    /// after them would lack samples a full read gives it.
+    func latestEndTakingSamples(startingIn starts: ClosedRange<Int64>) -> Int64? {
+        workouts.filter { $0.needsHeartRateSamples && starts.contains($0.start.seconds) }.map(\.end.seconds).max()
+    }
+
     @inline(__always)
     mutating func addHeartRate(_ seconds: Int64, _ value: Double) { heartRates.append(Self.pack(seconds, value)) }
 

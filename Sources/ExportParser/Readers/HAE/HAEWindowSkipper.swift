@@ -13,6 +13,10 @@
 /// latest rule (or heart rate), its unit converted, its values plausible, both dates more than
 /// two days outside the window (as `ExportWindow`'s margin), not after the file's time, in one
 /// whole-quarter-hour offset, and a sum at most a day long.
+///
+/// Unsafe code here (docs/architecture.md, "Where unsafe code lives"): the yajl boundary's
+/// bytes, a key's or string's valid only during the callback that lends them (copied when kept),
+/// and the chunk's bytes a run is recognised in, read below the `to` the reader gives.
 final class HAEWindowSkipper {
     /// The window in UTC seconds, margins included (`ExportWindow.margin`).
     let from: Int64

@@ -138,6 +138,47 @@ final class HAEWindowReadTests: ParseThreadsTestCase {
         }
     }
 
+    /// Chunk edges anywhere (`HAEReader.splits`: a chunk ends every `step` bytes, so units are cut
+    /// between their `}`, `,` and `{`, inside a key, a date or a number, and a run ends at a
+    /// chunk's end): the window date's values are a full read's, some datums are still skipped
+    /// once chunks hold whole units, and the malformed datum of the test above is reported as a
+    /// full read reports it. A unit cut by a chunk's end goes to yajl, so fewer are skipped.
+    func testChunkEdgesAnywhereKeepTheWindowAndTheErrors() throws {
+        let good = try file([("step_count", "count", (1...20).map { steps($0, qty: 100 + $0) })], "edges-good")
+        var datums = (1...20).map { steps($0) }
+        datums[17] = datums[17].replacingOccurrences(of: #""qty": 100,"#, with: #""qty": 100"#)
+        let bad = try file([("step_count", "count", datums)], "edges-bad")
+        let day = try XCTUnwrap(CivilDate.parseISODate("2026-03-15"))
+        func read(_ path: String, step: Int, window: Bool) -> (days: [FinishedDay]?, error: String?, skipped: Int) {
+            var reader = HAEReader(path: path)
+            let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
+            reader.splits = stride(from: step, to: size, by: step).map { Int64($0) }
+            let skipper = HAEWindowSkipper(days: day...day)
+            if window { reader.window = skipper }
+            do {
+                let book = DayBook(options: try DayOptions(timeZoneName: nil))
+                _ = try reader.read(into: book)
+                return (book.finish(), nil, skipper.skipped)
+            } catch {
+                return (nil, "\(error)", skipper.skipped)
+            }
+        }
+        var skipped = 0
+        for step in [5, 13, 64, 199, 1024] {
+            let full = read(good, step: step, window: false), windowed = read(good, step: step, window: true)
+            let fullDay = try XCTUnwrap(full.days?.first { $0.date == "2026-03-15" })
+            let windowDay = try XCTUnwrap(windowed.days?.first { $0.date == "2026-03-15" })
+            // 03-15's 115 steps, from the datum read either way.
+            XCTAssertEqual(ComparableDay(windowDay).values, ComparableDay(fullDay).values, "step \(step)")
+            XCTAssertEqual(ComparableDay(fullDay).values["metrics.step_count"], .number(115))
+            skipped += windowed.skipped
+            let fullError = read(bad, step: step, window: false).error, windowError = read(bad, step: step, window: true).error
+            XCTAssertNotNil(fullError)
+            XCTAssertEqual(windowError, fullError, "step \(step)")
+        }
+        XCTAssertGreaterThan(skipped, 0)
+    }
+
     /// Every hand-written HAE fixture (Fixtures/hae: odd key orders, late names, 12-hour dates,
     /// sleep, workouts, broken files), through a window before, at and after its data: both reads
     /// fail with the same sentence, or the window read's days are the full read's.

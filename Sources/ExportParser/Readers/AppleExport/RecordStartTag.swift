@@ -219,26 +219,18 @@ struct RecordStartTag {
     /// words need: the caller then searches for the `=`).
     @inline(__always)
     private static func knownName(_ tag: UnsafePointer<UInt8>, _ from: Int, _ count: Int) -> (Name, Int) {
-        // Unrolled: a loop over a list of the names would make the list each time.
-        var v = valueStart(.type, tag, from, count)
-        if v >= 0 { return (.type, v) }
-        v = valueStart(.unit, tag, from, count)
-        if v >= 0 { return (.unit, v) }
-        v = valueStart(.value, tag, from, count)
-        if v >= 0 { return (.value, v) }
-        v = valueStart(.device, tag, from, count)
-        if v >= 0 { return (.device, v) }
-        v = valueStart(.endDate, tag, from, count)
-        if v >= 0 { return (.endDate, v) }
-        v = valueStart(.startDate, tag, from, count)
-        if v >= 0 { return (.startDate, v) }
-        v = valueStart(.sourceName, tag, from, count)
-        if v >= 0 { return (.sourceName, v) }
-        v = valueStart(.creationDate, tag, from, count)
-        if v >= 0 { return (.creationDate, v) }
-        v = valueStart(.sourceVersion, tag, from, count)
-        return v >= 0 ? (.sourceVersion, v) : (.other, 0)
+        for name in Self.knownNames {
+            let v = valueStart(name, tag, from, count)
+            if v >= 0 { return (name, v) }
+        }
+        return (.other, 0)
     }
+
+    /// The names `knownName` tells, the short ones first (the any-order walk reads the tags
+    /// `readInApplesOrder` leaves, few in a real export: its speed matters little).
+    private static let knownNames: [Name] = [
+        .type, .unit, .value, .device, .endDate, .startDate, .sourceName, .creationDate, .sourceVersion,
+    ]
 
     /// Where the value starts when the bytes at `from` are `name="` as Apple writes it, else -1
     /// (also when fewer bytes are left than the name's two words need). Compared as

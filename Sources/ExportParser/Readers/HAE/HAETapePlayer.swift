@@ -157,14 +157,7 @@ final class HAETapePlayer: @unchecked Sendable {
 
     @inline(__always)
     func record(_ kind: HAEEventTape.Kind, _ p: UnsafePointer<UInt8>, _ n: Int) -> Bool {
-        var at = byteCount
-        if at &+ n > byteCapacity {
-            tape.byteCount = at
-            tape.reserveBytes(n)
-            bytes = tape.bytes
-            byteCapacity = tape.byteCapacity
-            at = byteCount
-        }
+        let at = room(for: n)
         Self.copy(p, n, to: bytes + at)
         let e = eventCount
         // `n` fits in Int32: the reader stops any token longer than `HAEReader.tokenLimit`.
@@ -173,6 +166,19 @@ final class HAETapePlayer: @unchecked Sendable {
         eventCount = e &+ 1
         byteCount = at &+ n
         return e &+ 1 >= HAEEventTape.eventLimit || at &+ n >= HAEEventTape.byteLimit ? handOver() : true
+    }
+
+    /// Where the next `n` bytes of the tape go (`byteCount`): the tape's buffer grown first when
+    /// they do not fit.
+    @inline(__always)
+    private func room(for n: Int) -> Int {
+        if byteCount &+ n > byteCapacity {
+            tape.byteCount = byteCount
+            tape.reserveBytes(n)
+            bytes = tape.bytes
+            byteCapacity = tape.byteCapacity
+        }
+        return byteCount
     }
 
     /// A container opens: recorded, and the window read told.
@@ -200,14 +206,7 @@ final class HAETapePlayer: @unchecked Sendable {
     func recordSkip(_ run: HAEWindowSkipper.Run) -> Bool {
         var words: (Int32, Int32, Int32, Int32, Int32) = (run.count, run.holds, run.firstNotMidnight, run.sign, Int32(run.lastKey.rawValue))
         let n = MemoryLayout.size(ofValue: words)
-        var at = byteCount
-        if at &+ n > byteCapacity {
-            tape.byteCount = at
-            tape.reserveBytes(n)
-            bytes = tape.bytes
-            byteCapacity = tape.byteCapacity
-            at = byteCount
-        }
+        let at = room(for: n)
         withUnsafeBytes(of: &words) { UnsafeMutableRawPointer(bytes + at).copyMemory(from: $0.baseAddress!, byteCount: n) }
         let e = eventCount
         events[e] = HAEEventTape.Event(

@@ -26,30 +26,24 @@ enum CompareHAEWindowSide {
         else { return nil }
         var clock = LocalClock(zone: options.timeZone)
         if options.timeZone == nil, let timeline = book.timelineSeen { clock = LocalClock(timeline: timeline) }
-        // One name in two Unicode normal forms is one source to the day book (Swift's strings
-        // compare canonically), kept as first written; the census cannot tell which came first.
-        // Its names as written, byte for byte: a set of strings would have made the two forms one.
-        var written: [String: String] = [:]
-        for name in book.sourceNames + census.sources.map({ String(decoding: $0, as: UTF8.self) }) {
-            if let other = written[name], !other.utf8.elementsEqual(name.utf8) { return nil }
-            written[name] = name
+        // The census's names as written, byte for byte: a set of strings would have made two
+        // normal forms one.
+        if CompareWindowSide.namesOneSourceTwice(book.sourceNames + census.sources.map({ String(decoding: $0, as: UTF8.self) })) {
+            return nil
         }
         let sources = ComparableDay.sourceSet(Array(Set(book.sourceNames).union(census.sourceNames)))
         var out: [String: ComparableDay] = [:]
         for d in days { out[d.date] = ComparableDay(d, sourceSet: sources) }
         guard let plain = census.plain.dates(clock: clock), let buckets = census.buckets.dates(clock: clock) else { return nil }
         let heartRate = HeartRateFields()
-        var fields: [Int: [String]] = [:]
+        var standIns = CompareWindowSide.StandIns()
         for day in Set(plain.keys).union(buckets.keys) {
             if day >= window.from, day <= window.to { return nil }
             let date = CivilDate.isoDate(day)
             var d = out[date] ?? ComparableDay(date: date)
             d.inputSources = sources
             let bucketSeen = buckets[day] != nil || heartRate.sawBucket(d)
-            for m in plain[day] ?? [] {
-                if fields[m] == nil { fields[m] = CompareWindowSide.fieldsGiven(by: Catalog.metrics[m]) }
-                for path in fields[m]! where d.values[path] == nil { d.values[path] = .number(1) }
-            }
+            for m in plain[day] ?? [] { standIns.fill(&d, metric: m) }
             if bucketSeen {
                 // A date with a heart-rate bucket has no count (docs/rules.md, "minmaxavg").
                 for path in heartRate.bucket where d.values[path] == nil { d.values[path] = .number(1) }
@@ -63,14 +57,12 @@ enum CompareHAEWindowSide {
     /// The compared fields heart rate gives a date: from readings, and from a bucket, which gives
     /// no count (`countOnly`: what readings give and a bucket does not).
     struct HeartRateFields {
-        let reading: [String]
         let bucket: [String]
         let countOnly: [String]
 
         init() {
             let metric = Catalog.metrics[DayBook.heartRateIndex]
             let reading = CompareWindowSide.fieldsGiven(by: metric), bucket = Self.bucketFields(metric)
-            self.reading = reading
             self.bucket = bucket
             countOnly = reading.filter { !bucket.contains($0) }
         }

@@ -53,19 +53,12 @@ enum CompareWindowSide {
             guard let skipped = census.skippingAfter(moment) else { return nil }
             census = skipped
         }
-        // One name written in two Unicode normal forms is one source to the reader (Swift's
-        // strings compare canonically), kept as its first record in file order wrote it; the
-        // census cannot tell which came first: read in full.
-        var written: [String: String] = [:]
-        for name in finished.sourceNames + census.rawSources.map({ WindowCensus.decode($0.name) }) {
-            if let other = written[name], !other.utf8.elementsEqual(name.utf8) { return nil }
-            written[name] = name
-        }
+        if namesOneSourceTwice(finished.sourceNames + census.rawSources.map({ WindowCensus.decode($0.name) })) { return nil }
         let names = Array(Set(finished.sourceNames).union(census.sourceNames))
         var out: [String: ComparableDay] = [:]
         let sources = ComparableDay.sourceSet(names)
         for d in days { out[d.date] = ComparableDay(d, sourceSet: sources) }
-        var fields: [Int: [String]] = [:]
+        var standIns = StandIns()
         guard var censusDates = census.dates(clock: clock) else { return nil }
         // Running samples give data to the dates of the runs that hold them (a run of a window
         // date holding one: that date's value is the full read's only with it, so read in full).
@@ -75,13 +68,33 @@ enum CompareWindowSide {
             let date = CivilDate.isoDate(day)
             var d = out[date] ?? ComparableDay(date: date)
             d.inputSources = sources
-            for m in metrics {
-                if fields[m] == nil { fields[m] = fieldsGiven(by: Catalog.metrics[m]) }
-                for path in fields[m]! where d.values[path] == nil { d.values[path] = .number(1) }
-            }
+            for m in metrics { standIns.fill(&d, metric: m) }
             out[date] = d
         }
         return out
+    }
+
+    /// Whether `names` (a side's source names, each as written) hold one name in two Unicode
+    /// normal forms: one source to the reader (Swift's strings compare canonically), kept as its
+    /// first record in file order wrote it, which a census cannot tell: the side is read in full.
+    static func namesOneSourceTwice(_ names: [String]) -> Bool {
+        var written: [String: String] = [:]
+        for name in names {
+            if let other = written[name], !other.utf8.elementsEqual(name.utf8) { return true }
+            written[name] = name
+        }
+        return false
+    }
+
+    /// A census date's stand-in values (1, never compared): the fields one record of a metric
+    /// gives (`fieldsGiven`), each made once a read, set where the day has none.
+    struct StandIns {
+        private var fields: [Int: [String]] = [:]
+
+        mutating func fill(_ day: inout ComparableDay, metric: Int) {
+            if fields[metric] == nil { fields[metric] = fieldsGiven(by: Catalog.metrics[metric]) }
+            for path in fields[metric]! where day.values[path] == nil { day.values[path] = .number(1) }
+        }
     }
 
     /// Whether a workout starting within the window read's reach (the window and

@@ -59,6 +59,4 @@ struct HAEWindowCensus {
 
     /// The source names as the day book holds them.
     var sourceNames: Set<String> { Set(sources.map { String(decoding: $0, as: UTF8.self) }) }
-
-    var isEmpty: Bool { plain.records == 0 && buckets.records == 0 && undecided.isEmpty }
 }

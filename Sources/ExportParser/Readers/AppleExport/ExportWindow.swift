@@ -22,9 +22,10 @@ import Foundation
 ///   per watch source tells the book;
 /// - it has no date the scan can read (`ExportDate`, `Me`, an element of another layout).
 ///
-/// `compare` (`census`): every sleep sample and every element but a `Record` is kept too, and a
-/// record is cut only into the census of what it tells the report (`WindowCensus`, whose
-/// comment says which records can be; the others are kept).
+/// `compare` (`census`): every sleep sample and every element but a `Record` or a `Correlation`
+/// is kept too; a record is cut only into the census of what it tells the report (`WindowCensus`,
+/// whose comment says which records can be; the others are kept), and a correlation outside the
+/// window is cut (the day book takes nothing from one).
 ///
 /// The cut is made where `ParallelSAXDriver` cuts (a line feed, one space, a start tag), so what
 /// is left is whole top-level elements in file order. Line numbers of what is left are not the
@@ -46,7 +47,7 @@ struct ExportWindow: Sendable {
     /// `before` (`from`'s day less two) end before `from` at any offset (under 19 h), and at or
     /// above `after` (`to`'s day plus one) start after `to`.
     let before: (UInt64, UInt16), after: (UInt64, UInt16)
-    /// `compare`: every sleep sample and every element but a `Record` is kept, and the records
+    /// `compare`: every sleep sample and every element but a `Record` or `Correlation` is kept, and the records
     /// cut go into a census (`WindowCensus`), which the workers add here as they end.
     let census: WindowCensusCollector?
 
@@ -275,6 +276,11 @@ struct ExportWindow: Sendable {
         if start.seconds < to, end.seconds >= from { return true }
         if zone || restOfLineNamesZone(tag, tagCount, p, count) { return true }
         if census != nil {
+            // A correlation gives the day book nothing (its members repeat top-level records,
+            // which the census takes; `SampleSink.correlation` is the book's no-op): cut, as
+            // explain cuts it. A third of the bytes compare kept (real food correlations hold a
+            // dozen nutrients each).
+            if tagCount > 13, Self.same(tag, "<Correlation ") { return false }
             guard walked else { return true }
             return !cutIntoCensus(tag: tag, tagCount, start, end, segment: (p, count), references: references, seen: &seen)
         }

@@ -9,7 +9,8 @@ import Foundation
 /// a full read's.
 public final class ExplainJob {
     let request: ExplainRequest
-    let options: DayOptions
+    /// Internal and settable so tests can lower the sum rule's piece budget.
+    var options: DayOptions
     let dayNumber: Int
     let field: OutputField
     /// Called about every 16 MB on the reading thread while an input is read: the CLI's progress
@@ -22,8 +23,12 @@ public final class ExplainJob {
     public init(_ request: ExplainRequest) throws {
         try request.validate()
         self.request = request
-        options = try DayOptions(timeZoneName: request.timeZoneName, sourcePriority: request.sourcePriority)
+        var options = try DayOptions(timeZoneName: request.timeZoneName, sourcePriority: request.sourcePriority)
         dayNumber = try ConvertJob.day(request.date, option: "--date")
+        // The date's sums from all their pieces, through the window or in full (docs/rules.md,
+        // "Memory").
+        options.exactDays = dayNumber...dayNumber
+        self.options = options
         field = try ExplainedField.named(request.field)
     }
 
@@ -194,8 +199,7 @@ public final class ExplainJob {
     private func attributed(_ input: String, book: DayBook, attribution: DayAttribution, days: [FinishedDay]) -> AttributedDay {
         AttributedDay(
             input: input, attribution: attribution, day: days.first { $0.dayNumber == dayNumber }, clock: book.clock,
-            sources: book.sourceNames, watches: book.watchSources, priority: book.options.sourcePriority,
-            lateSumPieces: book.lateSumPieces)
+            sources: book.sourceNames, watches: book.watchSources, priority: book.options.sourcePriority)
     }
 
     func explain(_ field: OutputField, in r: DateReading) -> Explanation {

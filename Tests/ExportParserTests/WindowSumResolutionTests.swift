@@ -170,7 +170,7 @@ final class WindowSumResolutionTests: ParseThreadsTestCase {
     /// resolved (100) and freed, the long records' dates (02-01 on) wait, and the budget is
     /// raised above them. The copy then comes late: a full read gave 200. The window of 01-10
     /// (01-08 … 01-13 UTC) cuts the long records and never reaches the budget: 100. Now the full
-    /// read keeps 01-10 to the end too: 100, the exact sum. 5–9 s in a debug build: opt-in.
+    /// read keeps 01-10 to the end too: 100, the exact sum. 5–11 s in a debug build: opt-in.
     func testPassingThePieceBudgetAtItsSizeGivesExplainTheExactSum() throws {
         try requireBudgetTests()
         var body = Self.step("100", "2024-01-10 12:00:00", "2024-01-10 12:10:00")
@@ -209,7 +209,7 @@ final class WindowSumResolutionTests: ParseThreadsTestCase {
     /// on (one piece each; the budget is passed at the 400,000th, 02-01 + 277 days, with 01-10
     /// far behind), 100 from "B" over the same half hour. Exactly: one source counts over the
     /// overlap, 100. A full read resolved 01-10 with A's sample alone and added B's late: 200.
-    /// 18–23 s in a debug build: opt-in.
+    /// 18–33 s in a debug build: opt-in.
     func testPassingTheBudgetWithSamplesTheWindowCutsGivesCompareTheExactSum() throws {
         try requireBudgetTests()
         XCTAssertGreaterThan(410_000, DayOptions().sumPieceBudget)

@@ -5,7 +5,8 @@ import Foundation
 /// found, and the report written to the terminal and under `--out` (CSV, JSON, HTML).
 public final class CompareJob {
     let request: CompareRequest
-    let options: DayOptions
+    /// Internal and settable so tests can lower the sum rule's piece budget.
+    var options: DayOptions
     let tolerances: Tolerances
     let fromDay: Int?
     let untilDay: Int?
@@ -19,9 +20,13 @@ public final class CompareJob {
     public init(_ request: CompareRequest) throws {
         try request.validate()
         self.request = request
-        options = try DayOptions(timeZoneName: request.timeZoneName)
+        var options = try DayOptions(timeZoneName: request.timeZoneName)
         tolerances = try request.tolerancesPath.map(Tolerances.load) ?? Tolerances()
         fromDay = try request.from.map { try ConvertJob.day($0, option: "--from") }
+        // The window's sums from all their pieces, through the window or in full (docs/rules.md,
+        // "Memory").
+        if let from = fromDay { options.exactDays = from...(from + request.days - 1) }
+        self.options = options
         untilDay = try request.until.map { try ConvertJob.day($0, option: "--until") }
     }
 

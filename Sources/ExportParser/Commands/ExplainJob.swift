@@ -9,7 +9,8 @@ import Foundation
 /// a full read's.
 public final class ExplainJob {
     let request: ExplainRequest
-    let options: DayOptions
+    /// Internal and settable so tests can lower the sum rule's piece budget.
+    var options: DayOptions
     let dayNumber: Int
     let field: OutputField
     /// Called about every 16 MB on the reading thread while an input is read: the CLI's progress
@@ -22,8 +23,12 @@ public final class ExplainJob {
     public init(_ request: ExplainRequest) throws {
         try request.validate()
         self.request = request
-        options = try DayOptions(timeZoneName: request.timeZoneName, sourcePriority: request.sourcePriority)
+        var options = try DayOptions(timeZoneName: request.timeZoneName, sourcePriority: request.sourcePriority)
         dayNumber = try ConvertJob.day(request.date, option: "--date")
+        // The date's sums from all their pieces, through the window or in full (docs/rules.md,
+        // "Memory").
+        options.exactDays = dayNumber...dayNumber
+        self.options = options
         field = try ExplainedField.named(request.field)
     }
 
@@ -158,24 +163,43 @@ public final class ExplainJob {
         let onProgress = progress.map { ConvertProgress.reporter($0, book: book, started: started) }
         try read(SinkFanout([book, window]), onProgress)
         var days = book.finish()
+        // A workout of the date that takes samples from past the reach: a window read cut them
+        // (`readDate` reads in full instead), and the replay does not hold them (the input is
+        // read again instead, with the timeline).
+        let outreaches = workoutOutreaches(book)
+        if onlyTheDate, outreaches { throw ReadInFull() }
         if book.datedAtTheEnd {
             var again = options
             if let timeline = book.timelineSeen { again.timeline = timeline } else { again.recordedOffsetsOnly = true }
             book = DayBook(options: again)
             attribution = DayAttribution(day: dayNumber)
             book.attribute(to: attribution)
-            window.replay(into: book)
+            if outreaches { try read(book, nil) } else { window.replay(into: book) }
             let replayed = book.finish().filter { $0.dayNumber == dayNumber }
             days = (days.filter { $0.dayNumber != dayNumber } + replayed).sorted { $0.dayNumber < $1.dayNumber }
         }
         return (book, attribution, days)
     }
 
+    /// A window read that cannot stand for a full read (`workoutOutreaches`).
+    private struct ReadInFull: Error {}
+
+    /// Whether a workout of the date (starting within a day of it in UTC: on the date at any
+    /// offset) ends at or past the read's reach (the date ± 2 days in UTC: `ExportWindow`,
+    /// `DateWindowRecorder`) and takes samples from there: its heart rate from the heart-rate
+    /// samples (it states none), or, a run, the running mechanics inside it. A window read cut
+    /// those samples, and the replay does not hold them.
+    func workoutOutreaches(_ book: DayBook) -> Bool {
+        let reach = ExportWindow(days: dayNumber...dayNumber)
+        let midnight = Int64(dayNumber) * 86_400
+        let starts = (midnight - 86_400)...(midnight + 2 * 86_400 - 1)
+        return book.workouts.latestEndTakingSamples(startingIn: starts, orRunning: true).map { $0 >= reach.to } ?? false
+    }
+
     private func attributed(_ input: String, book: DayBook, attribution: DayAttribution, days: [FinishedDay]) -> AttributedDay {
         AttributedDay(
             input: input, attribution: attribution, day: days.first { $0.dayNumber == dayNumber }, clock: book.clock,
-            sources: book.sourceNames, watches: book.watchSources, priority: book.options.sourcePriority,
-            lateSumPieces: book.lateSumPieces)
+            sources: book.sourceNames, watches: book.watchSources, priority: book.options.sourcePriority)
     }
 
     func explain(_ field: OutputField, in r: DateReading) -> Explanation {

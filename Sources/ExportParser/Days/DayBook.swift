@@ -131,6 +131,8 @@ final class DayBook: SampleSink {
             clock = LocalClock(zone: options.timeZone)
         }
         dating = options.timeZone == nil && options.timeline == nil && !options.recordedOffsetsOnly
+        sums.keptToTheEnd = options.exactDays
+        fringeSums.keptToTheEnd = options.exactDays.map(FringeKey.keys(near:))
     }
 
     @inline(__always)

@@ -21,6 +21,12 @@ struct DayOptions: Sendable {
     /// date, and their thousands of other dates and nights were made to be dropped (about a
     /// tenth of the run's time on the 3 GB export).
     var finishedDays: ClosedRange<Int>?
+    /// The dates whose sums are made at the end from all their pieces, never resolved early
+    /// (`SumBook.keptToTheEnd`): the dates `compare --from` compares and `explain` explains. A
+    /// window read holds few pieces and never passes the budget; a full read past it (or meeting
+    /// records after export.xml's workouts) resolved them early, which for an input in another
+    /// order than the Health app's gave another sum. Kept to the end, both give the exact one.
+    var exactDays: ClosedRange<Int>?
 
     init(timeZone: TimeZone? = nil, sourcePriority: SourcePriority = SourcePriority()) {
         self.timeZone = timeZone

@@ -23,6 +23,13 @@ enum FringeKey {
         LocalClock.floorDiv(seconds, 900) * perSlot + Int(offset / 900) + perSlot / 2
     }
 
+    /// The keys of every slot that can hold a piece of local dates `days`, whatever the offset
+    /// (the slots within two days of them in UTC).
+    static func keys(near days: ClosedRange<Int>) -> ClosedRange<Int> {
+        let from = Int64(days.lowerBound - 2) * 86_400, to = Int64(days.upperBound + 3) * 86_400
+        return LocalClock.floorDiv(from, 900) * perSlot...LocalClock.floorDiv(to, 900) * perSlot + perSlot - 1
+    }
+
     /// The first instant of the key's quarter-hour.
     static func slotStart(_ key: Int) -> Int64 { Int64(LocalClock.floorDiv(Int64(key), Int64(perSlot))) * 900 }
 

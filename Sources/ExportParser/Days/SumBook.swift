@@ -36,6 +36,9 @@ struct SumBook {
     /// How far behind its metric's stream a key must be to be resolved early: two days for a book
     /// keyed by day; the day book's fringe book keys by quarter-hour slot (`FringeKey`).
     private let lag: Int
+    /// Keys never resolved early (`resolveLeftBehind`): their sums are made at the end from all
+    /// their pieces, whatever the budget or the input's order (`DayOptions.exactDays`).
+    var keptToTheEnd: ClosedRange<Int>?
 
     init(lag: Int = 2) { self.lag = lag }
 
@@ -143,11 +146,11 @@ struct SumBook {
         lastChecked = nil
     }
 
-    /// Resolves, for each metric, the days its stream has left at least two days behind, and
-    /// frees their pieces (a sum `settle` kept under the same `context` is taken as it is).
-    /// Returns how many pieces still wait.
+    /// Resolves, for each metric, the days its stream has left at least two days behind (but
+    /// those `keptToTheEnd`), and frees their pieces (a sum `settle` kept under the same
+    /// `context` is taken as it is). Returns how many pieces still wait.
     mutating func resolveLeftBehind(context: Int = 0, _ resolve: ([SumPiece]) -> Double) -> Int {
-        let (lag, watermark) = (lag, watermark)
+        let (lag, watermark, kept) = (lag, watermark, keptToTheEnd)
         // Moved out while the log hands its groups over (one value each: no copy).
         var (open, done, mixed) = (reopened, settled, unsettled)
         (reopened, settled, unsettled) = ([], [:], [])
@@ -155,7 +158,8 @@ struct SumBook {
         // The log hands its groups over in key order, each key once: each sum goes into the
         // resolved ones as it is made, with no list of them beside the pieces (`beginMerge`).
         var merge = resolved.beginMerge()
-        log.removeGroups(where: { k in watermark[Int(k.metric)].map { k.key <= $0 - lag } ?? false }) { k, pieces in
+        let behind = { (k: SumPieceLog.Key) in watermark[Int(k.metric)].map { k.key <= $0 - lag } ?? false }
+        log.removeGroups(where: { k in behind(k) && !(kept?.contains(k.key) ?? false) }) { k, pieces in
             let sum = done.removeValue(forKey: k).flatMap { useSettled ? $0 : nil } ?? resolve(pieces)
             merge.put(ResolvedSums.Entry(key: k, value: sum))
             open.remove(k)

@@ -39,8 +39,10 @@ struct WorkoutBook {
     /// heart rate from the samples (they state none of their own); nil when there are none. A
     /// window read holds the heart rate of its window and margin only: such a workout ending
     /// after them would lack samples a full read gives it.
-    func latestEndTakingSamples(startingIn starts: ClosedRange<Int64>) -> Int64? {
-        workouts.filter { $0.needsHeartRateSamples && starts.contains($0.start.seconds) }.map(\.end.seconds).max()
+    /// `orRunning`: runs too, whose running mechanics are the samples inside them (`explain`).
+    func latestEndTakingSamples(startingIn starts: ClosedRange<Int64>, orRunning: Bool = false) -> Int64? {
+        workouts.filter { ($0.needsHeartRateSamples || (orRunning && $0.isRunning)) && starts.contains($0.start.seconds) }
+            .map(\.end.seconds).max()
     }
 
     @inline(__always)

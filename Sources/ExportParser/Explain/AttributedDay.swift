@@ -10,8 +10,6 @@ struct AttributedDay {
     let sources: [String]
     let watches: Set<String>
     let priority: SourcePriority
-    /// Sum pieces that came after their day was resolved (`DayBook.lateSumPieces`).
-    let lateSumPieces: Int
 
     /// ISO 8601 with the local offset, as the payload writes times.
     func iso(_ t: Timestamp) -> String { clock.iso(t) }

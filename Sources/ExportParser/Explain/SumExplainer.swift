@@ -76,10 +76,5 @@ enum SumExplainer {
                 ))
         }
         e.samples = rows.sorted { ($0.0, $0.1.source) < ($1.0, $1.1.source) }.map(\.1)
-        if d.lateSumPieces > 0 {
-            e.notes.append(
-                "\(d.lateSumPieces) sum samples came after their date was resolved (the input is not grouped by type and date); "
-                    + "the payload added them without resolving overlaps")
-        }
     }
 }

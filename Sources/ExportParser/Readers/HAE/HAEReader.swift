@@ -36,7 +36,8 @@ struct HAEReader {
     /// `chunkSize`: the fuzz targets (`FuzzEntry`) and tests cut a document anywhere.
     var splits: [Int64] = []
     /// Whether the main pass takes the indentation out before yajl reads it
-    /// (`JSONIndentStripper`). Internal so tests can read a file both ways and compare.
+    /// (`JSONIndentStripper`). Internal so tests can read a file both ways and compare. A window
+    /// read of a mapped file strips nothing either way (`parse`).
     var stripIndentation = true
     /// `compare`'s window read (issue 42): datums far from the window are skipped into its census
     /// instead of being read (`HAEWindowSkipper`, docs/hae.md "The window read"). Nil: a full read.

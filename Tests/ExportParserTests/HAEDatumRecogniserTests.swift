@@ -98,4 +98,72 @@ final class HAEDatumRecogniserTests: XCTestCase {
         XCTAssertNil(recognise(quantity.replacingOccurrences(of: "2026-03-01 10:00:00 +0100", with: "2026-03-01")))
         XCTAssertNil(recognise(String(quantity.dropLast())))
     }
+
+    /// The memo (`HAEDatumRecogniser.Memo`) gives what the full path gives: a date sharing the
+    /// last one's day and offset costs its time only, a source equal to the last one's is
+    /// compared, and anything else, or a time out of range, goes the full way (and is refused
+    /// as it was). Each datum is read with the memo the datums before left, and without one.
+    func testTheMemoGivesTheFullPathsAnswers() {
+        let datums = [
+            quantity,
+            // The same day and offset, another time: 10:20 +0100 = 09:20 UTC.
+            quantity.replacingOccurrences(of: "10:00:00", with: "10:20:00"),
+            // Another offset on the same day: 10:00 +0200 = 08:00 UTC.
+            quantity.replacingOccurrences(of: "10:00:00 +0100", with: "10:00:00 +0200"),
+            // A source longer than the last, starting with it; then one shorter.
+            quantity.replacingOccurrences(of: "Anna’s Watch", with: "Anna’s Watch 2"),
+            quantity.replacingOccurrences(of: "Anna’s Watch", with: "Anna’s"),
+            // The remembered day with a time out of range, a letter or no colon: refused.
+            quantity.replacingOccurrences(of: "10:00:00", with: "24:00:00"),
+            quantity.replacingOccurrences(of: "10:00:00", with: "10:6a:00"),
+            quantity.replacingOccurrences(of: "10:00:00", with: "10-00:00"),
+            // The remembered source with an escape or a control byte after it: refused.
+            quantity.replacingOccurrences(of: "Anna’s Watch", with: #"Anna’s Watch\""#),
+            quantity.replacingOccurrences(of: "Anna’s Watch", with: "Anna’s Watch\u{1}"),
+            // A leap second, as the parser takes it; a 12-hour date (not the 25-byte layout).
+            quantity.replacingOccurrences(of: "10:00:00", with: "10:59:60"),
+            quantity.replacingOccurrences(of: "2026-03-01 10:00:00 +0100", with: "2026-03-01 10:00:00 AM +0100"),
+        ]
+        var memo = HAEDatumRecogniser.Memo()
+        var answers: [HAEDatumRecogniser.Datum?] = []
+        for text in datums {
+            let bytes = Array(text.utf8) + [0x0A]
+            let remembered = bytes.withUnsafeBufferPointer {
+                HAEDatumRecogniser.object($0.baseAddress!, from: 0, to: $0.count, memo: &memo)
+            }
+            let fresh = recognise(text)
+            XCTAssertEqual(remembered?.0.start, fresh?.start, text)
+            XCTAssertEqual(remembered?.0.end, fresh?.end, text)
+            XCTAssertEqual(remembered?.0.source, fresh?.source, text)
+            XCTAssertEqual(remembered?.1, fresh == nil ? nil : bytes.count - 1, text)
+            answers.append(fresh)
+        }
+        // 2026-03-01 is day 20,513: midnight UTC 1,772,323,200; 09:20 UTC is 33,600 s later.
+        XCTAssertEqual(answers[1]?.start, Timestamp(seconds: 1_772_356_800, offset: 3600))
+        XCTAssertEqual(answers[2]?.start, Timestamp(seconds: 1_772_352_000, offset: 7200))
+        // "Anna’s Watch 2" is 16 bytes, "Anna’s" 8.
+        XCTAssertEqual(answers[3]?.source.count, 16)
+        XCTAssertEqual(answers[4]?.source.count, 8)
+        XCTAssertEqual(answers[5...9].map { $0 == nil }, [true, true, true, true, true])
+        // 10:59:60 +0100 = 10:00:00 UTC: 36,000 s after midnight UTC.
+        XCTAssertEqual(answers[10]?.start, Timestamp(seconds: 1_772_359_200, offset: 3600))
+        XCTAssertEqual(answers[11]?.start, Timestamp(seconds: 1_772_355_600, offset: 3600))
+    }
+
+    /// White space as Health Auto Export indents: runs of spaces longer than eight, tabs and
+    /// carriage returns between them, and a unit cut inside its indentation (not taken).
+    func testIndentationOfAnyLengthIsWhiteSpace() {
+        let twelve = String(repeating: " ", count: 12), ten = String(repeating: " ", count: 10)
+        let indented = quantity.replacingOccurrences(of: ", ", with: ",\n" + twelve)
+            .replacingOccurrences(of: "{", with: "{\n" + twelve)
+            .replacingOccurrences(of: "}", with: "\n" + ten + "}")
+        XCTAssertNotNil(recognise(",\n" + ten + indented))
+        XCTAssertNotNil(recognise(",\r\n \t         \t  " + quantity))
+        // A form feed in the indentation is no JSON white space (yajl takes it: left to yajl).
+        XCTAssertNil(recognise(",\n         \u{0C} " + quantity))
+        let text = Array((",\n" + String(repeating: " ", count: 21)).utf8)
+        let cut = text.withUnsafeBufferPointer { HAEDatumRecogniser.unit($0.baseAddress!, from: 0, to: $0.count) }
+        XCTAssertNil(cut)
+        XCTAssertEqual(text.withUnsafeBufferPointer { HAEDatumRecogniser.skipSpace($0.baseAddress!, 1, $0.count) }, text.count)
+    }
 }

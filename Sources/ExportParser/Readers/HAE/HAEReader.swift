@@ -36,7 +36,8 @@ struct HAEReader {
     /// `chunkSize`: the fuzz targets (`FuzzEntry`) and tests cut a document anywhere.
     var splits: [Int64] = []
     /// Whether the main pass takes the indentation out before yajl reads it
-    /// (`JSONIndentStripper`). Internal so tests can read a file both ways and compare.
+    /// (`JSONIndentStripper`). Internal so tests can read a file both ways and compare. A window
+    /// read of a mapped file strips nothing either way (`parse`).
     var stripIndentation = true
     /// `compare`'s window read (issue 42): datums far from the window are skipped into its census
     /// instead of being read (`HAEWindowSkipper`, docs/hae.md "The window read"). Nil: a full read.
@@ -143,8 +144,13 @@ struct HAEReader {
             // path of the pass (docs/hae.md, "Leaner datums"). There it also takes out the
             // indentation yajl would otherwise lex byte by byte (docs/hae.md, "Indentation taken
             // out before yajl"). A replay reads for itself, every byte.
+            // A window read maps the file instead (`MappedFile`, a local regular file): the
+            // recogniser passes over nearly every byte where it lies, with no copy, no stripping
+            // and no second thread; yajl reads the few it is given as written (docs/hae.md,
+            // "The window read", "In place").
+            let mapped = player?.window == nil ? nil : MappedFile(fd: fd)
             let ahead =
-                player == nil
+                player == nil || mapped != nil
                 ? nil
                 : ChunkPrefetcher(
                     fd: fd, from: from, to: to, chunkSize: Self.chunkSize, splits: splits, stripIndentation: stripIndentation)
@@ -153,7 +159,7 @@ struct HAEReader {
             var nextProgress = from + Self.progressInterval
             while to.map({ offset < $0 }) ?? true {
                 var chunk: ChunkPrefetcher.Chunk?
-                let read: UnsafeMutablePointer<UInt8>
+                let read: UnsafePointer<UInt8>
                 let n: Int  // bytes to parse
                 let fileCount: Int  // bytes of the file they stand for
                 if let ahead {
@@ -165,9 +171,14 @@ struct HAEReader {
                             message: "read failed: \(String(cString: strerror(err)))")
                     }
                     chunk = c
-                    read = c.bytes
+                    read = UnsafePointer(c.bytes)
                     n = c.count
                     fileCount = c.fileCount
+                } else if let mapped {
+                    let want = ChunkPrefetcher.readSize(at: offset, to: to, chunkSize: Self.chunkSize, splits: splits)
+                    n = Int(Swift.max(0, Swift.min(Int64(want), Int64(mapped.count) - offset)))
+                    read = mapped.base.assumingMemoryBound(to: UInt8.self) + Int(offset)
+                    fileCount = n
                 } else {
                     let want = ChunkPrefetcher.readSize(at: offset, to: to, chunkSize: Self.chunkSize, splits: splits)
                     let got: Int
@@ -177,7 +188,7 @@ struct HAEReader {
                         try drain()
                         throw InputError(file: path, location: InputLocation(byteOffset: offset), message: "read failed: \(error.reason)")
                     }
-                    read = buffer
+                    read = UnsafePointer(buffer)
                     n = got
                     fileCount = got
                 }
@@ -196,7 +207,8 @@ struct HAEReader {
                     // yajl found the JSON broken in bytes it read stripped: where it says depends
                     // on the bytes around (an offset it moves back to a token's start lands on a
                     // taken-out run's edge), so the file's own bytes are read again to find it.
-                    if status == yajl_status_error, chunk?.runs != nil,
+                    // So is a window read's, which yajl read in pieces around the runs skipped.
+                    if status == yajl_status_error, chunk?.runs != nil || player?.window != nil,
                         let e = firstError(fd: fd, from: from, to: fileEnd, walker: walker, buffer: buffer)
                     {
                         throw e
@@ -210,6 +222,9 @@ struct HAEReader {
                 // yajl keeps no pointer into the chunk once `yajl_parse` returns (a token cut by the
                 // chunk's end is copied into its own buffer): the buffer can be read into again.
                 if let chunk { ahead?.done(with: chunk) }
+                // The pages read go back (the page cache keeps them): resident memory stays that
+                // of a few chunks, not the file's.
+                mapped?.release(Int(offset)..<Int(fileEnd))
                 offset = fileEnd
                 // No event for longer than any token may be: yajl is holding one huge token.
                 // (The main pass only: a replay re-reads bytes the main pass already accepted.)
@@ -246,7 +261,7 @@ struct HAEReader {
     /// last object ended exactly there, not inside a string), the run of datums after it that may
     /// be skipped is left out, the walker told by one event. yajl then reads on from the run's
     /// end, in the state it had after the `}`: inside the array, after a value.
-    private static func parseSkipping(_ handle: yajl_handle, _ bytes: UnsafeMutablePointer<UInt8>, _ n: Int, player: HAETapePlayer)
+    private static func parseSkipping(_ handle: yajl_handle, _ bytes: UnsafePointer<UInt8>, _ n: Int, player: HAETapePlayer)
         -> yajl_status
     {
         guard let window = player.window else { return yajl_parse(handle, bytes, n) }
@@ -254,9 +269,9 @@ struct HAEReader {
         var search = 0  // where the next candidate is looked for
         while search < n {
             guard let found = memchr(bytes + search, 0x7D, n - search) else { break }
-            let q = bytes.distance(to: found.assumingMemoryBound(to: UInt8.self))
+            let q = UnsafeRawPointer(bytes).distance(to: found)
             search = q + 1
-            guard HAEDatumRecogniser.unit(bytes, from: q + 1, to: n) != nil else { continue }
+            guard window.recognises(bytes, from: q + 1, to: n) else { continue }
             player.beginPiece(at: fed)
             let status = yajl_parse(handle, bytes + fed, q + 1 - fed)
             fed = q + 1

@@ -20,6 +20,9 @@ struct HAEWindowCensus {
     private(set) var plain = WindowCensus()
     private(set) var buckets = WindowCensus()
     private(set) var undecided: [Int64: WindowCensus] = [:]
+    /// The undecided datums of the object met last (they come an object at a time): put into
+    /// `undecided` when another object's come, not looked up there datum by datum.
+    private var current: (object: Int64, census: WindowCensus)?
     /// The sum datums' source names as written (no escape: the recogniser takes none).
     private(set) var sources: Set<[UInt8]> = []
     private var lastSource: [UInt8] = []
@@ -29,8 +32,18 @@ struct HAEWindowCensus {
         switch kind {
         case .reading: plain.add(metric: metric, start: start)
         case .bucket: buckets.add(metric: metric, start: start)
-        case .decidedBy(let object): undecided[object, default: WindowCensus()].add(metric: metric, start: start)
+        case .decidedBy(let object):
+            if current?.object != object {
+                putCurrentAway()
+                current = (object, undecided.removeValue(forKey: object) ?? WindowCensus())
+            }
+            current!.census.add(metric: metric, start: start)
         }
+    }
+
+    private mutating func putCurrentAway() {
+        if let (object, census) = current { undecided[object] = census }
+        current = nil
     }
 
     /// A sum datum: every quarter-hour it overlaps.
@@ -49,7 +62,8 @@ struct HAEWindowCensus {
     /// is missing (the walker never finished it: cannot happen after a read that ended well).
     func resolved(_ decisions: [Int64: Bool]) -> HAEWindowCensus? {
         var out = self
-        for (object, census) in undecided {
+        out.putCurrentAway()
+        for (object, census) in out.undecided {
             guard let buckets = decisions[object] else { return nil }
             if buckets { out.buckets.merge(census) } else { out.plain.merge(census) }
         }

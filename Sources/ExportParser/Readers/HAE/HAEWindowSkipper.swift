@@ -42,6 +42,10 @@ final class HAEWindowSkipper {
     /// when its datums may be skipped at all.
     private var metricStart: Int64 = 0
     private(set) var shape: HAEMetricShape?
+    /// What the recogniser learnt from the datums before (`HAEDatumRecogniser.Memo`), and what
+    /// the census last took (`Last`): kept from run to run.
+    private var memo = HAEDatumRecogniser.Memo()
+    private var last = Last()
 
     init(days: ClosedRange<Int>) {
         from = Int64(days.lowerBound) * 86_400 - ExportWindow.margin
@@ -159,7 +163,21 @@ final class HAEWindowSkipper {
         var r = Run()
         r.end = from
         guard let shape, let metric = shape.metric else { return r }
-        while let (d, end) = HAEDatumRecogniser.unit(p, from: r.end, to: to), take(d, p, shape: shape, metric: metric, run: &r) {
+        // The census and the memo are this run's locals until it ends: a property of a class
+        // costs an exclusivity check at each use, and a run is hundreds of datums.
+        var census = HAEWindowCensus(), memo = HAEDatumRecogniser.Memo(), last = Last()
+        swap(&census, &self.census)
+        swap(&memo, &self.memo)
+        swap(&last, &self.last)
+        defer {
+            swap(&census, &self.census)
+            swap(&memo, &self.memo)
+            swap(&last, &self.last)
+        }
+        let limits = Limits(moment: moment, plausible: metric.plausible)
+        while let (d, end) = HAEDatumRecogniser.unit(p, from: r.end, to: to, memo: &memo),
+            take(d, p, shape: shape, metric: metric, limits: limits, run: &r, census: &census, last: &last)
+        {
             r.count += 1
             r.lastKey = d.lastKey
             r.end = end
@@ -168,18 +186,44 @@ final class HAEWindowSkipper {
         return r
     }
 
+    /// Whether `p[from..<to]` starts with a unit `,{datum}` the recogniser takes (with the runs'
+    /// memo).
+    func recognises(_ p: UnsafePointer<UInt8>, from: Int, to: Int) -> Bool {
+        HAEDatumRecogniser.unit(p, from: from, to: to, memo: &memo) != nil
+    }
+
+    /// The file's time, and the metric's plausible values (`Metric.implausibility` is nil for
+    /// exactly the finite values inside them), read once a run.
+    struct Limits {
+        let moment: Int64
+        let plausible: ClosedRange<Double>
+
+        @inline(__always)
+        func isPlausible(_ v: Double) -> Bool { v.isFinite && plausible.contains(v) }
+    }
+
+    /// What the last datum taken into the census left that the next is likely to share.
+    struct Last {
+        /// Its source's bytes (a sum's: the census's names).
+        var source: [UInt8] = []
+        /// The heart-rate metric object whose decision it waited for, and the census kept for
+        /// that object until another comes (`HAEWindowCensus.add(undecided:of:)`).
+        var object: Int64 = -1
+    }
+
     /// Whether datum `d` may be skipped; if so, adds it to the census and the run's signs.
-    private func take(_ d: HAEDatumRecogniser.Datum, _ p: UnsafePointer<UInt8>, shape: HAEMetricShape, metric: Metric, run r: inout Run)
-        -> Bool
-    {
+    private func take(
+        _ d: HAEDatumRecogniser.Datum, _ p: UnsafePointer<UInt8>, shape: HAEMetricShape, metric: Metric, limits: Limits, run r: inout Run,
+        census: inout HAEWindowCensus, last: inout Last
+    ) -> Bool {
         let start = d.start, end = d.end
         guard start.offset == end.offset, start.offset % 900 == 0, end.seconds >= start.seconds,
-            end.seconds < from || start.seconds >= to, start.seconds <= moment
+            end.seconds < from || start.seconds >= to, start.seconds <= limits.moment
         else { return false }
-        guard let value = shape.canonical(d.value), metric.implausibility(value) == nil else { return false }
+        guard let value = shape.canonical(d.value), limits.isPlausible(value) else { return false }
         if d.isBucket {
-            guard shape.kind == .heartRate, let low = shape.canonical(d.minimum), metric.implausibility(low) == nil,
-                let high = shape.canonical(d.maximum), metric.implausibility(high) == nil
+            guard shape.kind == .heartRate, let low = shape.canonical(d.minimum), limits.isPlausible(low),
+                let high = shape.canonical(d.maximum), limits.isPlausible(high)
             else { return false }
             // As `HAEDatumMapper.emitQuantity` and `heartRateBucket` decide.
             let equal = d.minimum == d.value && d.maximum == d.value
@@ -205,7 +249,18 @@ final class HAEWindowSkipper {
         if metric.rule == .sum {
             guard end.seconds - start.seconds <= 86_400 else { return false }
             census.add(metric: metric.index, start: start, end: end.seconds)
-            census.addSource(Array(UnsafeBufferPointer(start: p + d.source.lowerBound, count: d.source.count)))
+            // Mostly the last datum's source: compared in place, copied only when it changes.
+            let n = d.source.count
+            let same =
+                last.source.count == n
+                && (n == 0
+                    || last.source.withUnsafeBufferPointer {
+                        HAEDatumRecogniser.equal($0.baseAddress!, p + d.source.lowerBound, n)
+                    })
+            if !same {
+                last.source = Array(UnsafeBufferPointer(start: p + d.source.lowerBound, count: n))
+                census.addSource(last.source)
+            }
         } else {
             guard end.seconds - start.seconds <= Sample.longestSpan else { return false }
             census.add(metric: metric.index, start: start, heartRate: .reading)

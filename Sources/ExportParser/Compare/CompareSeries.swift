@@ -32,17 +32,23 @@ struct CompareSeries: Sendable {
         order.sort { (fieldOrder[$0] ?? .max) < (fieldOrder[$1] ?? .max) }
         return order.compactMap { field in
             let rows = byField[field]!
-            let sample = rows.values.first!
+            // The field's tolerance and unit from its rows in date order, the first that states
+            // each: a dictionary's order changes from process to process, and a row of another
+            // status (not comparable: no tolerance) made the chart's band and caption differ
+            // between two runs of the same input.
+            let dated = rows.keys.sorted().map { rows[$0]! }
+            let tolerance = dated.first { $0.tolerance != nil }?.tolerance
+            let rowUnit = dated.first { $0.unit != nil }?.unit
             var points: [Point] = []
             for date in window.dates {
                 let r = rows[date]
                 let a = r.flatMap { chartValue($0.native, date: date) }, b = r.flatMap { chartValue($0.hae, date: date) }
                 points.append(
-                    Point(date: date, native: a, hae: b, band: b.flatMap { band(around: $0, sample.tolerance) }, status: r?.status))
+                    Point(date: date, native: a, hae: b, band: b.flatMap { band(around: $0, tolerance) }, status: r?.status))
             }
             guard points.contains(where: { $0.native != nil || $0.hae != nil }) else { return nil }  // text such as a source
-            let unit = field.hasPrefix("sleep.in_bed") ? "local time" : sample.unit
-            return CompareSeries(field: field, unit: unit, tolerance: sample.tolerance, points: points)
+            let unit = field.hasPrefix("sleep.in_bed") ? "local time" : rowUnit
+            return CompareSeries(field: field, unit: unit, tolerance: tolerance, points: points)
         }
     }
 

@@ -23,9 +23,10 @@ struct DayOptions: Sendable {
     var finishedDays: ClosedRange<Int>?
     /// The dates whose sums are made at the end from all their pieces, never resolved early
     /// (`SumBook.keptToTheEnd`): the dates `compare --from` compares and `explain` explains. A
-    /// window read holds few pieces and never passes the budget; a full read past it (or meeting
-    /// records after export.xml's workouts) resolved them early, which for an input in another
-    /// order than the Health app's gave another sum. Kept to the end, both give the exact one.
+    /// window read holds fewer pieces than a full read and passes the budget later if at all; a
+    /// full read past it (or meeting records after export.xml's workouts) resolved them early,
+    /// which for an input in another order than the Health app's gave another sum. Kept to the
+    /// end, both give the exact one.
     var exactDays: ClosedRange<Int>?
 
     init(timeZone: TimeZone? = nil, sourcePriority: SourcePriority = SourcePriority()) {

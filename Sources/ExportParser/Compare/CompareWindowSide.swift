@@ -169,7 +169,9 @@ enum CompareWindowSide {
     /// A census date's stand-in values (1, never compared): the fields one record of a metric
     /// gives (`fieldsGiven`), each made once a read, set where the day has none.
     struct StandIns: Sendable {
-        private var fields: [Int: [String]] = [:]
+        /// By metric index (a dictionary's hash of the index, three times a metric of each of
+        /// thousands of dates, was a tenth of the dates' making).
+        private var fields: [[String]?] = Array(repeating: nil, count: Catalog.metrics.count)
 
         init() {}
 

@@ -35,16 +35,21 @@ public final class CompareJob {
         var ignored: [IgnoredPayloadKeys] = []
         var superseded = (native: 0, hae: 0)
         var skipped: [String] = []
-        var sides: [CompareSideSummary]
+        // What each side is: made beside the comparison (a pass over every date of both sides),
+        // waited for where first needed.
+        let summaries: BackgroundValue<[CompareSideSummary]>
         if let store = request.storePath {
             let read = try Self.storeSides(
                 store, person: request.person, options: options, haeOptional: request.monitor != nil, ignored: &ignored,
                 superseded: &superseded)
             (native, hae, skipped) = (read.native, read.hae, read.skipped)
-            sides = [
-                CompareSideSummary(side: .native, kind: read.nativeKind, files: [store], days: native),
-                CompareSideSummary(side: .hae, kind: read.haeKind, files: [store], days: hae),
-            ]
+            let (kinds, sideDays) = ((read.nativeKind, read.haeKind), (native, hae))
+            summaries = BackgroundValue(name: "compare sides") {
+                [
+                    CompareSideSummary(side: .native, kind: kinds.0, files: [store], days: sideDays.0),
+                    CompareSideSummary(side: .hae, kind: kinds.1, files: [store], days: sideDays.1),
+                ]
+            }
         } else {
             try CompareInputCheck.checkFiles(native: request.native, hae: request.hae)
             // `--from` fixes the window before anything is read: an export is read through it.
@@ -54,10 +59,13 @@ public final class CompareJob {
             (native, hae) = (both.native.days, both.hae.days)
             ignored = both.native.ignored + both.hae.ignored
             superseded = (both.native.superseded, both.hae.superseded)
-            sides = [
-                CompareSideSummary(side: .native, kind: CompareSideSummary.kind(of: request.native), files: request.native, days: native),
-                CompareSideSummary(side: .hae, kind: CompareSideSummary.kind(of: request.hae), files: request.hae, days: hae),
-            ]
+            let (files, sideDays) = ((request.native, request.hae), (native, hae))
+            summaries = BackgroundValue(name: "compare sides") {
+                [
+                    CompareSideSummary(side: .native, kind: CompareSideSummary.kind(of: files.0), files: files.0, days: sideDays.0),
+                    CompareSideSummary(side: .hae, kind: CompareSideSummary.kind(of: files.1), files: files.1, days: sideDays.1),
+                ]
+            }
         }
         let monitorEnd = request.monitor.map { _ in
             MonitorEnd.resolve(until: untilDay, timeZone: options.timeZone, native: native)
@@ -66,12 +74,14 @@ public final class CompareJob {
             let window = Self.window(
                 native: native, hae: hae, from: fromDay, days: request.days, monitor: request.monitor.map { ($0, monitorEnd!.day) })
         else {
+            let sides = try summaries.value()
             throw UsageError(
                 "--from",
                 "no date has data on both sides (native: \(sides[0].range); HAE: \(sides[1].range)); give --from to choose the dates to compare"
             )
         }
         if request.monitor == nil, !window.dates.contains(where: { native[$0] != nil || hae[$0] != nil }) {
+            let sides = try summaries.value()
             throw UsageError(
                 "--from",
                 "no date from \(CivilDate.isoDate(window.from)) to \(CivilDate.isoDate(window.to)) has data on either side (native: \(sides[0].range); HAE: \(sides[1].range)): nothing to compare"
@@ -102,6 +112,7 @@ public final class CompareJob {
             if fromDay == nil, c.datesWithData < request.days { report.notEnoughDates = (c.datesWithData, request.days) }
             report.series = CompareSeries.build(native: native, hae: hae, window: window, comparison: c)
         }
+        let sides = try summaries.value()
         report.sides = sides
         if let warning = CompareInputCheck.sharedSources(sides[0], sides[1]) { report.warnings.append(warning) }
         if let store = request.storePath {
@@ -221,18 +232,27 @@ public final class CompareJob {
             // The window read; anything off (an error, a census it cannot trust) is read in full,
             // whose days and messages are then the ones given.
             if let window, case .export(let path, let format) = source, ParseThreads.count > 1,
-                let days = try? CompareWindowSide.read(path, format: format, options: options, window: window, progress: shown)
+                let read = try? CompareWindowSide.read(path, format: format, options: options, window: window, progress: shown)
             {
                 FreedMemory.giveBack()
-                for d in days.keys.sorted() { overlay(days[d]!) }
+                // The first input's days are the side's as they are (`overlay` of each into none).
+                if days.isEmpty {
+                    days = read
+                } else {
+                    for d in read.keys.sorted() { overlay(read[d]!) }
+                }
                 continue
             }
             // An HAE file alone, through the window too (`CompareHAEWindowSide`), on the same terms.
             if let window, case .hae(_, let bodies) = source, bodies.count == 1, bodies[0].range == nil, ParseThreads.count > 1,
-                let days = try? CompareHAEWindowSide.read(bodies[0].path, options: options, window: window, progress: shown)
+                let read = try? CompareHAEWindowSide.read(bodies[0].path, options: options, window: window, progress: shown)
             {
                 FreedMemory.giveBack()
-                for d in days.keys.sorted() { overlay(days[d]!) }
+                if days.isEmpty {
+                    days = read
+                } else {
+                    for d in read.keys.sorted() { overlay(read[d]!) }
+                }
                 continue
             }
             _ = try source.read(into: book, zone: options.timeZone, progress: shown)

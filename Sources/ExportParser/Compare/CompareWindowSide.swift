@@ -23,55 +23,135 @@ enum CompareWindowSide {
         _ = try source.read(
             into: book, zone: options.timeZone, window: ExportWindow(days: window.from...window.to, census: collector), progress: progress)
         FreedMemory.giveBack()
+        // The clock the book's finish dates by, before it runs (a trip's second read keeps it).
+        let zone = options.timeZone, timeline = zone == nil ? book.timelineSeen : nil
+        let ending = ReadEnding(book)
+        // The census's dates on a thread of their own while the book finishes (the census is
+        // not the book's: nothing is shared). Most of the finish waits for its nights' thread,
+        // so the two fill both cores.
+        let firstCensus = BackgroundValue(name: "census dates") {
+            censusDates(collector.census, ending: ending, path: path, format: format, clock: clock(zone: zone, timeline: timeline))
+        }
         var days = book.finish()
         // The book whose days are given and the census of the same read: which records a read
         // cuts depends on its workers' order (each reads the first record of every watch it
         // meets), so a book and a census of two reads could each lack a record.
         var finished = book
-        var census = collector.census
-        var clock = LocalClock(zone: options.timeZone)
-        if options.timeZone == nil, let timeline = book.timelineSeen { clock = LocalClock(timeline: timeline) }
-        if let timeline = book.rereadTimeline {
+        let countedOrNot: Counted?
+        if let reread = book.rereadTimeline {
             // A trip: the days again with the timeline given, as `ConvertJob.finishedDays` does,
-            // through the same window; that read's book and census are the ones used.
+            // through the same window; that read's book and census are the ones used (the first
+            // census's dates are left to their thread).
             var again = options
-            again.timeline = timeline
+            again.timeline = reread
             let second = DayBook(options: again)
             let secondCensus = WindowCensusCollector()
             _ = try source.read(
                 into: second, zone: options.timeZone, window: ExportWindow(days: window.from...window.to, census: secondCensus))
             days = second.finish()
             finished = second
-            census = secondCensus.census
+            countedOrNot = censusDates(
+                secondCensus.census, ending: ReadEnding(second), path: path, format: format, clock: clock(zone: zone, timeline: timeline))
+        } else {
+            countedOrNot = try firstCensus.value()
         }
-        if workoutOutreaches(finished, window: window) { return nil }
-        if let moment = finished.exportDate?.seconds {
-            // The reader skips a record after the export date only once it has read that date
-            // (the last read before it, if several): the census may leave such records out only
-            // when the export has one date, before its records.
-            if census.latestStart > moment, finished.exportDates > 1 || !exportDateComesFirst(path, format: format) { return nil }
-            guard let skipped = census.skippingAfter(moment) else { return nil }
-            census = skipped
-        }
+        guard let counted = countedOrNot, !workoutOutreaches(finished, window: window) else { return nil }
+        let census = counted.census
         if namesOneSourceTwice(finished.sourceNames + census.rawSources.map({ WindowCensus.decode($0.name) })) { return nil }
         let names = Array(Set(finished.sourceNames).union(census.sourceNames))
-        var out: [String: ComparableDay] = [:]
         let sources = ComparableDay.sourceSet(names)
-        for d in days { out[d.date] = ComparableDay(d, sourceSet: sources) }
-        var standIns = StandIns()
-        guard var censusDates = census.dates(clock: clock) else { return nil }
+        var dated = counted.dates
         // Running samples give data to the dates of the runs that hold them (a run of a window
         // date holding one: that date's value is the full read's only with it, so read in full).
-        for (day, metrics) in census.runDates(runs: finished.finishedRuns) { censusDates[day, default: []].formUnion(metrics) }
-        for (day, metrics) in censusDates {
+        for (day, metrics) in census.runDates(runs: finished.finishedRuns) { dated[day, default: []].formUnion(metrics) }
+        // The dates in two parts, before and from the middle day the book made, the later on a
+        // thread of its own: thousands of dates, each day's fields read and hashed into a
+        // dictionary, and the census's stand-ins hashed in.
+        let half = days.count / 2
+        let cut = half < days.count ? days[half].dayNumber : Int.max
+        var early: [(day: Int, metrics: Set<Int>)] = [], late: [(day: Int, metrics: Set<Int>)] = []
+        for (day, metrics) in dated {
             if day >= window.from, day <= window.to { return nil }
+            if day < cut { early.append((day, metrics)) } else { late.append((day, metrics)) }
+        }
+        let laterDays = Array(days[half...]), laterCensus = late, standIns = counted.standIns
+        days.removeSubrange(half...)
+        let laterPart = BackgroundValue(name: "compare days") { part(laterDays, census: laterCensus, sources: sources, standIns: standIns) }
+        var out = part(days, census: early, sources: sources, standIns: standIns)
+        days = []
+        let later = try laterPart.value()
+        out.reserveCapacity(out.count + later.count)
+        for (date, d) in later { out[date] = d }
+        return out
+    }
+
+    /// One part of a side's dates as compared: the book's `days`, and the census's dates, each
+    /// with the metrics its cut records give (a day the book made too gets the stand-ins it
+    /// lacks).
+    private static func part(
+        _ days: [FinishedDay], census: [(day: Int, metrics: Set<Int>)], sources: Set<String>, standIns: StandIns
+    ) -> [String: ComparableDay] {
+        var standIns = standIns
+        var out: [String: ComparableDay] = [:]
+        out.reserveCapacity(days.count + census.count)
+        for d in days { out[d.date] = ComparableDay(d, sourceSet: sources) }
+        for (day, metrics) in census {
             let date = CivilDate.isoDate(day)
-            var d = out[date] ?? ComparableDay(date: date)
+            var d = out.removeValue(forKey: date) ?? ComparableDay(date: date)
             d.inputSources = sources
-            for m in metrics { standIns.fill(&d, metric: m) }
+            standIns.fill(&d, metrics: metrics)
             out[date] = d
         }
         return out
+    }
+
+    /// What the census's dates need of a read's book once the read is done (its export date),
+    /// taken before the book finishes, for another thread.
+    struct ReadEnding: Sendable {
+        var exportMoment: Int64?
+        var exportDates: Int
+
+        init(_ book: DayBook) {
+            exportMoment = book.exportDate?.seconds
+            exportDates = book.exportDates
+        }
+    }
+
+    /// The clock a read's days are dated by: the run's zone, else the input's timeline, else
+    /// each instant's recorded offset.
+    private static func clock(zone: TimeZone?, timeline: ZoneTimeline?) -> LocalClock {
+        timeline.map { LocalClock(timeline: $0) } ?? LocalClock(zone: zone)
+    }
+
+    /// The census as the reader's records stand (without those after the export date, which
+    /// the reader skips) and its local dates by `clock`, each with its metrics; nil when the
+    /// census cannot stand for a full read.
+    static func censusDates(
+        _ census: WindowCensus, ending: ReadEnding, path: String, format: InputFormat, clock: LocalClock
+    ) -> Counted? {
+        var census = census
+        if let moment = ending.exportMoment {
+            // The reader skips a record after the export date only once it has read that date
+            // (the last read before it, if several): the census may leave such records out only
+            // when the export has one date, before its records.
+            if census.latestStart > moment, ending.exportDates > 1 || !exportDateComesFirst(path, format: format) { return nil }
+            guard let skipped = census.skippingAfter(moment) else { return nil }
+            census = skipped
+        }
+        guard let dates = census.dates(clock: clock) else { return nil }
+        // The fields of every metric a date may get from the census, made here rather than
+        // where the dates are filled.
+        var metrics = Set(census.runningStarts.map(\.metric))
+        for m in dates.values { metrics.formUnion(m) }
+        return Counted(census: census, dates: dates, standIns: StandIns(metrics: metrics))
+    }
+
+    /// A census as the reader's records stand, its local dates with their metrics, and the
+    /// stand-ins of those metrics.
+    struct Counted: Sendable {
+        var census: WindowCensus
+        var dates: [Int: Set<Int>]
+        var standIns: StandIns
     }
 
     /// Whether `names` (a side's source names, each as written) hold one name in two Unicode
@@ -88,13 +168,34 @@ enum CompareWindowSide {
 
     /// A census date's stand-in values (1, never compared): the fields one record of a metric
     /// gives (`fieldsGiven`), each made once a read, set where the day has none.
-    struct StandIns {
-        private var fields: [Int: [String]] = [:]
+    struct StandIns: Sendable {
+        /// By metric index (a dictionary's hash of the index, three times a metric of each of
+        /// thousands of dates, was a tenth of the dates' making).
+        private var fields: [[String]?] = Array(repeating: nil, count: Catalog.metrics.count)
+
+        init() {}
+
+        /// The fields of `metrics` made at once (on the census's thread).
+        init(metrics: Set<Int>) {
+            for m in metrics { fields[m] = fieldsGiven(by: Catalog.metrics[m]) }
+        }
 
         mutating func fill(_ day: inout ComparableDay, metric: Int) {
             if fields[metric] == nil { fields[metric] = fieldsGiven(by: Catalog.metrics[metric]) }
-            for path in fields[metric]! where day.values[path] == nil { day.values[path] = .number(1) }
+            // One hash a field: the default's `modify` puts the stand-in in where the day has none.
+            for path in fields[metric]! { Self.keep(&day.values[path, default: .number(1)]) }
         }
+
+        /// The fields of all of `metrics`, with room made for them at once (a day grown a field
+        /// at a time was resized and hashed anew several times).
+        mutating func fill(_ day: inout ComparableDay, metrics: Set<Int>) {
+            var count = day.values.count
+            for m in metrics { count += fields[m]?.count ?? 1 }
+            day.values.reserveCapacity(count)
+            for m in metrics { fill(&day, metric: m) }
+        }
+
+        @inline(__always) private static func keep(_: inout OutputField.Scalar) {}
     }
 
     /// Whether a workout starting within the window read's reach (the window and
@@ -165,6 +266,6 @@ enum CompareWindowSide {
                     activityType: "HKWorkoutActivityTypeRunning", source: "s", start: Timestamp(seconds: 43_200, offset: 0),
                     end: Timestamp(seconds: 46_800, offset: 0)))
         }
-        return book.finish().flatMap { ComparableDay($0).values.keys }
+        return book.finish(parallel: false).flatMap { ComparableDay($0).values.keys }
     }
 }

@@ -199,9 +199,9 @@ struct WindowCensus: Sendable {
             let offset = Int32(key.offset) * 900
             var lastDay = Int.min
             // In time order: the clock's cache of offset intervals follows (in a dictionary's
-            // order each word looked the interval up anew).
-            for word in words.keys.sorted() {
-                let bits = words[word]!
+            // order each word looked the interval up anew). The words sorted with their bits,
+            // not looked up again by key.
+            for (word, bits) in words.sorted(by: { $0.key < $1.key }) {
                 // A word's 16 hours inside one constant offset: each quarter-hour's date is
                 // arithmetic, and none straddles a change.
                 let wordStart = word * 64 * 900

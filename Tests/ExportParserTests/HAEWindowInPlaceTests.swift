@@ -30,8 +30,9 @@ final class HAEWindowInPlaceTests: XCTestCase {
 
     private let day = CivilDate.parseISODate("2026-03-15")!
 
-    /// One read: the days, or the error as it reads, and how many datums the window skipped.
-    private func read(_ path: String, window: Bool, strip: Bool = true, step: Int? = nil) -> (
+    /// One read: the days, or the error as it reads, and how many datums a window of `day`
+    /// skipped (`HAEWindowReadTests` reads its chunk edges so too).
+    static func read(_ path: String, day: Int, window: Bool, strip: Bool = true, step: Int? = nil) -> (
         days: [FinishedDay]?, error: String?, skipped: Int
     ) {
         var reader = HAEReader(path: path)
@@ -59,7 +60,7 @@ final class HAEWindowInPlaceTests: XCTestCase {
     /// apart, since an indented datum is about 200 bytes).
     func testTheIndentedLayoutIsSkippedWhereItLies() throws {
         let path = try file(days: 1...20)
-        let full = read(path, window: false), windowed = read(path, window: true)
+        let full = Self.read(path, day: day, window: false), windowed = Self.read(path, day: day, window: true)
         XCTAssertEqual(windowed.skipped, 14)
         let fullDays = try XCTUnwrap(full.days), windowDays = try XCTUnwrap(windowed.days)
         let window = try XCTUnwrap(windowDays.first { $0.date == "2026-03-15" })
@@ -68,7 +69,7 @@ final class HAEWindowInPlaceTests: XCTestCase {
         XCTAssertEqual(fullDays.count, 20)
         XCTAssertEqual(windowDays.map(\.date), ["2026-03-01"] + (13...17).map { String(format: "2026-03-%02d", $0) })
         for step in [7, 100, 1000] {
-            let cut = read(path, window: true, step: step)
+            let cut = Self.read(path, day: day, window: true, step: step)
             let w = try XCTUnwrap(cut.days?.first { $0.date == "2026-03-15" }, "step \(step)")
             XCTAssertEqual(ComparableDay(w).values, ComparableDay(window).values, "step \(step)")
             XCTAssertEqual(cut.skipped > 0, step == 1000, "step \(step)")
@@ -88,16 +89,16 @@ final class HAEWindowInPlaceTests: XCTestCase {
             let path = try file(days: 1...20, "vt-\(index)") { i, text in
                 i == index ? text.replacingOccurrences(of: "            \"qty\"", with: "           x\"qty\"") : text
             }
-            let full = try XCTUnwrap(read(path, window: false).error)
+            let full = try XCTUnwrap(Self.read(path, day: day, window: false).error)
             XCTAssertTrue(full.contains("data.metrics[0].data[\(index)]"), full)
-            XCTAssertEqual(read(path, window: false, strip: false).error, full)
-            let windowed = read(path, window: true)
+            XCTAssertEqual(Self.read(path, day: day, window: false, strip: false).error, full)
+            let windowed = Self.read(path, day: day, window: true)
             XCTAssertEqual(windowed.error, full, "index \(index)")
             XCTAssertEqual(windowed.skipped, skipped, "index \(index)")
             for step in [7, 100, 1000] {
                 // The excerpt is the chunk's: the full read with the same edges.
-                let cutFull = try XCTUnwrap(read(path, window: false, step: step).error)
-                XCTAssertEqual(read(path, window: true, step: step).error, cutFull, "index \(index) step \(step)")
+                let cutFull = try XCTUnwrap(Self.read(path, day: day, window: false, step: step).error)
+                XCTAssertEqual(Self.read(path, day: day, window: true, step: step).error, cutFull, "index \(index) step \(step)")
             }
         }
     }

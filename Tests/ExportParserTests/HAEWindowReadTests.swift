@@ -150,18 +150,7 @@ final class HAEWindowReadTests: ParseThreadsTestCase {
         let bad = try file([("step_count", "count", datums)], "edges-bad")
         let day = try XCTUnwrap(CivilDate.parseISODate("2026-03-15"))
         func read(_ path: String, step: Int, window: Bool) -> (days: [FinishedDay]?, error: String?, skipped: Int) {
-            var reader = HAEReader(path: path)
-            let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
-            reader.splits = stride(from: step, to: size, by: step).map { Int64($0) }
-            let skipper = HAEWindowSkipper(days: day...day)
-            if window { reader.window = skipper }
-            do {
-                let book = DayBook(options: try DayOptions(timeZoneName: nil))
-                _ = try reader.read(into: book)
-                return (book.finish(), nil, skipper.skipped)
-            } catch {
-                return (nil, "\(error)", skipper.skipped)
-            }
+            HAEWindowInPlaceTests.read(path, day: day, window: window, step: step)
         }
         var skipped = 0
         for step in [5, 13, 64, 199, 1024] {

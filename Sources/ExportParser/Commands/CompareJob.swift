@@ -212,6 +212,12 @@ public final class CompareJob {
             for w in d.workouts where !cur.workouts.contains(where: { WorkoutMatcher.matches($0, w) }) { cur.workouts.append(w) }
             days[d.date] = cur
         }
+        /// A window read's days, overlaid in date order; the first input's are the side's as they
+        /// are (`overlay` of each into none).
+        func overlayAll(_ read: [String: ComparableDay]) {
+            guard !days.isEmpty else { return days = read }
+            for d in read.keys.sorted() { overlay(read[d]!) }
+        }
         var syncs = LatestSyncs()
         var others: [String] = []
         for path in inputs {
@@ -235,12 +241,7 @@ public final class CompareJob {
                 let read = try? CompareWindowSide.read(path, format: format, options: options, window: window, progress: shown)
             {
                 FreedMemory.giveBack()
-                // The first input's days are the side's as they are (`overlay` of each into none).
-                if days.isEmpty {
-                    days = read
-                } else {
-                    for d in read.keys.sorted() { overlay(read[d]!) }
-                }
+                overlayAll(read)
                 continue
             }
             // An HAE file alone, through the window too (`CompareHAEWindowSide`), on the same terms.
@@ -248,11 +249,7 @@ public final class CompareJob {
                 let read = try? CompareHAEWindowSide.read(bodies[0].path, options: options, window: window, progress: shown)
             {
                 FreedMemory.giveBack()
-                if days.isEmpty {
-                    days = read
-                } else {
-                    for d in read.keys.sorted() { overlay(read[d]!) }
-                }
+                overlayAll(read)
                 continue
             }
             _ = try source.read(into: book, zone: options.timeZone, progress: shown)

@@ -256,7 +256,7 @@ struct ExportWindow: Sendable {
             start = startText.flatMap { Self.censusTimestamp($0.at, $0.count, memo: &seen.day) }
             // An instant (a heart rate: two thirds of a real export's records) ends as it starts:
             // the same 25 bytes are the same time, not parsed again.
-            if let s = startText, let e = endText, s.count == 25, e.count == 25, Self.equal(s.at, e.at, 25) {
+            if let s = startText, let e = endText, s.count == 25, e.count == 25, WordBytes.equal(s.at, e.at, 25) {
                 end = start
             } else {
                 end = endText.flatMap { Self.censusTimestamp($0.at, $0.count, memo: &seen.day) }

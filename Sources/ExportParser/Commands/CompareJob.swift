@@ -238,7 +238,7 @@ public final class CompareJob {
             // The window read; anything off (an error, a census it cannot trust) is read in full,
             // whose days and messages are then the ones given.
             if let window, case .export(let path, let format) = source, ParseThreads.count > 1,
-                let read = try? CompareWindowSide.read(path, format: format, options: options, window: window, progress: shown)
+                let read = try? CompareWindowSide.read(path, format: format, options: options, window: window, progress: progress)
             {
                 FreedMemory.giveBack()
                 overlayAll(read)

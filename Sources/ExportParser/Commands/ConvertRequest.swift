@@ -67,11 +67,18 @@ extension ConvertProgress {
     /// samples `book` has taken so far and the time since `started`. convert, compare and
     /// explain show the same line.
     static func reporter(_ show: @escaping (ConvertProgress) -> Void, book: DayBook, started: Date) -> (String, Int64, Int64?) -> Void {
+        reporter(show, started: started) { book.samplesSeen }
+    }
+
+    /// The same line with the records counted by `records`: a window read's are the elements its
+    /// scan passed (`WindowScanTally`), of which the book is given a sliver.
+    static func reporter(
+        _ show: @escaping (ConvertProgress) -> Void, started: Date, records: @escaping () -> Int
+    ) -> (String, Int64, Int64?) -> Void {
         { path, done, total in
             show(
                 ConvertProgress(
-                    input: path, bytesDone: done, bytesTotal: total, records: book.samplesSeen,
-                    elapsed: Date().timeIntervalSince(started)))
+                    input: path, bytesDone: done, bytesTotal: total, records: records(), elapsed: Date().timeIntervalSince(started)))
         }
     }
 }

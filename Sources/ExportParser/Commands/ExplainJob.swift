@@ -111,7 +111,7 @@ public final class ExplainJob {
         for source in try ConvertSource.plan(others) {
             // The window read's book makes the date's day only (`DayOptions.finishedDays`): a read
             // that finds no data there is done again in full, whose days name the input's range.
-            let (book, attribution, days) = try attributedRead(onlyTheDate: window != nil) { sink, progress in
+            let (book, attribution, days) = try attributedRead(onlyTheDate: window != nil, tally: window?.tally) { sink, progress in
                 _ = try Self.naming(received) { try source.read(into: sink, zone: options.timeZone, window: window, progress: progress) }
             }
             dates.formUnion(days.map(\.date))
@@ -151,7 +151,8 @@ public final class ExplainJob {
     /// read once; the explained date's day is the replay's, as convert's second pass of a trip
     /// gives it.
     private func attributedRead(
-        onlyTheDate: Bool = false, _ read: (SampleSink, _ progress: ((String, Int64, Int64?) -> Void)?) throws -> Void
+        onlyTheDate: Bool = false, tally: WindowScanTally? = nil,
+        _ read: (SampleSink, _ progress: ((String, Int64, Int64?) -> Void)?) throws -> Void
     ) throws -> (DayBook, DayAttribution, [FinishedDay]) {
         var options = self.options
         if onlyTheDate { options.finishedDays = dayNumber...dayNumber }
@@ -160,7 +161,13 @@ public final class ExplainJob {
         book.attribute(to: attribution)
         let window = DateWindowRecorder(day: dayNumber)
         let started = Date()
-        let onProgress = progress.map { ConvertProgress.reporter($0, book: book, started: started) }
+        // A window read's line counts the elements its scan passed (the book takes a sliver), from
+        // this input's first (one window serves every input of the run); an input the scan does
+        // not read (HAE) counts the book's samples.
+        let passed = tally?.elements ?? 0
+        let onProgress = progress.map { [book] show in
+            ConvertProgress.reporter(show, started: started) { max(book.samplesSeen, (tally?.elements ?? 0) - passed) }
+        }
         try read(SinkFanout([book, window]), onProgress)
         var days = book.finish()
         // A workout of the date that takes samples from past the reach: a window read cut them

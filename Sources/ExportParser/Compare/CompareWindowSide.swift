@@ -15,13 +15,16 @@ import Foundation
 /// in, `WindowCensus.dates`; one source name in two normal forms): the caller reads in full.
 enum CompareWindowSide {
     static func read(
-        _ path: String, format: InputFormat, options: DayOptions, window: Comparison.Window, progress: ((String, Int64, Int64?) -> Void)?
+        _ path: String, format: InputFormat, options: DayOptions, window: Comparison.Window, progress: ((ConvertProgress) -> Void)?
     ) throws -> [String: ComparableDay]? {
         let collector = WindowCensusCollector()
         let book = DayBook(options: options)
         let source = ConvertSource.export(path: path, format: format)
-        _ = try source.read(
-            into: book, zone: options.timeZone, window: ExportWindow(days: window.from...window.to, census: collector), progress: progress)
+        let scan = ExportWindow(days: window.from...window.to, census: collector)
+        // The progress line counts the elements the scan passed: the book takes a sliver of them.
+        let started = Date()
+        let shown = progress.map { ConvertProgress.reporter($0, started: started) { scan.tally.elements } }
+        _ = try source.read(into: book, zone: options.timeZone, window: scan, progress: shown)
         FreedMemory.giveBack()
         // The clock the book's finish dates by, before it runs (a trip's second read keeps it).
         let zone = options.timeZone, timeline = zone == nil ? book.timelineSeen : nil

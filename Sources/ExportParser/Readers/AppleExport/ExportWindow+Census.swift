@@ -110,31 +110,12 @@ extension ExportWindow {
         return tag.distance(to: f.assumingMemoryBound(to: UInt8.self))
     }
 
-    /// Whether `count` bytes at `a` and `b` are the same, compared eight at a time (the
-    /// compiler makes a `memcmp` of an unknown count a loop over single bytes: 260 instructions
-    /// for a type's name, callgrind).
-    @inline(__always)
-    static func equal(_ a: UnsafePointer<UInt8>, _ b: UnsafePointer<UInt8>, _ count: Int) -> Bool {
-        var i = 0
-        while i + 8 <= count {
-            if UnsafeRawPointer(a + i).loadUnaligned(as: UInt64.self) != UnsafeRawPointer(b + i).loadUnaligned(as: UInt64.self) {
-                return false
-            }
-            i += 8
-        }
-        while i < count {
-            if a[i] != b[i] { return false }
-            i += 1
-        }
-        return true
-    }
-
     /// The index in `seen.types` of a type's raw name, resolved against the catalog once.
     func typeIndex(_ type: (at: UnsafePointer<UInt8>, count: Int), seen: inout Seen) -> Int {
         let tail = type.count >= 8 ? UnsafeRawPointer(type.at + type.count - 8).loadUnaligned(as: UInt64.self) : 0
         func matches(_ i: Int) -> Bool {
             guard seen.types[i].nameCount == type.count, seen.types[i].nameTail == tail else { return false }
-            return seen.typeNames[i].withUnsafeBufferPointer { type.count == 0 || Self.equal($0.baseAddress!, type.at, type.count) }
+            return seen.typeNames[i].withUnsafeBufferPointer { type.count == 0 || WordBytes.equal($0.baseAddress!, type.at, type.count) }
         }
         // Records of many types interleave (in time order): the type is looked for first where
         // its tail says (`typeSlots`), and only then in every type met.
@@ -158,7 +139,8 @@ extension ExportWindow {
     func addSource(_ attribute: (at: UnsafePointer<UInt8>, count: Int)?, start: Int64, seen: inout Seen) -> Bool {
         guard let s = attribute, s.count > 0 else { return false }
         let same =
-            seen.lastSource?.name.withUnsafeBufferPointer { $0.count == s.count && Self.equal($0.baseAddress!, s.at, s.count) } ?? false
+            seen.lastSource?.name.withUnsafeBufferPointer { $0.count == s.count && WordBytes.equal($0.baseAddress!, s.at, s.count) }
+            ?? false
         if !same {
             let name = Array(UnsafeBufferPointer(start: s.at, count: s.count))
             seen.lastSource = (name, WindowCensus.isPlainName(name), nil)

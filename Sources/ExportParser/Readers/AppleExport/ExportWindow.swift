@@ -50,6 +50,8 @@ struct ExportWindow: Sendable {
     /// `compare`: every sleep sample and every element but a `Record` or `Correlation` is kept, and the records
     /// cut go into a census (`WindowCensus`), which the workers add here as they end.
     let census: WindowCensusCollector?
+    /// The elements the scan has passed, for the progress line (`ConvertProgress.reporter`).
+    let tally = WindowScanTally()
 
     /// The local dates `days` (day numbers since 1970-01-01), whatever the zone.
     init(days: ClosedRange<Int>, census: WindowCensusCollector? = nil) {
@@ -112,6 +114,7 @@ struct ExportWindow: Sendable {
     func filter(_ bytes: inout [UInt8], seen: inout Seen) {
         let n = bytes.count
         guard n > 4 else { return }
+        let passed = seen.kept + seen.dropped
         let newCount = bytes.withUnsafeMutableBufferPointer { b -> Int in
             let p = b.baseAddress!
             var write = 0
@@ -123,6 +126,7 @@ struct ExportWindow: Sendable {
             return write
         }
         if newCount < n { bytes.removeLast(n - newCount) }
+        tally.add(seen.kept + seen.dropped - passed)
     }
 
     /// Appends to `kept` the top-level elements of `source` (a mapped chunk of export.xml, never
@@ -131,7 +135,9 @@ struct ExportWindow: Sendable {
         guard let base = source.baseAddress, source.count > 0 else { return }
         let p = base.assumingMemoryBound(to: UInt8.self)
         guard source.count > 4 else { return kept.append(contentsOf: UnsafeBufferPointer(start: p, count: source.count)) }
+        let passed = seen.kept + seen.dropped
         scan(p, source.count, seen: &seen) { from, to in kept.append(contentsOf: UnsafeBufferPointer(start: p + from, count: to - from)) }
+        tally.add(seen.kept + seen.dropped - passed)
     }
 
     /// Splits `n` bytes at `p` into segments, one top-level element each, and passes those to keep
@@ -256,7 +262,7 @@ struct ExportWindow: Sendable {
             start = startText.flatMap { Self.censusTimestamp($0.at, $0.count, memo: &seen.day) }
             // An instant (a heart rate: two thirds of a real export's records) ends as it starts:
             // the same 25 bytes are the same time, not parsed again.
-            if let s = startText, let e = endText, s.count == 25, e.count == 25, Self.equal(s.at, e.at, 25) {
+            if let s = startText, let e = endText, s.count == 25, e.count == 25, WordBytes.equal(s.at, e.at, 25) {
                 end = start
             } else {
                 end = endText.flatMap { Self.censusTimestamp($0.at, $0.count, memo: &seen.day) }

@@ -268,24 +268,6 @@ enum HAEDatumRecogniser {
         }
     }
 
-    /// Whether the `n` bytes at `a` and at `b` are the same: eight at a time, the last eight
-    /// (overlapping the ones before) when `n` is not a multiple of eight, loads inside the `n`.
-    @inline(__always)
-    static func equal(_ a: UnsafePointer<UInt8>, _ b: UnsafePointer<UInt8>, _ n: Int) -> Bool {
-        let x = UnsafeRawPointer(a), y = UnsafeRawPointer(b)
-        guard n >= 8 else {
-            for k in 0..<n where a[k] != b[k] { return false }
-            return true
-        }
-        var k = 0
-        while k &+ 8 <= n {
-            if x.loadUnaligned(fromByteOffset: k, as: UInt64.self) != y.loadUnaligned(fromByteOffset: k, as: UInt64.self) { return false }
-            k &+= 8
-        }
-        return k == n
-            || x.loadUnaligned(fromByteOffset: n &- 8, as: UInt64.self) == y.loadUnaligned(fromByteOffset: n &- 8, as: UInt64.self)
-    }
-
     /// A JSON number starting at `from` and its value (`HAEDecimalParser.parse`'s of its bytes):
     /// the offset just past it, as `number` gives. What HAE writes (`-?digits(.digits)?`, at most
     /// 19 digits, a value of at most 2^53 with at most 22 decimals) is read and valued in one
@@ -437,7 +419,7 @@ extension HAEDatumRecogniser {
         func sameSource(_ p: UnsafePointer<UInt8>, from: Int, to: Int) -> Int? {
             let n = source.count
             guard n > 0, from &+ n &+ 1 < to, p[from] == 0x22, p[from &+ n &+ 1] == 0x22 else { return nil }
-            let equal = source.withUnsafeBufferPointer { HAEDatumRecogniser.equal(p + (from &+ 1), $0.baseAddress!, n) }
+            let equal = source.withUnsafeBufferPointer { WordBytes.equal(p + (from &+ 1), $0.baseAddress!, n) }
             return equal ? from &+ n &+ 2 : nil
         }
 

@@ -49,17 +49,10 @@ struct HAEKeyTable {
         return sorted.withUnsafeBufferPointer { table in
             if slot != Self.collision {
                 let e = table[Int(slot) - 1]
-                return e.0.utf8CodeUnitCount == count && Self.equal(e.0.utf8Start, p, count) ? e.1 : .unknown
+                return e.0.utf8CodeUnitCount == count && WordBytes.equal(e.0.utf8Start, p, count) ? e.1 : .unknown
             }
-            for i in ranges[count] where Self.equal(table[i].0.utf8Start, p, count) { return table[i].1 }
+            for i in ranges[count] where WordBytes.equal(table[i].0.utf8Start, p, count) { return table[i].1 }
             return .unknown
         }
-    }
-
-    @inline(__always)
-    private static func equal(_ a: UnsafePointer<UInt8>, _ b: UnsafePointer<UInt8>, _ n: Int) -> Bool {
-        var j = 0
-        while j < n, a[j] == b[j] { j += 1 }
-        return j == n
     }
 }

@@ -255,7 +255,7 @@ final class HAEWindowSkipper {
                 last.source.count == n
                 && (n == 0
                     || last.source.withUnsafeBufferPointer {
-                        HAEDatumRecogniser.equal($0.baseAddress!, p + d.source.lowerBound, n)
+                        WordBytes.equal($0.baseAddress!, p + d.source.lowerBound, n)
                     })
             if !same {
                 last.source = Array(UnsafeBufferPointer(start: p + d.source.lowerBound, count: n))

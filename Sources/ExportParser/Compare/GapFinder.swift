@@ -45,21 +45,19 @@ enum GapFinder {
     /// For each field a side delivered, the first and last date it did: one pass over the side's
     /// days (a pass for each field over the thousands of dates an export holds was a tenth of
     /// `compare`'s single-threaded end on the 3 GB export).
-    /// One hash a field of a date: the default's `modify` reads and widens the span in place (a
-    /// look-up, then a write or two, each hashing the path again, were a fifth of `compare`'s
-    /// end after the window read on the 3 GB export).
     static func deliveredDates(_ days: [String: ComparableDay]) -> [String: (first: String, last: String)] {
         var out: [String: (first: String, last: String)] = [:]
         for (date, day) in days {
-            for field in day.values.keys { widen(&out[field, default: (date, date)], to: date) }
+            for field in day.values.keys {
+                if let seen = out[field] {
+                    if date < seen.first { out[field]!.first = date }
+                    if date > seen.last { out[field]!.last = date }
+                } else {
+                    out[field] = (date, date)
+                }
+            }
         }
         return out
-    }
-
-    @inline(__always)
-    private static func widen(_ span: inout (first: String, last: String), to date: String) {
-        if date < span.first { span.first = date }
-        if date > span.last { span.last = date }
     }
 
     /// `--monitor N`: after HAE is switched off, the native side's `n` dates ending on `until`

@@ -14,7 +14,7 @@ extension ExportElementHandler {
         }
         var c = Correlation(type: interned(attrs, "type") ?? "", source: interned(attrs, "sourceName") ?? "", start: start, end: end)
         c.sourceVersion = interned(attrs, "sourceVersion")
-        c.device = interned(attrs, "device")
+        c.device = attrs.text("device")  // its address differs in each: not interned
         c.created = attrs.timestamp("creationDate")
         correlation = c
     }

@@ -7,8 +7,8 @@ import Foundation
 /// their repeated names interned, put together under the workout being read and handed to the
 /// sink at its end tag.
 extension ExportElementHandler {
-    /// A top-level `Workout`'s start tag. Its names (type, source, version, device, units)
-    /// repeat from workout to workout: interned, as a record's are.
+    /// A top-level `Workout`'s start tag. Its names (type, source, version, units) repeat from
+    /// workout to workout: interned, as a record's are.
     func beginWorkout(_ attrs: AttributeList) {
         guard let (start, end) = interval(attrs, of: "workout") else {
             workout = nil
@@ -18,7 +18,8 @@ extension ExportElementHandler {
             activityType: interned(attrs, "workoutActivityType") ?? "HKWorkoutActivityTypeOther",
             source: interned(attrs, "sourceName") ?? "",
             start: start, end: end)
-        w.device = interned(attrs, "device")
+        // Not interned: each device text holds the object's address, another in every workout.
+        w.device = attrs.text("device")
         // Details no day book reads (the store does): a book keeps a workout's figures, and
         // counts a sync's copy once without its version or creation date (`WorkoutIdentity`).
         if details {

@@ -5,12 +5,12 @@
 struct WorkoutBook {
     /// What the payload needs of each workout (`KeptWorkout`), not the whole workout.
     private var workouts: [KeptWorkout] = []
-    /// The identities of the workouts kept, as their 64-bit digests (`WorkoutIdentity.digest`,
-    /// the store's natural key for a workout), so that what is held a workout is a number, not a
-    /// second copy of its statistics, activities and device text (a `Set<WorkoutIdentity>` was
-    /// 4.2 MB of the 3 GB export's heap peak, the workouts themselves 20 MB: issue 24). Two
-    /// different workouts count as one only if their digests collide, as the store would take
-    /// them for one too.
+    /// The identities of the workouts kept, as 64-bit digests (`WorkoutIdentity.syncCopyKey`:
+    /// equal when the store's natural key, `digest`, of their sync copies is), so that what is
+    /// held a workout is a number, not a second copy of its statistics, activities and device
+    /// text (a `Set<WorkoutIdentity>` was 4.2 MB of the 3 GB export's heap peak, the workouts
+    /// themselves 20 MB: issue 24). Two different workouts count as one only if their digests
+    /// collide (about one chance in 2^64 a pair).
     private var identities: Set<UInt64> = []
     private(set) var duplicates = 0
     /// Heart-rate samples, 8 bytes each: the start (seconds since 2001-01-01, biased to unsigned)
@@ -27,7 +27,7 @@ struct WorkoutBook {
 
     /// Whether the workout is new (a copy of one already kept is counted and dropped).
     mutating func add(_ w: Workout) -> Bool {
-        guard identities.insert(WorkoutIdentity.syncCopy(w).digest).inserted else {
+        guard identities.insert(WorkoutIdentity.syncCopyKey(w)).inserted else {
             duplicates += 1
             return false
         }

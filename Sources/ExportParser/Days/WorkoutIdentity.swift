@@ -85,4 +85,105 @@ struct WorkoutIdentity {
         for r in routes { add(["route", r.source, time(r.start), time(r.end), String(r.inlineLocationCount)] + r.filePaths) }
         return h.value
     }
+
+    /// The day book's key for `syncCopy(w)`: equal for two workouts exactly when their
+    /// `syncCopy` identities are (a 64-bit collision aside), made from the workout's bytes and
+    /// bits rather than texts. `digest` writes every number and time as a String (about a
+    /// hundred a workout, with the identity's copy of the device text): in a window read that
+    /// was most of what a workout cost the thread that plays the tapes, which runs alone at the
+    /// end of the file, where the workouts are (docs/performance.md). Not a store key: the store
+    /// keeps `digest`.
+    ///
+    /// As in `digest`, an absent text and an empty one are the same; a number is its bits (the
+    /// same bits are the same text; every NaN is one, as its text is), behind a byte saying
+    /// whether it is there; a time is its seconds and offset; each part of a list is tagged, and
+    /// a route's paths counted, so no two identities give the same bytes.
+    static func syncCopyKey(_ w: Workout) -> UInt64 {
+        var h = FNV1a()
+        func text(_ s: String?) {
+            if let s { h.add(s) }
+            h.separate()
+        }
+        func num(_ v: Double?) {
+            guard var v else { return h.add(byte: 0) }
+            if v.isNaN { v = v.sign == .minus ? -Double.nan : .nan }
+            h.add(byte: 1)
+            h.add(word: v.bitPattern)
+        }
+        func time(_ t: Timestamp?) {
+            guard let t else { return h.add(byte: 0) }
+            h.add(byte: 1)
+            h.add(word: UInt64(bitPattern: t.seconds))
+            h.add(word: UInt64(UInt32(bitPattern: t.offset)))
+        }
+        text(w.activityType)
+        text(w.source)
+        // The device without its address (`DeviceText.withoutAddress`), fed in two pieces.
+        if let device = w.device {
+            let u = device.utf8
+            if u.starts(with: "<<HKDevice: 0x".utf8), let close = u.firstIndex(of: UInt8(ascii: ">")) {
+                h.add("<<HKDevice")
+                h.add(device[close...])
+            } else {
+                h.add(device)
+            }
+        }
+        h.separate()
+        time(w.start)
+        time(w.end)
+        num(w.duration)
+        text(w.durationUnit)
+        num(w.totalDistance)
+        text(w.totalDistanceUnit)
+        num(w.totalEnergyBurned)
+        text(w.totalEnergyBurnedUnit)
+        num(w.statedAverageHeartRate)
+        num(w.statedMaximumHeartRate)
+        for s in w.statistics {
+            h.add(byte: 1)
+            text(s.type)
+            time(s.start)
+            time(s.end)
+            num(s.average)
+            num(s.minimum)
+            num(s.maximum)
+            num(s.sum)
+            text(s.unit)
+        }
+        for a in w.activities {
+            h.add(byte: 2)
+            text(a.uuid)
+            time(a.start)
+            time(a.end)
+            num(a.duration)
+            text(a.durationUnit)
+            for s in a.statistics {
+                h.add(byte: 1)
+                text(s.type)
+                num(s.average)
+                num(s.minimum)
+                num(s.maximum)
+                num(s.sum)
+                text(s.unit)
+            }
+            h.add(byte: 0)
+        }
+        for e in w.events {
+            h.add(byte: 3)
+            text(e.type)
+            time(e.date)
+            num(e.duration)
+            text(e.durationUnit)
+        }
+        for r in w.routes {
+            h.add(byte: 4)
+            text(r.source)
+            time(r.start)
+            time(r.end)
+            h.add(word: UInt64(bitPattern: Int64(r.inlineLocationCount)))
+            h.add(word: UInt64(r.filePaths.count))
+            for p in r.filePaths { text(p) }
+        }
+        return h.value
+    }
 }

@@ -22,4 +22,21 @@ struct FNV1a {
         var s = s
         s.withUTF8 { b in if let base = b.baseAddress { add(base, b.count) } }
     }
+
+    /// A 64-bit word, its eight bytes low first (a number or a time fed as its bits, not as text).
+    @inline(__always)
+    mutating func add(word: UInt64) {
+        var h = value
+        for shift in stride(from: 0, to: 64, by: 8) { h = (h ^ (word >> UInt64(shift) & 0xFF)) &* 0x0000_0100_0000_01b3 }
+        value = h
+    }
+
+    /// One byte (a tag, or whether an optional is there).
+    @inline(__always)
+    mutating func add(byte: UInt8) { value = (value ^ UInt64(byte)) &* 0x0000_0100_0000_01b3 }
+
+    /// A substring's UTF-8 bytes, as `add(String(s))` would feed them, without the copy.
+    mutating func add(_ s: Substring) {
+        for b in s.utf8 { add(byte: b) }
+    }
 }

@@ -37,9 +37,35 @@ struct AttributeList {
         (0..<count).map { MetadataEntry(key: nameString($0), value: string($0)) }
     }
 
-    func dictionary() -> [String: String] {
-        var d: [String: String] = [:]
-        for i in 0..<count { d[nameString(i)] = string(i) }
-        return d
+    /// The attribute named `literal` (the last, as a dictionary of the attributes would keep
+    /// it; XML allows none twice). Read in place: a [String: String] of every attribute, made
+    /// for each workout and its parts, was a tenth of what the thread that plays the tapes did
+    /// at the end of the 3 GB export, where the workouts are (docs/performance.md).
+    func index(_ literal: StaticString) -> Int? {
+        var i = count - 1
+        while i >= 0 {
+            if nameIs(i, literal) { return i }
+            i -= 1
+        }
+        return nil
+    }
+
+    /// The named attribute's text (`string`), nil when absent.
+    func text(_ literal: StaticString) -> String? { index(literal).map(string) }
+
+    /// The named attribute's number as `NumberParser.parse(text(literal))` reads it: from the
+    /// bytes in place when they are that text's (ASCII without `&`, `ExportElementHandler.keepsBytes`).
+    func number(_ literal: StaticString) -> Double? {
+        guard let i = index(literal) else { return nil }
+        let p = valueStart(i), c = valueCount(i)
+        return ExportElementHandler.keepsBytes(p, c) ? NumberParser.parse(p, c) : NumberParser.parse(string(i))
+    }
+
+    /// The named attribute's date as `TimestampParser.parse(text(literal))` reads it, in place
+    /// as `number` is.
+    func timestamp(_ literal: StaticString) -> Timestamp? {
+        guard let i = index(literal) else { return nil }
+        let p = valueStart(i), c = valueCount(i)
+        return ExportElementHandler.keepsBytes(p, c) ? TimestampParser.parse(p, c) : TimestampParser.parse(string(i))
     }
 }

@@ -8,15 +8,14 @@ extension ExportElementHandler {
     /// A top-level correlation's start tag; one without a readable interval is skipped (counted)
     /// with its members.
     func beginCorrelation(_ attrs: AttributeList) {
-        let d = attrs.dictionary()
-        guard let (start, end) = interval(d, of: "correlation") else {
+        guard let (start, end) = interval(attrs, of: "correlation") else {
             correlation = nil
             return
         }
-        var c = Correlation(type: d["type"] ?? "", source: d["sourceName"] ?? "", start: start, end: end)
-        c.sourceVersion = d["sourceVersion"]
-        c.device = d["device"]
-        c.created = d["creationDate"].flatMap(TimestampParser.parse)
+        var c = Correlation(type: interned(attrs, "type") ?? "", source: interned(attrs, "sourceName") ?? "", start: start, end: end)
+        c.sourceVersion = interned(attrs, "sourceVersion")
+        c.device = attrs.text("device")  // its address differs in each: not interned
+        c.created = attrs.timestamp("creationDate")
         correlation = c
     }
 

@@ -31,13 +31,14 @@ extension ExportElementHandler {
         case .correlation:
             if details { correlation?.metadata.append(entry(attrs, keyIndex, valueIndex)) }
         case .workout:
-            let e = entry(attrs, keyIndex, valueIndex)
-            if isTimeZone { workout?.timeZoneName = e.value }
-            workout?.metadata.append(e)
+            // A workout's metadata is a detail but for its zone (the day book's and the
+            // timeline's; about five entries a workout, a String each).
+            if isTimeZone { workout?.timeZoneName = valueIndex >= 0 ? attrs.string(valueIndex) : "" }
+            if details { workout?.metadata.append(entry(attrs, keyIndex, valueIndex)) }
         case .workoutActivity:
-            activity?.metadata.append(entry(attrs, keyIndex, valueIndex))
+            if details { activity?.metadata.append(entry(attrs, keyIndex, valueIndex)) }
         case .workoutEvent:
-            event?.metadata.append(entry(attrs, keyIndex, valueIndex))
+            if details { event?.metadata.append(entry(attrs, keyIndex, valueIndex)) }
         default:
             break
         }

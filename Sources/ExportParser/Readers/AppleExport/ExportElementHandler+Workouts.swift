@@ -2,29 +2,42 @@ import Foundation
 
 /// A `Workout` and what it holds: `WorkoutStatistics`, `WorkoutActivity`, `WorkoutEvent` and
 /// `WorkoutRoute` (with its `FileReference` and inline `Location`s, counted). A few hundred a
-/// year against a record a second, so they are read into dictionaries of Strings (but for the
-/// statistics, which are many), put together under the workout being read and handed to the
+/// year against a record a second, but all at the end of the file, where the thread that plays
+/// the tapes has them to itself: their attributes are read in place by name (`AttributeList.index`),
+/// their repeated names interned, put together under the workout being read and handed to the
 /// sink at its end tag.
 extension ExportElementHandler {
-    /// A top-level `Workout`'s start tag.
+    /// A top-level `Workout`'s start tag. Its names (type, source, version, units) repeat from
+    /// workout to workout: interned, as a record's are.
     func beginWorkout(_ attrs: AttributeList) {
-        let d = attrs.dictionary()
-        guard let (start, end) = interval(d, of: "workout") else {
+        guard let (start, end) = interval(attrs, of: "workout") else {
             workout = nil
             return
         }
         var w = Workout(
-            activityType: d["workoutActivityType"] ?? "HKWorkoutActivityTypeOther", source: d["sourceName"] ?? "", start: start, end: end)
-        w.sourceVersion = d["sourceVersion"]
-        w.device = d["device"]
-        w.created = d["creationDate"].flatMap(TimestampParser.parse)
-        w.duration = workoutFigure(d["duration"], "duration")
-        w.durationUnit = d["durationUnit"]
-        w.totalDistance = workoutFigure(d["totalDistance"], "totalDistance")
-        w.totalDistanceUnit = d["totalDistanceUnit"]
-        w.totalEnergyBurned = workoutFigure(d["totalEnergyBurned"], "totalEnergyBurned")
-        w.totalEnergyBurnedUnit = d["totalEnergyBurnedUnit"]
+            activityType: interned(attrs, "workoutActivityType") ?? "HKWorkoutActivityTypeOther",
+            source: interned(attrs, "sourceName") ?? "",
+            start: start, end: end)
+        // Not interned: each device text holds the object's address, another in every workout.
+        w.device = attrs.text("device")
+        // Details no day book reads (the store does): a book keeps a workout's figures, and
+        // counts a sync's copy once without its version or creation date (`WorkoutIdentity`).
+        if details {
+            w.sourceVersion = interned(attrs, "sourceVersion")
+            w.created = attrs.timestamp("creationDate")
+        }
+        w.duration = workoutFigure(attrs.number("duration"), "duration")
+        w.durationUnit = interned(attrs, "durationUnit")
+        w.totalDistance = workoutFigure(attrs.number("totalDistance"), "totalDistance")
+        w.totalDistanceUnit = interned(attrs, "totalDistanceUnit")
+        w.totalEnergyBurned = workoutFigure(attrs.number("totalEnergyBurned"), "totalEnergyBurned")
+        w.totalEnergyBurnedUnit = interned(attrs, "totalEnergyBurnedUnit")
         workout = w
+    }
+
+    /// The named attribute's text, interned (the same text as `AttributeList.text`).
+    func interned(_ attrs: AttributeList, _ literal: StaticString) -> String? {
+        attrs.index(literal).map { internedString(attrs.valueStart($0), attrs.valueCount($0)) }
     }
 
     /// Read from the attribute bytes as a record is, its type and unit interned: a dictionary of
@@ -91,27 +104,21 @@ extension ExportElementHandler {
 
     /// A `WorkoutActivity` of the workout (iOS 16 on): its statistics, events and metadata follow.
     func beginWorkoutActivity(_ attrs: AttributeList) {
-        let d = attrs.dictionary()
         activity = WorkoutActivity(
-            uuid: d["uuid"], start: d["startDate"].flatMap(TimestampParser.parse),
-            end: d["endDate"].flatMap(TimestampParser.parse), duration: d["duration"].flatMap(NumberParser.parse),
-            durationUnit: d["durationUnit"])
+            uuid: attrs.text("uuid"), start: attrs.timestamp("startDate"), end: attrs.timestamp("endDate"),
+            duration: attrs.number("duration"), durationUnit: interned(attrs, "durationUnit"))
     }
 
     /// A `WorkoutEvent` (a pause, a lap, a segment) of the workout or of its activity.
     func beginWorkoutEvent(_ attrs: AttributeList) {
-        let d = attrs.dictionary()
         event = WorkoutEvent(
-            type: d["type"] ?? "", date: d["date"].flatMap(TimestampParser.parse),
-            duration: d["duration"].flatMap(NumberParser.parse), durationUnit: d["durationUnit"])
+            type: interned(attrs, "type") ?? "", date: attrs.timestamp("date"), duration: attrs.number("duration"),
+            durationUnit: interned(attrs, "durationUnit"))
     }
 
     /// A `WorkoutRoute`: its GPX file's path (`FileReference`) or its inline locations follow.
     func beginWorkoutRoute(_ attrs: AttributeList) {
-        let d = attrs.dictionary()
-        route = WorkoutRoute(
-            source: d["sourceName"], start: d["startDate"].flatMap(TimestampParser.parse),
-            end: d["endDate"].flatMap(TimestampParser.parse))
+        route = WorkoutRoute(source: interned(attrs, "sourceName"), start: attrs.timestamp("startDate"), end: attrs.timestamp("endDate"))
     }
 
     /// A top-level workout's end tag: handed to the sink, unless it starts after the export

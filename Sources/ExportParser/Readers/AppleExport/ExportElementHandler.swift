@@ -220,8 +220,8 @@ final class ExportElementHandler: @unchecked Sendable {
 
     /// The `startDate` and `endDate` of a top-level correlation or workout; nil, with the element
     /// counted as skipped, when either is missing or unreadable.
-    func interval(_ d: [String: String], of what: String) -> (Timestamp, Timestamp)? {
-        guard let start = d["startDate"].flatMap(TimestampParser.parse), let end = d["endDate"].flatMap(TimestampParser.parse) else {
+    func interval(_ attrs: AttributeList, of what: String) -> (Timestamp, Timestamp)? {
+        guard let start = attrs.timestamp("startDate"), let end = attrs.timestamp("endDate") else {
             report.skip("\(what) with a missing or unparseable date", at: locate())
             return nil
         }

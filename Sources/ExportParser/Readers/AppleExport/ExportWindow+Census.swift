@@ -28,8 +28,10 @@ extension ExportWindow {
         // tests below (`RecordStartTag.Memo`); else they are tested and the type looked up.
         var t = seen.record.typeEntry >= 0 ? seen.tagMemo.payload[seen.record.typeEntry] : -1
         if t < 0 {
+            // A sleep record: walked whole, or read (`walkSleep`); never in the census.
+            if Self.isSleep(type) { return walkSleep(tag, tagCount, start, end, references: references, seen: &seen) }
             // A type written with an entity is read (the catalog knows names as the reader decodes them).
-            guard !Self.isSleep(type), memchr(type.at, 0x26, type.count) == nil else { return false }
+            guard memchr(type.at, 0x26, type.count) == nil else { return false }
             t = typeIndex(type, seen: &seen)
             if seen.record.typeEntry >= 0 { seen.tagMemo.payload[seen.record.typeEntry] = t }
         }
@@ -87,6 +89,41 @@ extension ExportWindow {
         } else {
             seen.census.add(metric: known.metric, start: start, end: known.cut == .sum ? end.seconds : nil)
         }
+        return true
+    }
+
+    /// Whether a `type` value is the sleep type.
+    @inline(__always)
+    static func isSleep(_ v: (at: UnsafePointer<UInt8>, count: Int)) -> Bool {
+        let sleep: StaticString = "HKCategoryTypeIdentifierSleepAnalysis"
+        return v.count == sleep.utf8CodeUnitCount && same(v.at, sleep)
+    }
+
+    /// `compare`: whether a sleep record outside the window (its attributes walked into
+    /// `seen.record`, its dates and span checked) becomes a walked sample (`WalkedSleepSample`,
+    /// in `seen.sleep` at the kept bytes' count) instead of going to libxml2: when the sample the
+    /// reader would make of it is certain from its start tag. Nights chain samples over any number
+    /// of dates (`SleepSessions`), so the day book still takes every one, in file order; what is
+    /// saved is libxml2's tokenising and the handler's decoding (docs/export-xml.md, "The census").
+    /// False keeps it, as before: a tag not closed in place (metadata: an `HKTimeZone` entry, a
+    /// key the scan's line test cannot read), a `unit`, a `value` that is not one of the stages'
+    /// texts, a tag with a character reference, a source the reader would decode otherwise.
+    func walkSleep(
+        _ tag: UnsafePointer<UInt8>, _ tagCount: Int, _ start: Timestamp, _ end: Timestamp, references: Bool, seen: inout Seen
+    ) -> Bool {
+        guard tag[tagCount - 1] == UInt8(ascii: "/"), seen.record.unit == nil, let v = seen.record.value else { return false }
+        guard let value = WalkedSleepSample.values.firstIndex(where: { v.count == $0.utf8CodeUnitCount && Self.same(v.at, $0) }) else {
+            return false
+        }
+        if references, Self.hasCharacterReference(tag, tagCount) { return false }
+        guard let s = seen.record.sourceName, let source = seen.sleep.source(s) else { return false }
+        // The reader's test of the device, as the census makes it (`cutIntoCensus`).
+        let watch =
+            seen.record.device.map { d in seen.record.deviceIs?.watch ?? (Self.find(d.at, d.count, "model:Watch,") != nil) } ?? false
+        seen.sleep.samples.append(
+            WalkedSleepSample(
+                start: start, end: end, deviceIsWatch: watch, sourceFirst: source, sourceCount: Int32(s.count), value: UInt8(value)))
+        seen.sleep.places.append(seen.keptBytes)
         return true
     }
 
@@ -218,5 +255,32 @@ extension ExportWindow {
         guard clock else { return TimestampParser.parse(p, count) }
         let offset = sign * (oh * 3600 + om * 60)
         return Timestamp(seconds: memo.day * 86_400 + Int64(hh * 3600 + mi * 60 + ss) - Int64(offset), offset: Int32(offset))
+    }
+}
+
+extension WalkedSleepSamples {
+    /// Where the source bytes `s` are in `sources`: the last sample's when they are the same,
+    /// else appended. Nil (the record is read) when empty, or when the reader's text of them could
+    /// be other than their bytes: an `&` (an entity), a control byte (libxml2 turns tabs and line
+    /// ends into spaces, and refuses the others), a `<` (refused), bytes that are not UTF-8 or
+    /// not XML characters (U+FFFE, U+FFFF: refused).
+    mutating func source(_ s: (at: UnsafePointer<UInt8>, count: Int)) -> Int32? {
+        guard s.count > 0 else { return nil }
+        if let last = lastSource, Int(last.count) == s.count,
+            sources.withUnsafeBufferPointer({ ExportWindow.equal($0.baseAddress! + Int(last.first), s.at, s.count) })
+        {
+            return last.first
+        }
+        let bytes = UnsafeBufferPointer(start: s.at, count: s.count)
+        if bytes.contains(where: { $0 < 0x20 || $0 == 0x26 || $0 == 0x3C }) { return nil }
+        if bytes.contains(where: { $0 >= 0x80 }) {
+            guard let text = String(validating: bytes, as: UTF8.self),
+                !text.unicodeScalars.contains(where: { $0.value >= 0xFFFE && $0.value <= 0xFFFF })
+            else { return nil }
+        }
+        let first = Int32(sources.count)
+        sources.append(contentsOf: bytes)
+        lastSource = (first, Int32(s.count))
+        return first
     }
 }

@@ -22,10 +22,11 @@ import Foundation
 ///   per watch source tells the book;
 /// - it has no date the scan can read (`ExportDate`, `Me`, an element of another layout).
 ///
-/// `compare` (`census`): every sleep sample and every element but a `Record` or a `Correlation`
-/// is kept too; a record is cut only into the census of what it tells the report (`WindowCensus`,
-/// whose comment says which records can be; the others are kept), and a correlation outside the
-/// window is cut (the day book takes nothing from one).
+/// `compare` (`census`): every element but a `Record` or a `Correlation` is kept too; a record is
+/// cut only into the census of what it tells the report (`WindowCensus`, whose comment says which
+/// records can be; the others are kept), a plain sleep record only into a walked sample played in
+/// its place (`walkSleep`), and a correlation outside the window is cut (the day book takes
+/// nothing from one).
 ///
 /// The cut is made where `ParallelSAXDriver` cuts (a line feed, one space, a start tag), so what
 /// is left is whole top-level elements in file order. Line numbers of what is left are not the
@@ -47,8 +48,8 @@ struct ExportWindow: Sendable {
     /// `before` (`from`'s day less two) end before `from` at any offset (under 19 h), and at or
     /// above `after` (`to`'s day plus one) start after `to`.
     let before: (UInt64, UInt16), after: (UInt64, UInt16)
-    /// `compare`: every sleep sample and every element but a `Record` or `Correlation` is kept, and the records
-    /// cut go into a census (`WindowCensus`), which the workers add here as they end.
+    /// `compare`: every element but a `Record` or `Correlation` is kept, and the records cut go
+    /// into a census (`WindowCensus`), which the workers add here as they end.
     let census: WindowCensusCollector?
 
     /// The local dates `days` (day numbers since 1970-01-01), whatever the zone.
@@ -83,14 +84,12 @@ struct ExportWindow: Sendable {
     /// What one worker has kept of the watch sources (raw `sourceName` bytes), and its census.
     struct Seen {
         var watchSources: [[UInt8]] = []
-        var kept = 0
-        var dropped = 0
+        var kept = 0, dropped = 0
         var census = WindowCensus()
         /// The types met (raw bytes) and, by the same index, what the census knows of each
         /// (`CensusType`); and 64 slots by a hash of the name's tail, each the index of the last
         /// type met there (-1: none), tried first.
-        var typeNames: [[UInt8]] = []
-        var types: [CensusType] = []
+        var typeNames: [[UInt8]] = [], types: [CensusType] = []
         var typeSlots = [Int](repeating: -1, count: 64)
         /// The last source name, whether the census can take it (`WindowCensus.isPlainName`) and
         /// its index in the census's sources once it is there.
@@ -101,6 +100,9 @@ struct ExportWindow: Sendable {
         /// (`RecordStartTag.Memo`).
         var record = RecordStartTag()
         var tagMemo = RecordStartTag.Memo()
+        /// `compare`: the chunk's sleep samples walked instead of kept (`walkSleep`), and the
+        /// bytes kept of the chunk so far (where the next one cut sits among them).
+        var sleep = WalkedSleepSamples(), keptBytes = 0
     }
 
     /// A worker is done: its census goes to the read's.
@@ -115,6 +117,7 @@ struct ExportWindow: Sendable {
         let newCount = bytes.withUnsafeMutableBufferPointer { b -> Int in
             let p = b.baseAddress!
             var write = 0
+            seen.keptBytes = 0
             // A kept element moves down over the ones cut before it: below the bytes still scanned.
             scan(UnsafePointer(p), n, seen: &seen) { from, to in
                 if write != from { memmove(p + write, p + from, to - from) }
@@ -131,6 +134,7 @@ struct ExportWindow: Sendable {
         guard let base = source.baseAddress, source.count > 0 else { return }
         let p = base.assumingMemoryBound(to: UInt8.self)
         guard source.count > 4 else { return kept.append(contentsOf: UnsafeBufferPointer(start: p, count: source.count)) }
+        seen.keptBytes = kept.count
         scan(p, source.count, seen: &seen) { from, to in kept.append(contentsOf: UnsafeBufferPointer(start: p + from, count: to - from)) }
     }
 
@@ -167,6 +171,7 @@ struct ExportWindow: Sendable {
             if keep(p + segStart, segEnd - segStart, zone: zone, references: references, seen: &seen) {
                 keepSegment(segStart, segEnd)
                 seen.kept += 1
+                seen.keptBytes += segEnd - segStart
             } else {
                 seen.dropped += 1
             }
@@ -383,13 +388,6 @@ struct ExportWindow: Sendable {
         return nil
     }
 
-    /// Whether a `type` value is the sleep type.
-    @inline(__always)
-    static func isSleep(_ v: (at: UnsafePointer<UInt8>, count: Int)) -> Bool {
-        let sleep: StaticString = "HKCategoryTypeIdentifierSleepAnalysis"
-        return v.count == sleep.utf8CodeUnitCount && same(v.at, sleep)
-    }
-
     /// Whether the bytes at `p` begin with `needle` (the caller checked there are enough).
     @inline(__always)
     static func same(_ p: UnsafePointer<UInt8>, _ needle: StaticString) -> Bool {
@@ -494,5 +492,4 @@ struct ExportWindow: Sendable {
         }
         return nil
     }
-
 }

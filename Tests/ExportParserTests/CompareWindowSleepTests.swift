@@ -32,8 +32,9 @@ final class CompareWindowSleepTests: ParseThreadsTestCase {
     ///          deep 02–03 (1 h), rem 03–04 (1 h), awake 04:00–04:15 (0.25 h); Phone: in bed
     ///          22:30–07:00, asleep 23:00–06:30. A watch has stages: its samples alone count,
     ///          total 3 + 1 + 1 = 5 h (Phone's 7.5 h would be the total were the watch not known)
-    ///   01-15  Phone asleep 23:00–06:00 with an HKTimeZone entry (read): 7 h
-    ///   01-20  Phone asleep 23:30–06:00 with other metadata (read): 6.5 h
+    ///   01-15  Phone asleep 23:00–06:00 with an HKTimeZone entry (walked, the zone with it): 7 h
+    ///   01-18  Phone asleep 23:00–06:00 with Apple's two lines, zone and sync version (walked): 7 h
+    ///   01-20  Phone asleep 23:30–06:00, a metadata value with an entity (read): 6.5 h
     ///   01-22  "Ann &amp; Bob" asleep 23:00–05:00 (an entity: read): 6 h
     ///   01-24  "W&#97;tch" (a reference: read; the reader's "Watch") core 23:00–07:00: 8 h
     ///   01-26  a value no stage has (read; the book takes nothing): no date
@@ -57,8 +58,11 @@ final class CompareWindowSleepTests: ParseThreadsTestCase {
             asleep, source: "Phone", device: Census.phone, start: "2024-01-14 23:00:00 +0100", end: "2024-01-15 06:00:00 +0100",
             children: Census.zone("Europe/Berlin"))
         body += sleep(
+            asleep, source: "Phone", device: Census.phone, start: "2024-01-17 23:00:00 +0100", end: "2024-01-18 06:00:00 +0100",
+            children: Census.zone("Europe/Amsterdam") + "  <MetadataEntry key=\"HKMetadataKeySyncVersion\" value=\"1\"/>\n")
+        body += sleep(
             asleep, source: "Phone", device: Census.phone, start: "2024-01-19 23:30:00 +0100", end: "2024-01-20 06:00:00 +0100",
-            children: "  <MetadataEntry key=\"HKMetadataKeyWasUserEntered\" value=\"1\"/>\n")
+            children: "  <MetadataEntry key=\"HKMetadataKeyExternalUUID\" value=\"a&amp;b\"/>\n")
         body += sleep(
             asleep, source: "Ann &amp; Bob", device: Census.phone, start: "2024-01-21 23:00:00 +0100", end: "2024-01-22 05:00:00 +0100")
         body += sleep(core, source: "W&#97;tch", start: "2024-01-23 23:00:00 +0100", end: "2024-01-24 07:00:00 +0100")
@@ -85,7 +89,10 @@ final class CompareWindowSleepTests: ParseThreadsTestCase {
                 path.path, format: .appleXML, options: DayOptions(), window: Comparison.Window(from: from, to: from + 6), progress: nil))
         XCTAssertEqual(
             days.keys.sorted(),
-            ["2024-01-10", "2024-01-15", "2024-01-20", "2024-01-22", "2024-01-24", "2024-01-30", "2024-02-02", "2024-02-03", "2024-03-05"])
+            [
+                "2024-01-10", "2024-01-15", "2024-01-18", "2024-01-20", "2024-01-22", "2024-01-24", "2024-01-30", "2024-02-02",
+                "2024-02-03", "2024-03-05",
+            ])
         func hours(_ date: String, _ key: String) -> Double? {
             if case .number(let v) = days[date]?.values["sleep." + key] { return v }
             return nil
@@ -96,6 +103,7 @@ final class CompareWindowSleepTests: ParseThreadsTestCase {
         XCTAssertEqual(hours("2024-01-10", "rem_hours"), 1)
         XCTAssertEqual(hours("2024-01-10", "awake_hours"), 0.25)
         XCTAssertEqual(hours("2024-01-15", "total_hours"), 7)
+        XCTAssertEqual(hours("2024-01-18", "total_hours"), 7)
         XCTAssertEqual(hours("2024-01-20", "total_hours"), 6.5)
         XCTAssertEqual(hours("2024-01-22", "total_hours"), 6)
         XCTAssertEqual(hours("2024-01-24", "total_hours"), 8)
@@ -114,35 +122,50 @@ final class CompareWindowSleepTests: ParseThreadsTestCase {
         XCTAssertEqual(try Census.differences(text, zone: "America/New_York", chunk: 200), [])
     }
 
-    /// What the scan walks: of five records, the three plain sleep records outside the window
-    /// (Ann’s Watch's 01-10, Watch's 03-05, Phone's 03-05 in bed); the window's steps and a sleep
-    /// record with an HKTimeZone entry are kept. Each walked one's place is the count of kept
-    /// bytes before it: the root's start tag, `<HealthData locale="en_US">`, is 27 bytes; a kept
-    /// record's segment is its line feed before it and its line without its own (its string's
-    /// length). So 27; 27 + steps; 27 + steps + zoned.
+    /// What the scan walks: of six records, the four plain sleep records outside the window
+    /// (Ann’s Watch's 01-10, Watch's 03-05, Phone's 01-15 with Apple's `HKTimeZone` line, Phone's
+    /// 03-05 in bed); the window's steps and a sleep record whose metadata value holds an entity
+    /// are kept. Each walked one's place is the count of kept bytes before it: the root's start
+    /// tag, `<HealthData locale="en_US">`, is 27 bytes; a kept record's segment is its line feed
+    /// before it and its lines without the last line feed (its string's length). So 27; then
+    /// 27 + steps twice; 27 + steps + entity.
     func testTheScanWalksPlainSleepRecordsInPlace() throws {
         let ann = Self.sleep(Self.core, source: "Ann’s Watch", start: "2024-01-09 23:00:00 +0100", end: "2024-01-10 02:00:00 +0100")
         let after = Self.sleep(Self.deep, start: "2024-03-04 23:00:00 +0100", end: "2024-03-05 06:30:00 +0100")
         let zoned = Self.sleep(
             Self.asleep, source: "Phone", device: Census.phone, start: "2024-01-14 23:00:00 +0100", end: "2024-01-15 06:00:00 +0100",
             children: Census.zone("Europe/Berlin"))
+        let entity = Self.sleep(
+            Self.asleep, source: "Phone", device: Census.phone, start: "2024-01-19 23:30:00 +0100", end: "2024-01-20 06:00:00 +0100",
+            children: "  <MetadataEntry key=\"HKMetadataKeyExternalUUID\" value=\"a&amp;b\"/>\n")
         let phone = Self.sleep(
             Self.inBed, source: "Phone", device: Census.phone, start: "2024-03-04 22:45:00 +0100", end: "2024-03-05 06:45:00 +0100")
-        let body = ann + Census.inWindow + after + zoned + phone
+        let body = ann + Census.inWindow + after + zoned + entity + phone
         var bytes = Array(("<HealthData locale=\"en_US\">\n" + body + "</HealthData>\n").utf8)
         var seen = ExportWindow.Seen()
         // The window 2024-02-01 … 02-07 is days 19754 … 19760 (2024-02-01 = 19,723 + 31).
         ExportWindow(days: 19754...19760, census: WindowCensusCollector()).filter(&bytes, seen: &seen)
         let left = String(decoding: bytes, as: UTF8.self)
-        XCTAssertEqual(left, "<HealthData locale=\"en_US\">\n" + Census.inWindow + zoned + "</HealthData>\n")
-        let steps = Census.inWindow.utf8.count, zone = zoned.utf8.count
-        XCTAssertEqual(seen.sleep.places, [27, 27 + steps, 27 + steps + zone])
-        XCTAssertEqual(seen.sleep.samples.map(\.value), [4, 5, 0])  // Self.core, Self.deep, in bed (`WalkedSleepSample.values`)
-        XCTAssertEqual(seen.sleep.samples.map(\.deviceIsWatch), [true, true, false])
-        let names = seen.sleep.samples.map { w in
-            String(decoding: seen.sleep.sources[Int(w.sourceFirst)..<Int(w.sourceFirst + w.sourceCount)], as: UTF8.self)
+        XCTAssertEqual(left, "<HealthData locale=\"en_US\">\n" + Census.inWindow + entity + "</HealthData>\n")
+        let steps = Census.inWindow.utf8.count, kept = entity.utf8.count
+        XCTAssertEqual(seen.sleep.places, [27, 27 + steps, 27 + steps, 27 + steps + kept])
+        // core, deep, asleep, in bed (`WalkedSleepSample.values`).
+        XCTAssertEqual(seen.sleep.samples.map(\.value), [4, 5, 1, 0])
+        XCTAssertEqual(seen.sleep.samples.map(\.deviceIsWatch), [true, true, false, false])
+        func text(_ first: Int32, _ count: Int32) -> String {
+            String(decoding: seen.sleep.sources[Int(first)..<Int(first + count)], as: UTF8.self)
         }
-        XCTAssertEqual(names, ["Ann’s Watch", "Watch", "Phone"])
+        XCTAssertEqual(seen.sleep.samples.map { text($0.sourceFirst, $0.sourceCount) }, ["Ann’s Watch", "Watch", "Phone", "Phone"])
+        XCTAssertEqual(seen.sleep.samples.map(\.zoneCount), [-1, -1, 13, -1])  // "Europe/Berlin": 13 bytes
+        XCTAssertEqual(text(seen.sleep.samples[2].zoneFirst, 13), "Europe/Berlin")
+        // The digest as the handler makes it: key, separator, value, separator.
+        var digest = FNV1a()
+        digest.add("HKTimeZone")
+        digest.separate()
+        digest.add("Europe/Berlin")
+        digest.separate()
+        XCTAssertEqual(seen.sleep.samples[2].digest.value, digest.value)
+        XCTAssertEqual(seen.sleep.samples.map(\.hasMetadata), [false, false, true, false])
         // 2024-01-09 23:00 +0100 = 22:00 UTC on day 19,731 (2024-01-09 = 19,723 + 8).
         XCTAssertEqual(seen.sleep.samples[0].start, Timestamp(seconds: 19_731 * 86_400 + 22 * 3_600, offset: 3_600))
         XCTAssertEqual(seen.sleep.samples[0].end, Timestamp(seconds: 19_732 * 86_400 + 1 * 3_600, offset: 3_600))

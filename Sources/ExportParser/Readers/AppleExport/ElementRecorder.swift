@@ -100,6 +100,7 @@ final class ElementRecorder: @unchecked Sendable {
         let shift = Int32(walked.sources.count)
         for var w in samples.samples {
             w.sourceFirst += shift
+            w.zoneFirst += shift
             walked.samples.append(w)
         }
         walked.places.append(contentsOf: samples.places.map { $0 + fed })
@@ -110,8 +111,7 @@ final class ElementRecorder: @unchecked Sendable {
     private func recordWalked(before at: Int) {
         walked.sources.withUnsafeBufferPointer { sources in
             while walkedNext < walked.samples.count, walked.places[walkedNext] < at {
-                let w = walked.samples[walkedNext]
-                tape.recordWalked(w, source: sources.baseAddress! + Int(w.sourceFirst))
+                tape.recordWalked(walked.samples[walkedNext], bytes: sources.baseAddress!)
                 walkedNext += 1
                 if tape.isFull { handOver() }
             }

@@ -137,14 +137,20 @@ final class ElementTape: RecordedTape, @unchecked Sendable {
     /// The name of a `.walkedSleep` event (never read).
     private static let noName: StaticString = "walked sleep sample"
 
-    /// Records a walked sleep sample (`ElementRecorder.expect`), its source's bytes copied.
-    func recordWalked(_ sample: WalkedSleepSample, source: UnsafePointer<UInt8>) {
-        let length = Int(sample.sourceCount)
+    /// Records a walked sleep sample (`ElementRecorder.expect`), its source's and zone's bytes
+    /// (ranges of `from`) copied.
+    func recordWalked(_ sample: WalkedSleepSample, bytes from: UnsafePointer<UInt8>) {
+        let length = Int(sample.sourceCount) + Int(max(sample.zoneCount, 0))
         if byteCount + length > byteCapacity { growBytes(toHold: byteCount + length) }
-        (bytes + byteCount).update(from: source, count: length)
         var w = sample
+        (bytes + byteCount).update(from: from + Int(w.sourceFirst), count: Int(w.sourceCount))
         w.sourceFirst = Int32(byteCount)
-        byteCount += length
+        byteCount += Int(w.sourceCount)
+        if w.zoneCount >= 0 {
+            (bytes + byteCount).update(from: from + Int(w.zoneFirst), count: Int(w.zoneCount))
+            w.zoneFirst = Int32(byteCount)
+            byteCount += Int(w.zoneCount)
+        }
         events[count] = Event(
             name: Self.noName.utf8Start, line: 0, column: 0, attributeFirst: Int32(walked.count), attributeCount: 0, kind: .walkedSleep)
         count += 1
@@ -173,8 +179,7 @@ final class ElementTape: RecordedTape, @unchecked Sendable {
             case .end:
                 handler.end(name: e.name)
             case .walkedSleep:
-                let w = walked[Int(e.attributeFirst)]
-                handler.walkedSleep(w, source: bytes + Int(w.sourceFirst))
+                handler.walkedSleep(walked[Int(e.attributeFirst)], bytes: bytes)
             }
         }
     }

@@ -270,11 +270,11 @@ extension ExportElementHandler {
 
     /// `compare`'s window read: a sleep record a worker walked from its start tag instead of
     /// recording it (`ExportWindow.walkSleep`), in its place in file order. The pending record is
-    /// set as `beginRecord` sets it for that tag (no metadata, no unit, a stage's text as its
-    /// value; the details the store would want are not walked, and compare's day book wants
-    /// none), and finished as any top-level record: the same checks (the export moment) and the
-    /// same `Sample` to the sink.
-    func walkedSleep(_ w: WalkedSleepSample, source: UnsafePointer<UInt8>) {
+    /// set as `beginRecord` and its metadata entries set it (no unit, a stage's text as its
+    /// value, the entries' digest, the last `HKTimeZone` value; the details the store would want
+    /// are not walked, and compare's day book wants none), and finished as any top-level record:
+    /// the same checks (the export moment) and the same `Sample` to the sink.
+    func walkedSleep(_ w: WalkedSleepSample, bytes: UnsafePointer<UInt8>) {
         assert(!details, "a walked sleep sample has no details for the store")
         let typeSlot = WalkedSleepSample.values.count
         if walkedSleepIDs[typeSlot] < 0 {
@@ -290,12 +290,13 @@ extension ExportElementHandler {
         rec.member = false
         recordMetadata.clear()
         rec.typeID = walkedSleepIDs[typeSlot]
-        rec.sourceID = internSource(source, Int(w.sourceCount))
+        rec.sourceID = internSource(bytes + Int(w.sourceFirst), Int(w.sourceCount))
         rec.unitID = -1; rec.versionID = -1
         rec.value = nil; rec.valueText = interner[walkedSleepIDs[v]]; rec.valueWasText = true
-        rec.start = w.start; rec.end = w.end; rec.created = nil; rec.deviceID = -1; rec.timeZoneName = nil
+        rec.start = w.start; rec.end = w.end; rec.created = nil; rec.deviceID = -1
+        rec.timeZoneName = w.zoneCount >= 0 ? internedString(bytes + Int(w.zoneFirst), Int(w.zoneCount)) : nil
         if rec.device != nil { rec.device = nil }
-        rec.metadataDigest = FNV1a(); rec.hasMetadata = false; rec.deviceIsWatch = w.deviceIsWatch
+        rec.metadataDigest = w.digest; rec.hasMetadata = w.hasMetadata; rec.deviceIsWatch = w.deviceIsWatch
         rec.problem = nil
         if !rec.metadata.isEmpty { rec.metadata.removeAll(keepingCapacity: true) }
         if !rec.beats.isEmpty { rec.beats.removeAll(keepingCapacity: true) }

@@ -279,6 +279,10 @@ struct ExportWindow: Sendable {
             return true
         }
         if start.seconds < to, end.seconds >= from { return true }
+        // compare: a plain sleep record, its `HKTimeZone` entry too, goes to the book walked.
+        if walked, let t = seen.record.type, Self.isSleep(t) {
+            return !walkSleep(tag, tagCount, start, end, segment: (p, count), references: references, seen: &seen)
+        }
         if zone || restOfLineNamesZone(tag, tagCount, p, count) { return true }
         if census != nil {
             // A correlation gives the day book nothing (its members repeat top-level records,

@@ -9,6 +9,13 @@ struct WalkedSleepSample {
     var deviceIsWatch: Bool
     var sourceFirst: Int32
     var sourceCount: Int32
+    /// Its last `HKTimeZone` entry's value (the reader's `timeZoneName`), a range of the same
+    /// bytes; a count of -1: none.
+    var zoneFirst: Int32 = 0
+    var zoneCount: Int32 = -1
+    /// Its metadata entries' digest, as the handler makes it from their keys and values.
+    var digest = FNV1a()
+    var hasMetadata = false
 
     /// Which of `values` the record's `value` is (two texts give one stage, and the sample
     /// keeps the text it was written with).
@@ -32,8 +39,10 @@ struct WalkedSleepSamples {
     var places: [Int] = []
     /// The sources' bytes; consecutive samples of one source share theirs.
     var sources: [UInt8] = []
-    /// The last sample's source in `sources` (`ExportWindow.Seen`'s walk compares it first).
+    /// The last sample's source and zone in `sources` (`ExportWindow.walkSleep` compares each
+    /// first).
     var lastSource: (first: Int32, count: Int32)?
+    var lastZone: (first: Int32, count: Int32)?
 
     var isEmpty: Bool { samples.isEmpty }
 }

@@ -212,6 +212,42 @@ final class CompareWindowSleepTests: ParseThreadsTestCase {
         XCTAssertEqual(try played(chunk.bytes, [first, second], cut: cut), expected)
     }
 
+    /// The same in chunks of the real size, fed to libxml2 in slices: 6,000 steps records in the
+    /// window (all kept) alternate with 6,000 plain sleep samples of 2023 (all walked), about
+    /// 4 MB, so the places are counted across many feeds and chunks. The samples the book hears
+    /// through the window are the full read's, one for one in the same order (the census cuts
+    /// nothing here: every record that is not sleep is in the window).
+    func testWalkedSamplesKeepTheFileOrderInRealChunks() throws {
+        let format = DateFormatter()
+        format.locale = Locale(identifier: "en_US_POSIX")
+        format.timeZone = TimeZone(secondsFromGMT: 3_600)
+        format.dateFormat = "yyyy-MM-dd HH:mm:ss Z"
+        let window = try XCTUnwrap(format.date(from: "2024-02-02 00:00:00 +0100"))
+        let nights = try XCTUnwrap(format.date(from: "2023-06-01 00:00:00 +0100"))
+        var body = ""
+        for i in 0..<6_000 {
+            let at = format.string(from: window.addingTimeInterval(Double(i) * 60))
+            body += Census.record(Census.steps, String(i + 1), start: at)
+            let from = nights.addingTimeInterval(Double(i) * 600)
+            body += Self.sleep(
+                Self.core, start: format.string(from: from), end: format.string(from: from.addingTimeInterval(300)),
+                children: Census.zone("Europe/Berlin"))
+        }
+        let path = try TestPaths.temporaryDirectory("sleep-order").appendingPathComponent("export.xml")
+        try Data(Census.export(body).utf8).write(to: path)
+        ParseThreads.count = 2
+        ParseThreads.chunkBytes = ParseThreads.defaultChunkBytes
+        func heard(_ window: ExportWindow?) throws -> [String] {
+            let sink = CollectingSink(details: false)
+            _ = try ConvertSource.export(path: path.path, format: .appleXML).read(into: sink, window: window)
+            return sink.samples.map { "\($0.valueText ?? String($0.value ?? -1)) \($0.start.seconds) \($0.timeZoneName ?? "")" }
+        }
+        let full = try heard(nil)
+        XCTAssertEqual(full.count, 12_000)
+        // The window 2024-02-01 … 02-07 is days 19754 … 19760 (2024-02-01 = 19,723 + 31).
+        XCTAssertEqual(try heard(ExportWindow(days: 19754...19760, census: WindowCensusCollector())), full)
+    }
+
     /// The values of the samples a handler hears from `bytes` recorded with `walked` (one a piece;
     /// two pieces cut at `cut`): a steps record's number, a sleep sample's text.
     private func played(_ bytes: [UInt8], _ walked: [WalkedSleepSamples], cut: Int? = nil) throws -> [String] {

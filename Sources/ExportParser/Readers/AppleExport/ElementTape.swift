@@ -13,7 +13,7 @@
 /// views into it are valid while the tape is being played.
 // @unchecked Sendable: filled by the parsing thread, then handed through the queue's lock to the player, never shared.
 final class ElementTape: RecordedTape, @unchecked Sendable {
-    enum Kind: UInt8 { case start, end }
+    enum Kind: UInt8 { case start, end, walkedSleep }
 
     /// One start or end tag. For a start tag, its attributes are entries
     /// `attributeFirst ..< attributeFirst + attributeCount` of the attribute arrays.
@@ -39,6 +39,9 @@ final class ElementTape: RecordedTape, @unchecked Sendable {
     private var bytes: UnsafeMutablePointer<UInt8>
     private var byteCapacity: Int
     private var byteCount = 0
+    /// `compare`'s walked sleep samples (`recordWalked`), their sources in `bytes`; a
+    /// `.walkedSleep` event's `attributeFirst` is its index here.
+    private var walked: [WalkedSleepSample] = []
 
     /// A tape is handed over when it holds this many events or bytes: about what a chunk of the
     /// parallel read (`ParseThreads.defaultChunkBytes`) records, so a chunk of records dense with
@@ -72,6 +75,7 @@ final class ElementTape: RecordedTape, @unchecked Sendable {
         count = 0
         attributeTotal = 0
         byteCount = 0
+        if !walked.isEmpty { walked.removeAll(keepingCapacity: true) }
     }
 
     private func growAttributes(toHold n: Int) {
@@ -130,6 +134,29 @@ final class ElementTape: RecordedTape, @unchecked Sendable {
         attributeTotal = first + n
     }
 
+    /// The name of a `.walkedSleep` event (never read).
+    private static let noName: StaticString = "walked sleep sample"
+
+    /// Records a walked sleep sample (`ElementRecorder.expect`), its source's and zone's bytes
+    /// (ranges of `from`) copied.
+    func recordWalked(_ sample: WalkedSleepSample, bytes from: UnsafePointer<UInt8>) {
+        let length = Int(sample.sourceCount) + Int(max(sample.zoneCount, 0))
+        if byteCount + length > byteCapacity { growBytes(toHold: byteCount + length) }
+        var w = sample
+        (bytes + byteCount).update(from: from + Int(w.sourceFirst), count: Int(w.sourceCount))
+        w.sourceFirst = Int32(byteCount)
+        byteCount += Int(w.sourceCount)
+        if w.zoneCount >= 0 {
+            (bytes + byteCount).update(from: from + Int(w.zoneFirst), count: Int(w.zoneCount))
+            w.zoneFirst = Int32(byteCount)
+            byteCount += Int(w.zoneCount)
+        }
+        events[count] = Event(
+            name: Self.noName.utf8Start, line: 0, column: 0, attributeFirst: Int32(walked.count), attributeCount: 0, kind: .walkedSleep)
+        count += 1
+        walked.append(w)
+    }
+
     @inline(__always)
     func recordEnd(name: UnsafePointer<UInt8>) {
         events[count] = Event(name: name, line: 0, column: 0, attributeFirst: 0, attributeCount: 0, kind: .end)
@@ -151,6 +178,8 @@ final class ElementTape: RecordedTape, @unchecked Sendable {
                 handler.start(name: e.name, attributes: attrs)
             case .end:
                 handler.end(name: e.name)
+            case .walkedSleep:
+                handler.walkedSleep(walked[Int(e.attributeFirst)], bytes: bytes)
             }
         }
     }

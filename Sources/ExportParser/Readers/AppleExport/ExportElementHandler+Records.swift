@@ -268,6 +268,42 @@ extension ExportElementHandler {
         sc.initialize(to: consume sample)
     }
 
+    /// `compare`'s window read: a sleep record a worker walked from its start tag instead of
+    /// recording it (`ExportWindow.walkSleep`), in its place in file order. The pending record is
+    /// set as `beginRecord` and its metadata entries set it (no unit, a stage's text as its
+    /// value, the entries' digest, the last `HKTimeZone` value; the details the store would want
+    /// are not walked, and compare's day book wants none), and finished as any top-level record:
+    /// the same checks (the export moment) and the same `Sample` to the sink.
+    func walkedSleep(_ w: WalkedSleepSample, bytes: UnsafePointer<UInt8>) {
+        assert(!details, "a walked sleep sample has no details for the store")
+        let typeSlot = WalkedSleepSample.values.count
+        if walkedSleepIDs[typeSlot] < 0 {
+            let type: StaticString = "HKCategoryTypeIdentifierSleepAnalysis"
+            walkedSleepIDs[typeSlot] = interner.intern(type.utf8Start, type.utf8CodeUnitCount)
+        }
+        let v = Int(w.value)
+        if walkedSleepIDs[v] < 0 {
+            let text = WalkedSleepSample.values[v]
+            walkedSleepIDs[v] = interner.intern(text.utf8Start, text.utf8CodeUnitCount)
+        }
+        rec.active = true
+        rec.member = false
+        recordMetadata.clear()
+        rec.typeID = walkedSleepIDs[typeSlot]
+        rec.sourceID = internSource(bytes + Int(w.sourceFirst), Int(w.sourceCount))
+        rec.unitID = -1; rec.versionID = -1
+        rec.value = nil; rec.valueText = interner[walkedSleepIDs[v]]; rec.valueWasText = true
+        rec.start = w.start; rec.end = w.end; rec.created = nil; rec.deviceID = -1
+        rec.timeZoneName = w.zoneCount >= 0 ? internedString(bytes + Int(w.zoneFirst), Int(w.zoneCount)) : nil
+        if rec.device != nil { rec.device = nil }
+        rec.metadataDigest = w.digest; rec.hasMetadata = w.hasMetadata; rec.deviceIsWatch = w.deviceIsWatch
+        rec.problem = nil
+        if !rec.metadata.isEmpty { rec.metadata.removeAll(keepingCapacity: true) }
+        if !rec.beats.isEmpty { rec.beats.removeAll(keepingCapacity: true) }
+        rec.position = (0, 0)
+        finishTopLevelRecord()
+    }
+
     func finishTopLevelRecord() {
         rec.active = false
         if rec.typeID >= 0 {

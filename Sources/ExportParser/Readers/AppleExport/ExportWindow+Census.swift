@@ -28,7 +28,8 @@ extension ExportWindow {
         // tests below (`RecordStartTag.Memo`); else they are tested and the type looked up.
         var t = seen.record.typeEntry >= 0 ? seen.tagMemo.payload[seen.record.typeEntry] : -1
         if t < 0 {
-            // A type written with an entity is read (the catalog knows names as the reader decodes them).
+            // A type written with an entity is read (the catalog knows names as the reader decodes
+            // them); a sleep record is walked or read before this (`walkSleep`).
             guard !Self.isSleep(type), memchr(type.at, 0x26, type.count) == nil else { return false }
             t = typeIndex(type, seen: &seen)
             if seen.record.typeEntry >= 0 { seen.tagMemo.payload[seen.record.typeEntry] = t }
@@ -88,6 +89,105 @@ extension ExportWindow {
             seen.census.add(metric: known.metric, start: start, end: known.cut == .sum ? end.seconds : nil)
         }
         return true
+    }
+
+    /// Whether a `type` value is the sleep type.
+    @inline(__always)
+    static func isSleep(_ v: (at: UnsafePointer<UInt8>, count: Int)) -> Bool {
+        let sleep: StaticString = "HKCategoryTypeIdentifierSleepAnalysis"
+        return v.count == sleep.utf8CodeUnitCount && same(v.at, sleep)
+    }
+
+    /// `compare`: whether a sleep record outside the window (its attributes walked into
+    /// `seen.record`, its dates read) becomes a walked sample (`WalkedSleepSample`, in
+    /// `seen.sleep` at the kept bytes' count) instead of going to libxml2: when the sample the
+    /// reader would make of it is certain from its bytes. Nights chain samples over any number of
+    /// dates (`SleepSessions`), so the day book still takes every one, in file order, its
+    /// `HKTimeZone` entry too (the timeline stays the whole file's); what is saved is libxml2's
+    /// tokenising and the handler's decoding (docs/export-xml.md, "The census"). False keeps it,
+    /// as before: a record the reader skips (its span), a `unit`, a `value` that is not one of
+    /// the stages' texts, a character reference anywhere in it, a source, key or value the reader
+    /// would decode otherwise (`plain`), children other than Apple's metadata lines.
+    func walkSleep(
+        _ tag: UnsafePointer<UInt8>, _ tagCount: Int, _ start: Timestamp, _ end: Timestamp, segment: (at: UnsafePointer<UInt8>, count: Int),
+        references: Bool, seen: inout Seen
+    ) -> Bool {
+        guard end.seconds >= start.seconds, end.seconds - start.seconds <= Sample.longestSpan else { return false }
+        guard seen.record.unit == nil, let v = seen.record.value else { return false }
+        guard let value = WalkedSleepSample.values.firstIndex(where: { v.count == $0.utf8CodeUnitCount && Self.same(v.at, $0) }) else {
+            return false
+        }
+        if references, Self.hasCharacterReference(segment.at, segment.count) { return false }
+        var w = WalkedSleepSample(start: start, end: end, deviceIsWatch: false, sourceFirst: 0, sourceCount: 0, value: UInt8(value))
+        if tag[tagCount - 1] != UInt8(ascii: "/") {
+            let after = segment.at.distance(to: tag) + tagCount + 1
+            guard let zone = Self.sleepMetadata(segment.at, from: after, segment.count, into: &w) else { return false }
+            if let z = zone {
+                guard z.count > 0, let first = seen.sleep.text(z, zone: true) else { return false }
+                (w.zoneFirst, w.zoneCount) = (first, Int32(z.count))
+            }
+        }
+        guard let s = seen.record.sourceName, s.count > 0, let source = seen.sleep.text(s, zone: false) else { return false }
+        (w.sourceFirst, w.sourceCount) = (source, Int32(s.count))
+        // The reader's test of the device, as the census makes it (`cutIntoCensus`).
+        w.deviceIsWatch =
+            seen.record.device.map { d in seen.record.deviceIs?.watch ?? (Self.find(d.at, d.count, "model:Watch,") != nil) } ?? false
+        seen.sleep.samples.append(w)
+        seen.sleep.places.append(seen.keptBytes)
+        return true
+    }
+
+    /// A sleep record's children from `from` (after its start tag's `>`) to the segment's end, when
+    /// they are Apple's metadata lines, `<MetadataEntry key="…" value="…"/>` one a line after
+    /// spaces, then ` </Record>`: the entries' digest as the handler makes it, into `w`, and the
+    /// last `HKTimeZone` entry's value (the one the reader keeps), or `.some(nil)` for none. Nil
+    /// for anything else, or a key or value that is not `plain`.
+    private static func sleepMetadata(_ p: UnsafePointer<UInt8>, from: Int, _ n: Int, into w: inout WalkedSleepSample) -> Text?? {
+        let entry: StaticString = "<MetadataEntry key=\"", between: StaticString = "\" value=\"", close: StaticString = "\"/>"
+        let endTag: StaticString = "</Record>"
+        var zone: Text?
+        var i = from
+        while true {
+            guard i < n, p[i] == 0x0A else { return nil }
+            i += 1
+            while i < n, p[i] == 0x20 { i += 1 }
+            if i + endTag.utf8CodeUnitCount <= n, same(p + i, endTag) {
+                // Only white space may follow (the segment is one element: `isOneElement`).
+                for k in (i + endTag.utf8CodeUnitCount)..<n where p[k] != 0x20 && p[k] != 0x0A { return nil }
+                return .some(zone)
+            }
+            guard i + entry.utf8CodeUnitCount <= n, same(p + i, entry) else { return nil }
+            let k = i + entry.utf8CodeUnitCount
+            guard let kq = RecordStartTag.quote(p, from: k, n), kq + between.utf8CodeUnitCount <= n, same(p + kq, between) else {
+                return nil
+            }
+            let v = kq + between.utf8CodeUnitCount
+            guard let vq = RecordStartTag.quote(p, from: v, n), vq + close.utf8CodeUnitCount <= n, same(p + vq, close) else { return nil }
+            guard plain(p + k, kq - k), plain(p + v, vq - v) else { return nil }
+            w.hasMetadata = true
+            w.digest.add(p + k, kq - k)
+            w.digest.separate()
+            w.digest.add(p + v, vq - v)
+            w.digest.separate()
+            if kq - k == 10, same(p + k, "HKTimeZone") { zone = (p + v, vq - v) }
+            i = vq + close.utf8CodeUnitCount
+        }
+    }
+
+    /// Whether the reader's text of `count` bytes of an attribute value is those bytes: no `&`
+    /// (an entity), no control byte (libxml2 turns tabs and line ends into spaces and refuses the
+    /// others), no `<` (refused), and UTF-8 of XML characters (else refused: not UTF-8, U+FFFE,
+    /// U+FFFF).
+    static func plain(_ p: UnsafePointer<UInt8>, _ count: Int) -> Bool {
+        let bytes = UnsafeBufferPointer(start: p, count: count)
+        var high = false
+        for c in bytes {
+            if c < 0x20 || c == 0x26 || c == 0x3C { return false }
+            if c >= 0x80 { high = true }
+        }
+        guard high else { return true }
+        guard let text = String(validating: bytes, as: UTF8.self) else { return false }
+        return !text.unicodeScalars.contains { $0.value == 0xFFFE || $0.value == 0xFFFF }
     }
 
     /// The first `byte` in `tag[from..<count]`: the first 32 bytes eight at a time (a name, a
@@ -200,5 +300,23 @@ extension ExportWindow {
         guard clock else { return TimestampParser.parse(p, count) }
         let offset = sign * (oh * 3600 + om * 60)
         return Timestamp(seconds: memo.day * 86_400 + Int64(hh * 3600 + mi * 60 + ss) - Int64(offset), offset: Int32(offset))
+    }
+}
+
+extension WalkedSleepSamples {
+    /// Where the bytes `s` of a source (or, `zone`, an `HKTimeZone` value) are in `sources`: the
+    /// last sample's when they are the same, else appended. Nil (the record is read) when the
+    /// reader's text of them could be other than their bytes (`ExportWindow.plain`).
+    mutating func text(_ s: (at: UnsafePointer<UInt8>, count: Int), zone: Bool) -> Int32? {
+        if let last = zone ? lastZone : lastSource, Int(last.count) == s.count,
+            sources.withUnsafeBufferPointer({ ExportWindow.equal($0.baseAddress! + Int(last.first), s.at, s.count) })
+        {
+            return last.first
+        }
+        guard ExportWindow.plain(s.at, s.count) else { return nil }
+        let first = Int32(sources.count)
+        sources.append(contentsOf: UnsafeBufferPointer(start: s.at, count: s.count))
+        if zone { lastZone = (first, Int32(s.count)) } else { lastSource = (first, Int32(s.count)) }
+        return first
     }
 }

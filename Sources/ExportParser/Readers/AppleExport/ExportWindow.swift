@@ -22,10 +22,11 @@ import Foundation
 ///   per watch source tells the book;
 /// - it has no date the scan can read (`ExportDate`, `Me`, an element of another layout).
 ///
-/// `compare` (`census`): every sleep sample and every element but a `Record` or a `Correlation`
-/// is kept too; a record is cut only into the census of what it tells the report (`WindowCensus`,
-/// whose comment says which records can be; the others are kept), and a correlation outside the
-/// window is cut (the day book takes nothing from one).
+/// `compare` (`census`): every element but a `Record` or a `Correlation` is kept too; a record is
+/// cut only into the census of what it tells the report (`WindowCensus`, whose comment says which
+/// records can be; the others are kept), a plain sleep record only into a walked sample played in
+/// its place (`walkSleep`), and a correlation outside the window is cut (the day book takes
+/// nothing from one).
 ///
 /// The cut is made where `ParallelSAXDriver` cuts (a line feed, one space, a start tag), so what
 /// is left is whole top-level elements in file order. Line numbers of what is left are not the
@@ -47,8 +48,8 @@ struct ExportWindow: Sendable {
     /// `before` (`from`'s day less two) end before `from` at any offset (under 19 h), and at or
     /// above `after` (`to`'s day plus one) start after `to`.
     let before: (UInt64, UInt16), after: (UInt64, UInt16)
-    /// `compare`: every sleep sample and every element but a `Record` or `Correlation` is kept, and the records
-    /// cut go into a census (`WindowCensus`), which the workers add here as they end.
+    /// `compare`: every element but a `Record` or `Correlation` is kept, and the records cut go
+    /// into a census (`WindowCensus`), which the workers add here as they end.
     let census: WindowCensusCollector?
     /// The elements the scan has passed, for the progress line (`ConvertProgress.reporter`).
     let tally = WindowScanTally()
@@ -85,14 +86,12 @@ struct ExportWindow: Sendable {
     /// What one worker has kept of the watch sources (raw `sourceName` bytes), and its census.
     struct Seen {
         var watchSources: [[UInt8]] = []
-        var kept = 0
-        var dropped = 0
+        var kept = 0, dropped = 0
         var census = WindowCensus()
         /// The types met (raw bytes) and, by the same index, what the census knows of each
         /// (`CensusType`); and 64 slots by a hash of the name's tail, each the index of the last
         /// type met there (-1: none), tried first.
-        var typeNames: [[UInt8]] = []
-        var types: [CensusType] = []
+        var typeNames: [[UInt8]] = [], types: [CensusType] = []
         var typeSlots = [Int](repeating: -1, count: 64)
         /// The last source name, whether the census can take it (`WindowCensus.isPlainName`) and
         /// its index in the census's sources once it is there.
@@ -103,6 +102,9 @@ struct ExportWindow: Sendable {
         /// (`RecordStartTag.Memo`).
         var record = RecordStartTag()
         var tagMemo = RecordStartTag.Memo()
+        /// `compare`: the chunk's sleep samples walked instead of kept (`walkSleep`), and the
+        /// bytes kept of the chunk so far (where the next one cut sits among them).
+        var sleep = WalkedSleepSamples(), keptBytes = 0
     }
 
     /// A worker is done: its census goes to the read's.
@@ -118,6 +120,7 @@ struct ExportWindow: Sendable {
         let newCount = bytes.withUnsafeMutableBufferPointer { b -> Int in
             let p = b.baseAddress!
             var write = 0
+            seen.keptBytes = 0
             // A kept element moves down over the ones cut before it: below the bytes still scanned.
             scan(UnsafePointer(p), n, seen: &seen) { from, to in
                 if write != from { memmove(p + write, p + from, to - from) }
@@ -136,6 +139,7 @@ struct ExportWindow: Sendable {
         let p = base.assumingMemoryBound(to: UInt8.self)
         guard source.count > 4 else { return kept.append(contentsOf: UnsafeBufferPointer(start: p, count: source.count)) }
         let passed = seen.kept + seen.dropped
+        seen.keptBytes = kept.count
         scan(p, source.count, seen: &seen) { from, to in kept.append(contentsOf: UnsafeBufferPointer(start: p + from, count: to - from)) }
         tally.add(seen.kept + seen.dropped - passed)
     }
@@ -173,6 +177,7 @@ struct ExportWindow: Sendable {
             if keep(p + segStart, segEnd - segStart, zone: zone, references: references, seen: &seen) {
                 keepSegment(segStart, segEnd)
                 seen.kept += 1
+                seen.keptBytes += segEnd - segStart
             } else {
                 seen.dropped += 1
             }
@@ -280,6 +285,10 @@ struct ExportWindow: Sendable {
             return true
         }
         if start.seconds < to, end.seconds >= from { return true }
+        // compare: a plain sleep record, its `HKTimeZone` entry too, goes to the book walked.
+        if walked, let t = seen.record.type, Self.isSleep(t) {
+            return !walkSleep(tag, tagCount, start, end, segment: (p, count), references: references, seen: &seen)
+        }
         if zone || restOfLineNamesZone(tag, tagCount, p, count) { return true }
         if census != nil {
             // A correlation gives the day book nothing (its members repeat top-level records,
@@ -343,162 +352,4 @@ struct ExportWindow: Sendable {
         if seen.watchSources.contains(where: { $0.elementsEqual(name) }) { return false }
         return Self.hasWatchModel(tag, count)
     }
-
-    /// Whether the tag holds `model:Watch,`: found by its `W`, rarer than the `m` of `name`,
-    /// `manufacturer` and `model` a search for the whole text stopped at.
-    @inline(__always)
-    /// Whether the bytes hold `&#`, a character reference's start: searched from the `#`, rare in
-    /// a start tag, where a search from `&` would stop at every `&lt;` of a device.
-    static func hasCharacterReference(_ p: UnsafePointer<UInt8>, _ count: Int) -> Bool {
-        var at = p + 1
-        let end = p + count
-        while at < end, let f = memchr(at, 0x23, end - at) {
-            let hash = UnsafePointer(f.assumingMemoryBound(to: UInt8.self))
-            if hash[-1] == 0x26 { return true }
-            at = hash + 1
-        }
-        return false
-    }
-
-    private static func hasWatchModel(_ tag: UnsafePointer<UInt8>, _ count: Int) -> Bool {
-        guard count > 12 else { return false }
-        var at = tag + 6
-        let stop = tag + count - 5
-        while at < stop, let f = memchr(at, 0x57, stop - at) {
-            let w = UnsafePointer(f.assumingMemoryBound(to: UInt8.self))
-            if same(w - 6, "model:"), same(w + 1, "atch,") { return true }
-            at = w + 1
-        }
-        return false
-    }
-
-    /// ` sourceName="`'s value, found by its rare `N` (not at every space, as from its first byte).
-    @inline(__always)
-    private static func sourceName(_ tag: UnsafePointer<UInt8>, _ count: Int) -> (at: UnsafePointer<UInt8>, count: Int)? {
-        guard count > 13 else { return nil }
-        var at = tag + 7
-        let stop = tag + count - 6
-        while at < stop, let f = memchr(at, 0x4E, stop - at) {
-            let n = UnsafePointer(f.assumingMemoryBound(to: UInt8.self))
-            at = n + 1
-            guard same(n - 7, " source"), same(n + 1, "ame=\"") else { continue }
-            let v = n + 6
-            guard let q = memchr(v, 0x22, tag + count - v) else { return nil }
-            return (v, v.distance(to: q.assumingMemoryBound(to: UInt8.self)))
-        }
-        return nil
-    }
-
-    /// Whether a `type` value is the sleep type.
-    @inline(__always)
-    static func isSleep(_ v: (at: UnsafePointer<UInt8>, count: Int)) -> Bool {
-        let sleep: StaticString = "HKCategoryTypeIdentifierSleepAnalysis"
-        return v.count == sleep.utf8CodeUnitCount && same(v.at, sleep)
-    }
-
-    /// Whether the bytes at `p` begin with `needle` (the caller checked there are enough).
-    @inline(__always)
-    static func same(_ p: UnsafePointer<UInt8>, _ needle: StaticString) -> Bool {
-        memcmp(p, needle.utf8Start, needle.utf8CodeUnitCount) == 0
-    }
-
-    /// The first `needle` in `count` bytes at `p` (no `memmem` in Swift's Glibc module): `memchr`
-    /// for its first byte, then a compare; the needles are short and a tag a few hundred bytes.
-    @inline(__always)
-    static func find(_ p: UnsafePointer<UInt8>, _ count: Int, _ needle: StaticString) -> UnsafePointer<UInt8>? {
-        let k = needle.utf8CodeUnitCount
-        guard count >= k else { return nil }
-        let first = Int32(needle.utf8Start[0])
-        var at = p
-        let last = p + (count - k)
-        while at <= last {
-            guard let f = memchr(at, first, last - at + 1) else { return nil }
-            let c = UnsafePointer(f.assumingMemoryBound(to: UInt8.self))
-            if same(c, needle) { return c }
-            at = c + 1
-        }
-        return nil
-    }
-
-    /// The bytes of the attribute `key` (` name="`) up to its closing quote, in place.
-    @inline(__always)
-    private static func attribute(_ tag: UnsafePointer<UInt8>, _ count: Int, _ key: StaticString) -> (at: UnsafePointer<UInt8>, count: Int)?
-    {
-        guard let f = find(tag, count, key) else { return nil }
-        let v = f + key.utf8CodeUnitCount
-        let left = count - tag.distance(to: v)
-        guard left > 0, let q = memchr(v, 0x22, left) else { return nil }
-        return (v, v.distance(to: q.assumingMemoryBound(to: UInt8.self)))
-    }
-
-    typealias Text = (at: UnsafePointer<UInt8>, count: Int)  // a value's bytes in place
-
-    /// The texts of `startDate` and `endDate` (nil when absent or unclosed), found in one
-    /// pass: each `D` of the tag followed by `ate="` and preceded by ` start` or ` end`. A record's
-    /// tag holds four or five `D`s (`HKDevice`, `creationDate`, the two dates); a search for each
-    /// key from its leading space stopped at every attribute, twice (perf: 10.7 % of the run).
-    @inline(__always)
-    private static func dates(_ tag: UnsafePointer<UInt8>, _ count: Int) -> (Text?, Text?) {
-        var start: Text?, end: Text?
-        guard count > 12 else { return (nil, nil) }
-        var at = tag + 6
-        let stop = tag + count
-        while at + 5 < stop, let f = memchr(at, 0x44, stop - at - 5) {
-            var d = UnsafePointer(f.assumingMemoryBound(to: UInt8.self))
-            at = d + 1
-            guard d[1] == 0x61, d[2] == 0x74, d[3] == 0x65, d[4] == 0x3D, d[5] == 0x22 else { continue }
-            // Apple writes `creationDate`, `startDate` and `endDate` one after the other, each
-            // value 25 bytes: after one, the next `D` is looked for where it must be
-            // (`nextDate`) before a search, which would stop there first (the bytes between
-            // hold no `D`): two `memchr` calls a record fewer. A value is passed over whole, so
-            // a 25-byte `creationDate` that spells ` startDate=` inside is not taken for the
-            // start, as the search alone took it (and kept the record as unreadable): the dates
-            // found are the attributes libxml2 reads (`WindowDateAttributesTests`).
-            while true {
-                let isStart = d[-1] == 0x74 && d[-2] == 0x72 && d[-3] == 0x61 && d[-4] == 0x74 && d[-5] == 0x73 && d[-6] == 0x20
-                let isEnd = !isStart && d[-1] == 0x64 && d[-2] == 0x6E && d[-3] == 0x65 && d[-4] == 0x20
-                let v = d + 6
-                guard isStart || isEnd else {
-                    // Another date (`creationDate`): passed over only when its value is 25 bytes
-                    // without a quote (a quote inside would end it early, and what follows could
-                    // be the dates themselves).
-                    guard RecordStartTag.isDate(tag, tag.distance(to: v), count), let next = nextDate(after: v + 25, stop) else { break }
-                    d = next
-                    at = d + 1
-                    continue
-                }
-                var length = 25
-                if v + 25 >= stop || v[25] != 0x22 {
-                    guard let q = memchr(v, 0x22, stop - v) else { return (start, end) }
-                    length = v.distance(to: q.assumingMemoryBound(to: UInt8.self))
-                }
-                if isStart { start = (v, length) } else { end = (v, length) }
-                at = v + length
-                if start != nil, end != nil { return (start, end) }
-                guard let next = nextDate(after: v + length, stop) else { break }
-                d = next
-                at = d + 1
-            }
-        }
-        return (start, end)
-    }
-
-    /// The `D` of ` startDate="` or ` endDate="` right after the closing quote at `quote`, or
-    /// nil (then the search goes on from the quote). Compared as words: ` startDa` and `te="`,
-    /// ` endDate` and `="` (little-endian on every host, as `reach` loads its words big-endian).
-    @inline(__always)
-    private static func nextDate(after quote: UnsafePointer<UInt8>, _ stop: UnsafePointer<UInt8>) -> UnsafePointer<UInt8>? {
-        let p = UnsafeRawPointer(quote + 1)
-        if quote + 13 <= stop {
-            let w = UInt64(littleEndian: p.loadUnaligned(as: UInt64.self))
-            if w == 0x6144_7472_6174_7320, UInt32(littleEndian: p.loadUnaligned(fromByteOffset: 8, as: UInt32.self)) == 0x223D_6574 {
-                return quote + 7
-            }
-            if w == 0x6574_6144_646E_6520, UInt16(littleEndian: p.loadUnaligned(fromByteOffset: 8, as: UInt16.self)) == 0x223D {
-                return quote + 5
-            }
-        }
-        return nil
-    }
-
 }

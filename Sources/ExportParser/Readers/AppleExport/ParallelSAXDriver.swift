@@ -396,8 +396,10 @@ final class ParallelSAXDriver: ExportParse, @unchecked Sendable {
                 // the bytes left for libxml2 are tested here, a sliver of the chunk. A NUL leaves
                 // the chunk to the player's parser, whose libxml2 refuses it: an error, so the
                 // window read is done again in full (`ExplainJob`), and the NUL reported there.
-                if window != nil, !Self.dropControls(chunk) { continue }
+                if !seen.sleep.isEmpty { (chunk.sleep, seen.sleep) = (seen.sleep, WalkedSleepSamples()) }
+                if window != nil, !chunk.dropControls() { continue }
                 let recorder = ElementRecorder(file: file, syntheticRoot: !chunk.first, spares: spares) { chunk.tapes.append($0) }
+                recorder.expect(chunk.sleep)
                 chunk.shortcuts = EntityShortcuts.apply(&chunk.bytes)
                 recorder.shortcuts = chunk.shortcuts
                 do {
@@ -419,17 +421,6 @@ final class ParallelSAXDriver: ExportParse, @unchecked Sendable {
             }
         }
         window?.collect(seen)
-    }
-
-    /// Removes the chunk's forbidden control bytes in place; false (nothing removed) at a NUL.
-    private static func dropControls(_ chunk: ParseChunk) -> Bool {
-        let n = chunk.bytes.count
-        guard n > 0 else { return true }
-        let r = chunk.bytes.withUnsafeMutableBufferPointer { PrologFilter.dropControls(inPlace: $0.baseAddress!, count: n) }
-        if r.nul != nil { return false }
-        if r.kept < n { chunk.bytes.removeLast(n - r.kept) }
-        chunk.controlsDropped = r.dropped
-        return true
     }
 
     // MARK: - The player
@@ -477,6 +468,7 @@ final class ParallelSAXDriver: ExportParse, @unchecked Sendable {
                     }
                 }
                 guard let parser = sequential, state.failure == nil else { continue }
+                parser.expect(chunk.sleep)
                 do {
                     try chunk.bytes.withUnsafeBytes { try parser.feed($0) }
                     if chunk.last {

@@ -34,6 +34,9 @@ final class ParseChunk: @unchecked Sendable {
     var newlines = 0
     /// Control bytes a window read's worker removed from the bytes (`PrologFilter.dropControls(inPlace:count:)`).
     var controlsDropped = 0
+    /// `compare`'s window read: the sleep samples the worker walked instead of keeping
+    /// (`ExportWindow.walkSleep`), placed among `bytes`; whoever parses the bytes plays them.
+    var sleep = WalkedSleepSamples()
     let parsed = DispatchSemaphore(value: 0)
 
     init(bytes: [UInt8], first: Bool, last: Bool, sequential: Bool, mapped: MappedFile.Part? = nil) {
@@ -59,6 +62,34 @@ final class ParseChunk: @unchecked Sendable {
         bytes.append(contentsOf: part.bytes.assumingMemoryBound(to: UInt8.self))
         part.file.release(part.range)
         mapped = nil
+    }
+
+    /// Removes the window read's forbidden control bytes from `bytes` in place (each walked sleep
+    /// sample's place moved down by those before it); false (nothing removed) at a NUL.
+    func dropControls() -> Bool {
+        let n = bytes.count
+        guard n > 0 else { return true }
+        var shifted = sleep.places
+        if !sleep.isEmpty {
+            var dropped = 0, k = 0
+            for (i, c) in bytes.enumerated() {
+                while k < shifted.count, shifted[k] <= i {
+                    shifted[k] -= dropped
+                    k += 1
+                }
+                if PrologFilter.isForbidden(c) { dropped += 1 }
+            }
+            while k < shifted.count {
+                shifted[k] -= dropped
+                k += 1
+            }
+        }
+        let r = bytes.withUnsafeMutableBufferPointer { PrologFilter.dropControls(inPlace: $0.baseAddress!, count: n) }
+        if r.nul != nil { return false }
+        if r.kept < n { bytes.removeLast(n - r.kept) }
+        controlsDropped = r.dropped
+        sleep.places = shifted
+        return true
     }
 
     static func lineFeeds(_ bytes: [UInt8]) -> Int {

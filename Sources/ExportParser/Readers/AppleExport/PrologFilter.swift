@@ -266,7 +266,7 @@ struct PrologFilter {
     }
 
     @inline(__always)
-    private static func isForbidden(_ c: UInt8) -> Bool { c < 0x20 && c != 0x09 && c != 0x0A && c != 0x0D }
+    static func isForbidden(_ c: UInt8) -> Bool { c < 0x20 && c != 0x09 && c != 0x0A && c != 0x0D }
 
     // Byte-lane tests on eight bytes read as one little-endian word (byte k in bits 8k..8k+7).
 

@@ -309,7 +309,7 @@ extension WalkedSleepSamples {
     /// reader's text of them could be other than their bytes (`ExportWindow.plain`).
     mutating func text(_ s: (at: UnsafePointer<UInt8>, count: Int), zone: Bool) -> Int32? {
         if let last = zone ? lastZone : lastSource, Int(last.count) == s.count,
-            sources.withUnsafeBufferPointer({ ExportWindow.equal($0.baseAddress! + Int(last.first), s.at, s.count) })
+            sources.withUnsafeBufferPointer({ WordBytes.equal($0.baseAddress! + Int(last.first), s.at, s.count) })
         {
             return last.first
         }

@@ -120,13 +120,9 @@ struct WorkoutIdentity {
         text(w.source)
         // The device without its address (`DeviceText.withoutAddress`), fed in two pieces.
         if let device = w.device {
-            let u = device.utf8
-            if u.starts(with: "<<HKDevice: 0x".utf8), let close = u.firstIndex(of: UInt8(ascii: ">")) {
-                h.add("<<HKDevice")
-                h.add(device[close...])
-            } else {
-                h.add(device)
-            }
+            let (head, rest) = DeviceText.withoutAddressParts(device)
+            h.add(head)
+            h.add(rest)
         }
         h.separate()
         time(w.start)
@@ -139,17 +135,21 @@ struct WorkoutIdentity {
         text(w.totalEnergyBurnedUnit)
         num(w.statedAverageHeartRate)
         num(w.statedMaximumHeartRate)
-        for s in w.statistics {
+        // A statistic: the workout's with its times, an activity's without (as `digest` takes them).
+        func statistic(_ s: WorkoutStatistic, withTimes: Bool) {
             h.add(byte: 1)
             text(s.type)
-            time(s.start)
-            time(s.end)
+            if withTimes {
+                time(s.start)
+                time(s.end)
+            }
             num(s.average)
             num(s.minimum)
             num(s.maximum)
             num(s.sum)
             text(s.unit)
         }
+        for s in w.statistics { statistic(s, withTimes: true) }
         for a in w.activities {
             h.add(byte: 2)
             text(a.uuid)
@@ -157,15 +157,7 @@ struct WorkoutIdentity {
             time(a.end)
             num(a.duration)
             text(a.durationUnit)
-            for s in a.statistics {
-                h.add(byte: 1)
-                text(s.type)
-                num(s.average)
-                num(s.minimum)
-                num(s.maximum)
-                num(s.sum)
-                text(s.unit)
-            }
+            for s in a.statistics { statistic(s, withTimes: false) }
             h.add(byte: 0)
         }
         for e in w.events {

@@ -27,11 +27,6 @@ struct AttributeList {
 
     func nameString(_ i: Int) -> String { String(cString: name(i)) }
 
-    func value(named literal: StaticString) -> String? {
-        for i in 0..<count where nameIs(i, literal) { return string(i) }
-        return nil
-    }
-
     /// Every attribute as text, in document order.
     func entries() -> [MetadataEntry] {
         (0..<count).map { MetadataEntry(key: nameString($0), value: string($0)) }

@@ -8,7 +8,7 @@ extension ExportElementHandler {
     /// `ExportDate`: nothing the export holds can have started after it, so a record or workout
     /// that does is skipped later (`exportMoment`).
     func exportDate(_ attrs: AttributeList) {
-        if let v = attrs.value(named: "value") {
+        if let v = attrs.text("value") {
             if let t = TimestampParser.parse(v) {
                 exportMoment = t.seconds
                 sink.exportDate(t)

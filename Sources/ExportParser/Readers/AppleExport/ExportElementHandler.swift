@@ -169,7 +169,7 @@ final class ExportElementHandler: @unchecked Sendable {
         case .workoutRoute where parent == .workout || parent == .workoutActivity:
             beginWorkoutRoute(attrs)
         case .fileReference where parent == .workoutRoute:
-            if let p = attrs.value(named: "path") { route?.filePaths.append(p) }
+            if let p = attrs.text("path") { route?.filePaths.append(p) }
         case .location where parent == .workoutRoute:
             route?.inlineLocationCount += 1
         case .correlation where depth == 1:

@@ -37,7 +37,7 @@ extension ExportWindow {
         // A watch (its `device` says so, as the reader tells it): its first record is read, so
         // that the book knows the watch (`keepsWatch`). The walk knows it for a device it met.
         var isWatch = false
-        if let d = seen.record.device, seen.record.deviceIs?.watch ?? (Self.find(d.at, d.count, "model:Watch,") != nil) {
+        if Self.deviceIsWatch(seen.record) {
             guard let source = seen.record.sourceName else { return false }
             let name = UnsafeBufferPointer(start: source.at, count: source.count)
             if !seen.watchSources.contains(where: { $0.elementsEqual(name) }) {
@@ -91,6 +91,14 @@ extension ExportWindow {
         return true
     }
 
+    /// Whether the walked record's device is a watch, as the reader tells it (`model:Watch,` in
+    /// its text): the walk's memo of a device met before, else a search. False without a device.
+    @inline(__always)
+    static func deviceIsWatch(_ record: RecordStartTag) -> Bool {
+        guard let d = record.device else { return false }
+        return record.deviceIs?.watch ?? (find(d.at, d.count, "model:Watch,") != nil)
+    }
+
     /// Whether a `type` value is the sleep type.
     @inline(__always)
     static func isSleep(_ v: (at: UnsafePointer<UInt8>, count: Int)) -> Bool {
@@ -129,9 +137,7 @@ extension ExportWindow {
         }
         guard let s = seen.record.sourceName, s.count > 0, let source = seen.sleep.text(s, zone: false) else { return false }
         (w.sourceFirst, w.sourceCount) = (source, Int32(s.count))
-        // The reader's test of the device, as the census makes it (`cutIntoCensus`).
-        w.deviceIsWatch =
-            seen.record.device.map { d in seen.record.deviceIs?.watch ?? (Self.find(d.at, d.count, "model:Watch,") != nil) } ?? false
+        w.deviceIsWatch = Self.deviceIsWatch(seen.record)
         seen.sleep.samples.append(w)
         seen.sleep.places.append(seen.keptBytes)
         return true

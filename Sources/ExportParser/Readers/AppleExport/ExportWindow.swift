@@ -160,7 +160,26 @@ struct ExportWindow: Sendable {
         var i = 0
         while true {
             var next: Int?
-            while i < n {
+            // A top-level start tag as Apple writes it (`\n <`): its `>` found once, for the
+            // segment's end and for `keep`. A tag closed in place with a line feed and a boundary
+            // after it is the whole segment (most records: their line is not searched for its
+            // line feed as well); otherwise the line feeds are searched from the tag's end. A line
+            // feed inside a tag is white space between attributes (no `<` can follow it in
+            // well-formed XML), so no boundary and no metadata line is passed over.
+            var tagEnd: Int?
+            if segStart + 3 < n, p[segStart] == 0x0A, p[segStart + 1] == 0x20, p[segStart + 2] == 0x3C,
+                let gt = memchr(p + segStart + 3, 0x3E, n - segStart - 3)
+            {
+                let g = p.distance(to: gt.assumingMemoryBound(to: UInt8.self))
+                tagEnd = g - segStart
+                if p[g - 1] == UInt8(ascii: "/"), g + 1 < n, p[g + 1] == 0x0A, Self.isBoundary(p, n, g + 1) {
+                    next = g + 1
+                    i = n  // the segment is found: no line search
+                } else if i < g {
+                    i = g
+                }
+            }
+            while next == nil, i < n {
                 guard let f = memchr(p + i, 0x0A, n - i) else {
                     i = n
                     break
@@ -174,7 +193,7 @@ struct ExportWindow: Sendable {
                 i += 1
             }
             let segEnd = next ?? n
-            if keep(p + segStart, segEnd - segStart, zone: zone, references: references, seen: &seen) {
+            if keep(p + segStart, segEnd - segStart, tagEnd: tagEnd, zone: zone, references: references, seen: &seen) {
                 keepSegment(segStart, segEnd)
                 seen.kept += 1
                 seen.keptBytes += segEnd - segStart
@@ -230,7 +249,8 @@ struct ExportWindow: Sendable {
     /// Whether the segment (an element, with the line feed before it) can reach the window;
     /// `zone`: a nested line of it names `HKTimeZone`.
     /// `references`: the chunk may hold a character reference (a `#`).
-    private func keep(_ p: UnsafePointer<UInt8>, _ count: Int, zone: Bool, references: Bool, seen: inout Seen) -> Bool {
+    /// `tagEnd`: where the scan found the start tag's `>` (from `p`), when it looked.
+    private func keep(_ p: UnsafePointer<UInt8>, _ count: Int, tagEnd: Int?, zone: Bool, references: Bool, seen: inout Seen) -> Bool {
         // The start tag: from the first `<` to the first `>` (an attribute holding a raw `>` only
         // shortens it, and a tag without readable dates is kept).
         let tag: UnsafePointer<UInt8>
@@ -241,8 +261,13 @@ struct ExportWindow: Sendable {
             tag = UnsafePointer(lt.assumingMemoryBound(to: UInt8.self))
         }
         let before = p.distance(to: tag)
-        guard let gt = memchr(tag, 0x3E, count - before) else { return true }
-        let tagCount = tag.distance(to: gt.assumingMemoryBound(to: UInt8.self))
+        let tagCount: Int
+        if let tagEnd, before == 2, tagEnd < count {
+            tagCount = tagEnd - 2  // the scan's search, from the same `<`
+        } else {
+            guard let gt = memchr(tag, 0x3E, count - before) else { return true }
+            tagCount = tag.distance(to: gt.assumingMemoryBound(to: UInt8.self))
+        }
         guard tagCount > 1, tag[1] != UInt8(ascii: "/"), tag[1] != UInt8(ascii: "!"), tag[1] != UInt8(ascii: "?") else { return true }
         // Only one whole element is cut: an element written at another indent (a `Workout` at two
         // spaces after an `ActivitySummary`, in a public sample) is a nested line of the one

@@ -86,11 +86,8 @@ struct HAEReader {
         let walker = HAEDocumentWalker(sink: sink, pendingLimit: pendingLimit)
         walker.moment = moment
         // The first pass runs on two threads (yajl here, the walker on a decoder thread).
-        let player = HAETapePlayer(walker: walker)
-        if let window {
-            window.moment = moment
-            player.window = window
-        }
+        window?.moment = moment
+        let player = HAETapePlayer(walker: walker, window: window)
         try parse(
             fd: fd, from: first, to: range == nil ? nil : end, walker: walker, player: player, buffer: buffer,
             progress: progress.map { p in { p($0 - first, size) } })

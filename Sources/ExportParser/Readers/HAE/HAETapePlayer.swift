@@ -21,8 +21,10 @@ final class HAETapePlayer: @unchecked Sendable {
     private(set) var chunkBase: Int64 = 0
     var handle: yajl_handle?
     /// `compare`'s window read (nil: a full read): told of the structure as the events come, it
-    /// says when the reader may skip datums (`HAEWindowSkipper`).
-    var window: HAEWindowSkipper?
+    /// says when the reader may skip datums (`HAEWindowSkipper`). A constant: the callbacks read
+    /// it at every key and string, and a variable was retained and released each time (perf:
+    /// a tenth of the window read's reading thread).
+    let window: HAEWindowSkipper?
     /// Where in the chunk the bytes now given to yajl begin: a window read gives a chunk in
     /// pieces around the runs it skips, and yajl counts its offsets from each piece's start.
     private(set) var pieceStart = 0
@@ -71,8 +73,9 @@ final class HAETapePlayer: @unchecked Sendable {
         var failure: Failure?
     }
 
-    init(walker: HAEDocumentWalker) {
+    init(walker: HAEDocumentWalker, window: HAEWindowSkipper? = nil) {
         self.walker = walker
+        self.window = window
         runs = noRuns
         runPositions = UnsafePointer(noRuns.positions)
         runRemoved = UnsafePointer(noRuns.removedThrough)

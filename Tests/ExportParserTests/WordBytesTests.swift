@@ -26,6 +26,26 @@ final class WordBytesTests: XCTestCase {
         }
     }
 
+    /// `sameLong` as `equal`, over the lengths a template's texts have and the short ones it
+    /// hands to `equal`: every byte compared (one bit of one byte changed is told), none past the
+    /// count (AddressSanitizer, in CI, reads each array's end).
+    func testSameLongComparesEveryByteAndNoMore() {
+        for n in 0...70 {
+            let a = (0..<n).map { UInt8(truncatingIfNeeded: 0x41 + $0 * 7) }
+            for k in -1..<n {
+                var b = a
+                if k >= 0 { b[k] ^= 0x20 }
+                let same = a.withUnsafeBufferPointer { x in
+                    b.withUnsafeBufferPointer { y in
+                        WordBytes.sameLong(
+                            x.baseAddress ?? UnsafePointer(bitPattern: 8)!, y.baseAddress ?? UnsafePointer(bitPattern: 8)!, n)
+                    }
+                }
+                XCTAssertEqual(same, k < 0, "n \(n), byte \(k) changed")
+            }
+        }
+    }
+
     /// The first match is exact: `matches` flags the bytes equal to the one asked for, and the
     /// lowest flag is the first such byte (a byte of 0x01 right above a match sets no false flag
     /// below it). Word "a=b=" (0x61 0x3D 0x62 0x3D, little-endian): `=` first at byte 1.

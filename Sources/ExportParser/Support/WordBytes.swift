@@ -38,4 +38,27 @@ enum WordBytes {
         return k == n
             || x.loadUnaligned(fromByteOffset: n &- 8, as: UInt64.self) == y.loadUnaligned(fromByteOffset: n &- 8, as: UInt64.self)
     }
+
+    /// Whether the `n` bytes at `a` and at `b` are the same, sixteen at a time with the
+    /// differences gathered and tested once (the last sixteen overlapping the ones before), every
+    /// load inside the `n`: for texts of a hundred bytes or more that are mostly the same
+    /// (`RecordStartTag.Template`), where `equal` tests each word and libc's `memcmp` became
+    /// a loop over single bytes (perf: a fifth of a parse worker's samples).
+    @inline(__always)
+    static func sameLong(_ a: UnsafePointer<UInt8>, _ b: UnsafePointer<UInt8>, _ n: Int) -> Bool {
+        guard n >= 16 else { return equal(a, b, n) }
+        let x = UnsafeRawPointer(a), y = UnsafeRawPointer(b)
+        var diff = SIMD2<UInt64>()
+        var k = 0
+        while k &+ 16 <= n {
+            diff |= x.loadUnaligned(fromByteOffset: k, as: SIMD2<UInt64>.self) ^ y.loadUnaligned(fromByteOffset: k, as: SIMD2<UInt64>.self)
+            k &+= 16
+        }
+        if k < n {
+            diff |=
+                x.loadUnaligned(fromByteOffset: n &- 16, as: SIMD2<UInt64>.self)
+                ^ y.loadUnaligned(fromByteOffset: n &- 16, as: SIMD2<UInt64>.self)
+        }
+        return diff == SIMD2<UInt64>()
+    }
 }

@@ -46,13 +46,14 @@ struct RecordStartTag {
     /// a tenth of the walk and of `keep`). False for another layout. `memo`: the types and
     /// devices met by this worker.
     mutating func read(_ tag: UnsafePointer<UInt8>, _ count: Int, memo: inout Memo) -> Bool {
-        readInApplesOrder(tag, count, memo: &memo) || readAnyOrder(tag, count, memo: &memo)
+        readLikeTemplate(tag, count, memo: &memo) || readInApplesOrder(tag, count, memo: &memo) || readAnyOrder(tag, count, memo: &memo)
     }
 
     /// `read` of any layout the walk knows: attribute after attribute, each name told from the
     /// others; the way every tag `readInApplesOrder` refuses is read.
     mutating func readAnyOrder(_ tag: UnsafePointer<UInt8>, _ count: Int, memo: inout Memo) -> Bool {
         self = RecordStartTag()
+        memo.template.forget()
         var i = 7
         while i < count {
             // White space first: one space in Apple's layout, any of the four XML allows. A
@@ -111,6 +112,8 @@ struct RecordStartTag {
     /// once; `RecordStartTagLayoutTests`).
     mutating func readInApplesOrder(_ tag: UnsafePointer<UInt8>, _ count: Int, memo: inout Memo) -> Bool {
         self = RecordStartTag()
+        // The memo may change below: the template no longer stands for a walk of it (`Template`).
+        memo.template.forget()
         // Each step: where the next name's value starts (`next`, -1 when another name is there),
         // then its closing quote, by the one reading its kind of value has (`valueEnd`'s). Written
         // out name by name: through one function taking the name, the compiler kept the call and
@@ -142,13 +145,28 @@ struct RecordStartTag {
             unit = (tag + v, e - v)
             q = e
         }
-        v = Self.next(.creationDate, tag, after: q, count)
+        let headEnd = q
+        var firstDate = 0
+        guard readDates(tag, count, after: q, firstDate: &firstDate) else { return false }
+        memo.template.keep(self, tag, count, headEnd: headEnd, firstDate: firstDate)
+        return true
+    }
+
+    /// The rest of `readInApplesOrder` from the quote at `q` that ends the last attribute before
+    /// the dates: `creationDate` when there, `startDate`, `endDate`, then `value` when there, and
+    /// the tag's end. `firstDate`: where the first date's value starts.
+    @inline(__always)
+    mutating func readDates(_ tag: UnsafePointer<UInt8>, _ count: Int, after q: Int, firstDate: inout Int) -> Bool {
+        var q = q
+        var v = Self.next(.creationDate, tag, after: q, count)
         if v >= 0 {
+            firstDate = v
             q = Self.dateEnd(tag, v, count)
             guard q >= 0 else { return false }
         }
         v = Self.next(.startDate, tag, after: q, count)
         guard v >= 0 else { return false }
+        if firstDate == 0 { firstDate = v }
         q = Self.dateEnd(tag, v, count)
         guard q >= 0 else { return false }
         startDate = (tag + v, q - v)
@@ -273,25 +291,7 @@ struct RecordStartTag {
     /// `model:Watch,` cannot start before it, and no `&#` either (no `#` before the rest, whose
     /// first byte is the `&`).
     private mutating func deviceEnd(_ tag: UnsafePointer<UInt8>, _ v: Int, _ count: Int, memo: inout Memo) -> Int {
-        let lead = 20  // &lt;&lt;HKDevice: 0x
-        guard v + lead < count else { return -1 }
-        let p = UnsafeRawPointer(tag + v)
-        guard UInt64(littleEndian: p.loadUnaligned(as: UInt64.self)) == 0x3B74_6C26_3B74_6C26,  // &lt;&lt;
-            UInt64(littleEndian: p.loadUnaligned(fromByteOffset: 8, as: UInt64.self)) == 0x6563_6976_6544_4B48,  // HKDevice
-            UInt32(littleEndian: p.loadUnaligned(fromByteOffset: 16, as: UInt32.self)) == 0x7830_203A  // ": 0x"
-        else { return -1 }
-        // The address: the bytes up to the first `&` in the next 16, none of them a quote (which
-        // would end the value), an `m` or a `#` (found as words: a loop over hex digits, whose
-        // count varies, mispredicted its end; perf: 6 % of the run).
-        let base = v + lead
-        guard base + 16 <= count else { return -1 }
-        let w1 = UInt64(littleEndian: p.loadUnaligned(fromByteOffset: lead, as: UInt64.self))
-        let w2 = UInt64(littleEndian: p.loadUnaligned(fromByteOffset: lead + 8, as: UInt64.self))
-        guard let amp = Self.firstOf(0x26, w1, w2) else { return -1 }
-        if let bad = Self.firstOf(0x22, w1, w2), bad < amp { return -1 }
-        if let bad = Self.firstOf(0x6D, w1, w2), bad < amp { return -1 }
-        if let bad = Self.firstOf(0x23, w1, w2), bad < amp { return -1 }
-        let t = base + amp
+        guard let t = Self.deviceRest(tag, v, count) else { return -1 }
         if let (entry, end) = memo.recall(Memo.devices, tag, from: t, count) {
             let flags = memo.payload[entry]
             deviceIs = (flags & 1 != 0, flags & 2 != 0)
@@ -304,6 +304,39 @@ struct RecordStartTag {
         let entry = memo.store(Memo.devices, tag + t, q - t)
         if entry >= 0 { memo.payload[entry] = (watch ? 1 : 0) | (reference ? 2 : 0) }
         return q
+    }
+
+    /// Where the rest of a device written as Apple writes it starts (`deviceEnd`): its value at
+    /// `v` is `&lt;&lt;HKDevice: 0x`, then an address up to the rest's `&`.
+    @inline(__always)
+    static func deviceRest(_ tag: UnsafePointer<UInt8>, _ v: Int, _ count: Int) -> Int? {
+        guard v + addressLead < count else { return nil }
+        let p = UnsafeRawPointer(tag + v)
+        guard UInt64(littleEndian: p.loadUnaligned(as: UInt64.self)) == 0x3B74_6C26_3B74_6C26,  // &lt;&lt;
+            UInt64(littleEndian: p.loadUnaligned(fromByteOffset: 8, as: UInt64.self)) == 0x6563_6976_6544_4B48,  // HKDevice
+            UInt32(littleEndian: p.loadUnaligned(fromByteOffset: 16, as: UInt32.self)) == 0x7830_203A  // ": 0x"
+        else { return nil }
+        return addressEnd(tag, v + addressLead, count)
+    }
+
+    /// `&lt;&lt;HKDevice: 0x`: the bytes of a device before its address.
+    static let addressLead = 20
+
+    /// The end of a device's address starting at `base` (the rest's `&`): the first `&` in the
+    /// next 16 bytes, none before it a quote (which would end the value), an `m` or a `#`
+    /// (found as words: a loop over hex digits, whose count varies, mispredicted its end; perf:
+    /// 6 % of the run).
+    @inline(__always)
+    static func addressEnd(_ tag: UnsafePointer<UInt8>, _ base: Int, _ count: Int) -> Int? {
+        guard base + 16 <= count else { return nil }
+        let p = UnsafeRawPointer(tag + base)
+        let w1 = UInt64(littleEndian: p.loadUnaligned(as: UInt64.self))
+        let w2 = UInt64(littleEndian: p.loadUnaligned(fromByteOffset: 8, as: UInt64.self))
+        guard let amp = Self.firstOf(0x26, w1, w2) else { return nil }
+        if let bad = Self.firstOf(0x22, w1, w2), bad < amp { return nil }
+        if let bad = Self.firstOf(0x6D, w1, w2), bad < amp { return nil }
+        if let bad = Self.firstOf(0x23, w1, w2), bad < amp { return nil }
+        return base + amp
     }
 
     /// The first quote at or after `from`, eight bytes at a time while eight are left: most
@@ -403,6 +436,8 @@ extension RecordStartTag {
         /// watch (1) and reference (2) bits.
         private var counts = [Int](repeating: -1, count: 2 * entries)
         var payload = [Int](repeating: -1, count: 2 * entries)
+        /// The last tag `readInApplesOrder` read, for the next (`Template`).
+        var template = Template()
         private var next = [0, 0]
         /// Per kind, the entry found or kept last: tried first (records come in runs of one type
         /// and one device), before the others in order.

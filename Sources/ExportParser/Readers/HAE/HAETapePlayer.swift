@@ -23,7 +23,7 @@ final class HAETapePlayer: @unchecked Sendable {
     /// `compare`'s window read (nil: a full read): told of the structure as the events come, it
     /// says when the reader may skip datums (`HAEWindowSkipper`). A constant: the callbacks read
     /// it at every key and string, and a variable was retained and released each time (perf:
-    /// a tenth of the window read's reading thread).
+    /// 7 % of the window read's reading thread).
     let window: HAEWindowSkipper?
     /// Where in the chunk the bytes now given to yajl begin: a window read gives a chunk in
     /// pieces around the runs it skips, and yajl counts its offsets from each piece's start.

@@ -39,9 +39,8 @@ extension ExportWindow {
         var isWatch = false
         if Self.deviceIsWatch(seen.record) {
             guard let source = seen.record.sourceName else { return false }
-            let name = UnsafeBufferPointer(start: source.at, count: source.count)
-            if !seen.watchSources.contains(where: { $0.elementsEqual(name) }) {
-                seen.watchSources.append(Array(name))
+            if !seen.knowsWatch(source) {
+                seen.watchSources.append(Array(UnsafeBufferPointer(start: source.at, count: source.count)))
                 return false
             }
             isWatch = true
@@ -66,12 +65,7 @@ extension ExportWindow {
         guard let text = seen.record.value, let value = NumberParser.parse(text.at, text.count) else { return false }
         // The unit as the reader converts it (no unit is ""), compared as two words.
         let unitCount = seen.record.unit?.count ?? 0
-        var words: (UInt64, UInt64) = (0, 0)
-        if let u = seen.record.unit {
-            withUnsafeMutableBytes(of: &words) {
-                $0.copyMemory(from: UnsafeRawBufferPointer(start: u.at, count: min(u.count, CensusType.unitBytes)))
-            }
-        }
+        let words = seen.record.unit.map { Self.unitWords($0, tagEnd: tag + tagCount) } ?? (0, 0)
         var conversion = known.conversion
         if !known.knows(unitCount: unitCount, words: words) {
             let name = seen.record.unit.map { String(decoding: UnsafeBufferPointer(start: $0.at, count: $0.count), as: UTF8.self) } ?? ""
@@ -89,6 +83,27 @@ extension ExportWindow {
             seen.census.add(metric: known.metric, start: start, end: known.cut == .sum ? end.seconds : nil)
         }
         return true
+    }
+
+    /// A unit's first 16 bytes as two little-endian words, zero past its count (`CensusType`):
+    /// loaded straight from the tag when 16 bytes are there (Apple's dates follow a unit), as a
+    /// copy into the words made the loads wait on the copy's stores (perf: a fifth of the
+    /// census's samples on one load).
+    @inline(__always)
+    static func unitWords(_ u: (at: UnsafePointer<UInt8>, count: Int), tagEnd: UnsafePointer<UInt8>) -> (UInt64, UInt64) {
+        let n = min(u.count, CensusType.unitBytes)
+        guard u.at + 16 <= tagEnd else {
+            var words: (UInt64, UInt64) = (0, 0)
+            withUnsafeMutableBytes(of: &words) { $0.copyMemory(from: UnsafeRawBufferPointer(start: u.at, count: n)) }
+            return words
+        }
+        let p = UnsafeRawPointer(u.at)
+        let w1 = UInt64(littleEndian: p.loadUnaligned(as: UInt64.self))
+        let w2 = UInt64(littleEndian: p.loadUnaligned(fromByteOffset: 8, as: UInt64.self))
+        // Byte k of the text is byte k of the words (little-endian): the bytes past `n` cleared.
+        let low: UInt64 = n >= 8 ? .max : (1 << UInt64(8 * n)) &- 1
+        let high: UInt64 = n >= 16 ? .max : n <= 8 ? 0 : (1 << UInt64(8 * (n - 8))) &- 1
+        return (w1 & low, w2 & high)
     }
 
     /// Whether the walked record's device is a watch, as the reader tells it (`model:Watch,` in

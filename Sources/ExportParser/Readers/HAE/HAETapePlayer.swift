@@ -21,10 +21,12 @@ final class HAETapePlayer: @unchecked Sendable {
     private(set) var chunkBase: Int64 = 0
     var handle: yajl_handle?
     /// `compare`'s window read (nil: a full read): told of the structure as the events come, it
-    /// says when the reader may skip datums (`HAEWindowSkipper`). A constant: the callbacks read
-    /// it at every key and string, and a variable was retained and released each time (perf:
-    /// 7 % of the window read's reading thread).
+    /// says when the reader may skip datums (`HAEWindowSkipper`).
     let window: HAEWindowSkipper?
+    /// The same, for the callbacks of every key and string: reached through `Unmanaged`, as the
+    /// player itself is (`window` keeps it alive), since a strong reference was retained and
+    /// released around each call (perf: 3 % of the window read's reading thread).
+    private let windowRef: Unmanaged<HAEWindowSkipper>?
     /// Where in the chunk the bytes now given to yajl begin: a window read gives a chunk in
     /// pieces around the runs it skips, and yajl counts its offsets from each piece's start.
     private(set) var pieceStart = 0
@@ -76,6 +78,7 @@ final class HAETapePlayer: @unchecked Sendable {
     init(walker: HAEDocumentWalker, window: HAEWindowSkipper? = nil) {
         self.walker = walker
         self.window = window
+        windowRef = window.map { Unmanaged.passUnretained($0) }
         runs = noRuns
         runPositions = UnsafePointer(noRuns.positions)
         runRemoved = UnsafePointer(noRuns.removedThrough)
@@ -281,14 +284,14 @@ final class HAETapePlayer: @unchecked Sendable {
         }
         c.yajl_string = { ctx, p, n in
             with(ctx) {
-                if let w = $0.window, w.wantsKeys { w.string(p!, Int(n)) }
+                $0.windowRef?._withUnsafeGuaranteedRef { w in if w.wantsKeys { w.string(p!, Int(n)) } }
                 return $0.record(.string, p!, Int(n))
             }
         }
         c.yajl_start_map = { ctx in with(ctx) { $0.open(.startMap) } }
         c.yajl_map_key = { ctx, p, n in
             with(ctx) {
-                if let w = $0.window, w.wantsKeys { w.mapKey(p!, Int(n)) }
+                $0.windowRef?._withUnsafeGuaranteedRef { w in if w.wantsKeys { w.mapKey(p!, Int(n)) } }
                 return $0.record(.key, p!, Int(n))
             }
         }

@@ -62,6 +62,7 @@ extension RecordStartTag {
 
         /// Reads `count` bytes at `tag` into `r` when they are the template's up to the first
         /// date (the address aside); false otherwise (`r` is then to be read by the walk).
+        @inline(__always)
         func read(_ tag: UnsafePointer<UInt8>, _ count: Int, into r: inout RecordStartTag) -> Bool {
             let h = head.count
             // Room for a date's 25 bytes and its quote after the compared bytes, as the

@@ -76,6 +76,28 @@ final class CompareSharedStandInsTests: XCTestCase {
         XCTAssertNil(d.fieldSet)
     }
 
+    /// A book's day over the stand-ins of steps and resting heart rate: its 1,234 steps stay, the
+    /// resting heart rate is the stand-in 1, and its set names both; the stand-ins themselves are
+    /// untouched (the day's table is a copy). As `fill` gives the same day.
+    func testABooksDayOverTheStandInsKeepsItsOwnValues() {
+        var standIns = CompareWindowSide.StandIns()
+        let shared = standIns.shared([steps, resting])
+        var finished = FinishedDay(dayNumber: 19_727, timezone: "+01:00", deviceSyncTimestamp: "2024-01-05T00:00:00+01:00")
+        finished.values[steps] = 1234
+        let d = ComparableDay(finished, sourceSet: ["Watch"], standIns: shared)
+        XCTAssertEqual(d.date, "2024-01-05")
+        XCTAssertEqual(d.values, ["metrics.step_count": .number(1234), "metrics.resting_hr": .number(1)])
+        XCTAssertEqual(shared.values, ["metrics.step_count": .number(1), "metrics.resting_hr": .number(1)])
+        var both = ComparedFieldSet()
+        both.insert(index("metrics.step_count"))
+        both.insert(index("metrics.resting_hr"))
+        XCTAssertEqual(d.fieldSet, both)
+        var filled = ComparableDay(finished, sourceSet: ["Watch"])
+        standIns.fill(&filled, metrics: [steps, resting])
+        XCTAssertEqual(filled.values, d.values)
+        XCTAssertEqual(filled.fieldSet, d.fieldSet)
+    }
+
     /// By hand:
     ///
     ///   2024-01-01  set    {resting_hr}            (shared)

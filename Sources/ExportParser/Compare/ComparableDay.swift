@@ -71,14 +71,20 @@ struct ComparableDay: Sendable {
     /// `sourceSet`: the input's source names as `sourceSet(_:)` makes them, made once for all
     /// of an input's days (thousands of dates, each splitting and hashing the same names again
     /// was a tenth of `compare`'s single-threaded end on the 3 GB export).
-    init(_ day: FinishedDay, sourceSet: Set<String>) {
+    ///
+    /// `standIns`: a census's stand-ins for the fields the day lacks (a window read's date the
+    /// book made a day for): the day's values are put over a copy of them, which copies their
+    /// table as it is, rather than each stand-in's path hashed into the day's (that was most of
+    /// the stand-ins' cost, on thousands of days a window read's book makes for its nights and
+    /// workouts). The values are those `StandIns.fill` gives.
+    init(_ day: FinishedDay, sourceSet: Set<String>, standIns: StandInValues? = nil) {
         date = day.date
         timezone = day.timezone
         inputSources = sourceSet
         // The values gathered first and made a dictionary once: grown one insert at a time, it
         // was resized three or four times a day.
         var pairs: [(String, OutputField.Scalar)] = []
-        var set = ComparedFieldSet()
+        var set = standIns?.fieldSet ?? ComparedFieldSet()
         for (i, (read, path)) in Self.compared.enumerated() {
             guard let v = read(day) else { continue }
             if case .workouts(let list) = v {
@@ -88,8 +94,14 @@ struct ComparableDay: Sendable {
                 set.insert(i)
             }
         }
-        values = Dictionary(pairs, uniquingKeysWith: { _, last in last })
-        fieldSet = Self.tracksFields ? set : nil
+        if let standIns {
+            var values = standIns.values
+            for (path, v) in pairs { values[path] = v }
+            self.values = values
+        } else {
+            values = Dictionary(pairs, uniquingKeysWith: { _, last in last })
+        }
+        fieldSet = Self.tracksFields && (standIns == nil || standIns?.fieldSet != nil) ? set : nil
     }
 
     /// An input's source names as a day holds them: HAE names a bucket made of several sources

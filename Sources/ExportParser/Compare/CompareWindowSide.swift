@@ -97,16 +97,17 @@ enum CompareWindowSide {
         var standIns = standIns
         var out: [String: ComparableDay] = [:]
         out.reserveCapacity(days.count + census.count)
-        for d in days { out[d.date] = ComparableDay(d, sourceSet: sources) }
-        for (day, metrics) in census {
+        // A date both made: the book's values over the census's stand-ins (`ComparableDay.init`).
+        var censusOf = [Int: Set<Int>](minimumCapacity: census.count)
+        for (day, metrics) in census { censusOf[day] = metrics }
+        for d in days {
+            let metrics = censusOf.removeValue(forKey: d.dayNumber)
+            let date = d.date
+            out[date] = ComparableDay(d, sourceSet: sources, standIns: metrics.map { standIns.shared($0) })
+        }
+        for (day, metrics) in census where censusOf[day] != nil {
             let date = CivilDate.isoDate(day)
-            guard var d = out.removeValue(forKey: date) else {
-                out[date] = ComparableDay(date: date, sharing: standIns.shared(metrics), inputSources: sources)
-                continue
-            }
-            d.inputSources = sources
-            standIns.fill(&d, metrics: metrics)
-            out[date] = d
+            out[date] = ComparableDay(date: date, sharing: standIns.shared(metrics), inputSources: sources)
         }
         return out
     }

@@ -179,8 +179,8 @@ enum CompareWindowSide {
         /// By metric index (a dictionary's hash of the index, three times a metric of each of
         /// thousands of dates, was a tenth of the dates' making).
         private var fields: [[String]?] = Array(repeating: nil, count: Catalog.metrics.count)
-        /// The stand-ins of a date the read made no day for, by its metrics and `variant` (what
-        /// else the caller sets): made once, shared by every such date (`StandInValues`).
+        /// The stand-ins of a census date, by its metrics and `variant` (what else the caller
+        /// sets): made once, shared by every such date (`StandInValues`).
         private var made: [SharedKey: StandInValues] = [:]
 
         private struct SharedKey: Hashable {
@@ -227,8 +227,8 @@ enum CompareWindowSide {
             for m in metrics { fill(&day, metric: m) }
         }
 
-        /// The stand-ins of a date with no other values: those of `metrics`, then `finish`
-        /// (the same for one `variant`), made the first time and shared after.
+        /// The stand-ins of `metrics` alone, then `finish` (the same for one `variant`), made the
+        /// first time and shared after.
         mutating func shared(_ metrics: Set<Int>, variant: Int = 0, finish: (inout ComparableDay) -> Void = { _ in }) -> StandInValues {
             let key = SharedKey(metrics: metrics, variant: variant)
             if let values = made[key] { return values }

@@ -68,6 +68,13 @@ final class CompareWindowPartsTests: ParseThreadsTestCase {
         for date in ["2024-01-15", "2024-01-25"] {
             XCTAssertEqual(windowed[date]!.values, ["metrics.step_count": .number(1)], date)
         }
+        // Every date knows its fields as a set (`ComparableDay.fieldSet`), the one its paths name:
+        // the book's days, those given stand-ins too (01-05, 01-20), the census's alone.
+        for date in dates {
+            let d = windowed[date]!
+            XCTAssertNotNil(d.fieldSet, date)
+            XCTAssertEqual(d.fieldSet, ComparableDay.fieldSet(of: d.values.keys), date)
+        }
         // And every file compare writes is a full read's.
         XCTAssertEqual(try Census.differences(Self.text), [])
     }

@@ -58,7 +58,14 @@ final class HAEWindowReadTests: ParseThreadsTestCase {
                 XCTAssertEqual(w.values.keys.sorted(), f.values.keys.sorted(), date, file: file, line: line)
             }
             XCTAssertEqual(w.inputSources, f.inputSources, date, file: file, line: line)
+            // A set of fields, where a day carries one, is the one its paths name.
+            if let set = w.fieldSet { XCTAssertEqual(set, ComparableDay.fieldSet(of: w.values.keys), date, file: file, line: line) }
         }
+        // And the gaps' first and last date of each field (read through the sets) are the full read's.
+        XCTAssertEqual(
+            GapFinder.deliveredDates(read).mapValues { [$0.first, $0.last] },
+            GapFinder.deliveredDates(full).mapValues { [$0.first, $0.last] },
+            file: file, line: line)
     }
 
     /// Steps and heart rate once a day, 03-01 … 03-20; a window of 03-15 alone. Its margin is two

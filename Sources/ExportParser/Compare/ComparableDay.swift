@@ -6,7 +6,15 @@
 /// wire has it). The date's zone and sync time are not compared.
 struct ComparableDay: Sendable {
     var date: String
-    var values: [String: OutputField.Scalar] = [:]
+    var values: [String: OutputField.Scalar] = [:] {
+        // A change makes the values the day's own (no `oldValue`: changed in place, not copied).
+        didSet { fieldSet = nil }
+    }
+    /// Which compared fields `values` holds, by index into `compared`, where the day was made
+    /// from a book's day or a census's stand-ins (`GapFinder.deliveredDates` reads it instead of
+    /// the paths); nil once `values` change (set it again after, where the change is known), and
+    /// for days read back from payload JSON or a store.
+    var fieldSet: ComparedFieldSet?
     var workouts: [ComparableWorkout] = []
     /// A payload's `device_sync_timestamp`, when the day was read from payload JSON: it tells the
     /// app's several syncs of one date apart (`LatestSyncs`). Never compared.
@@ -23,12 +31,38 @@ struct ComparableDay: Sendable {
     static let notCompared: Set<String> = ["date", "timezone", "device_sync_timestamp"]
     /// The fields a day is read through, with their paths: chosen once, not per field of each of
     /// the thousands of days a long export gives (each a hash of the path).
-    private static let read: [(field: OutputField, path: String)] = OutputFields.all.compactMap { f in
+    /// Only each field's reader and path: a whole `OutputField` taken from the table per field of
+    /// every day was six retains and releases (its texts and its reader). `fieldSet` indexes it.
+    static let compared: [(read: @Sendable (FinishedDay) -> OutputField.Value?, path: String)] = OutputFields.all.compactMap { f in
         guard let path = f.payloadPath, !notCompared.contains(path) else { return nil }
-        return (f, path)
+        return (f.read, path)
+    }
+    /// Each compared path's index in `compared`.
+    static let comparedIndex: [String: Int] = Dictionary(uniqueKeysWithValues: compared.enumerated().map { ($1.path, $0) })
+    /// Whether `fieldSet` can hold every compared field; if not, days carry none.
+    static let tracksFields = compared.count <= ComparedFieldSet.capacity
+
+    /// The set of the compared fields `paths` name; nil when one is not a compared field or the
+    /// table is too large for a set.
+    static func fieldSet(of paths: some Sequence<String>) -> ComparedFieldSet? {
+        guard tracksFields else { return nil }
+        var set = ComparedFieldSet()
+        for path in paths {
+            guard let i = comparedIndex[path] else { return nil }
+            set.insert(i)
+        }
+        return set
     }
 
     init(date: String) { self.date = date }
+
+    /// A census date with the stand-ins `shared`, shared with the other dates of its metrics.
+    init(date: String, sharing shared: StandInValues, inputSources: Set<String>) {
+        self.date = date
+        values = shared.values
+        fieldSet = shared.fieldSet
+        self.inputSources = inputSources
+    }
 
     init(_ day: FinishedDay, inputSources: [String] = []) {
         self.init(day, sourceSet: Self.sourceSet(inputSources))
@@ -37,22 +71,37 @@ struct ComparableDay: Sendable {
     /// `sourceSet`: the input's source names as `sourceSet(_:)` makes them, made once for all
     /// of an input's days (thousands of dates, each splitting and hashing the same names again
     /// was a tenth of `compare`'s single-threaded end on the 3 GB export).
-    init(_ day: FinishedDay, sourceSet: Set<String>) {
+    ///
+    /// `standIns`: a census's stand-ins for the fields the day lacks (a window read's date the
+    /// book made a day for): the day's values are put over a copy of them, which copies their
+    /// table as it is, rather than each stand-in's path hashed into the day's (that was most of
+    /// the stand-ins' cost, on thousands of days a window read's book makes for its nights and
+    /// workouts). The values are those `StandIns.fill` gives.
+    init(_ day: FinishedDay, sourceSet: Set<String>, standIns: StandInValues? = nil) {
         date = day.date
         timezone = day.timezone
         inputSources = sourceSet
         // The values gathered first and made a dictionary once: grown one insert at a time, it
         // was resized three or four times a day.
         var pairs: [(String, OutputField.Scalar)] = []
-        for (f, path) in Self.read {
-            guard let v = f.read(day) else { continue }
+        var set = standIns?.fieldSet ?? ComparedFieldSet()
+        for (i, (read, path)) in Self.compared.enumerated() {
+            guard let v = read(day) else { continue }
             if case .workouts(let list) = v {
                 workouts = list.map(ComparableWorkout.init)
             } else {
                 pairs.append((path, v.scalar))
+                set.insert(i)
             }
         }
-        values = Dictionary(pairs, uniquingKeysWith: { _, last in last })
+        if let standIns {
+            var values = standIns.values
+            for (path, v) in pairs { values[path] = v }
+            self.values = values
+        } else {
+            values = Dictionary(pairs, uniquingKeysWith: { _, last in last })
+        }
+        fieldSet = Self.tracksFields && (standIns == nil || standIns?.fieldSet != nil) ? set : nil
     }
 
     /// An input's source names as a day holds them: HAE names a bucket made of several sources

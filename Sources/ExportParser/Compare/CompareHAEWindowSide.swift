@@ -40,15 +40,20 @@ enum CompareHAEWindowSide {
         for day in Set(plain.keys).union(buckets.keys) {
             if day >= window.from, day <= window.to { return nil }
             let date = CivilDate.isoDate(day)
-            var d = out[date] ?? ComparableDay(date: date)
+            guard var d = out[date] else {
+                // A date the read made no day for: its stand-ins shared with the dates of the
+                // same metrics and bucket.
+                let bucketSeen = buckets[day] != nil
+                let shared = standIns.shared(plain[day] ?? [], variant: bucketSeen ? 1 : 0) { d in
+                    if bucketSeen { heartRate.bucketOnly(&d) }
+                }
+                out[date] = ComparableDay(date: date, sharing: shared, inputSources: sources)
+                continue
+            }
             d.inputSources = sources
             let bucketSeen = buckets[day] != nil || heartRate.sawBucket(d)
             for m in plain[day] ?? [] { standIns.fill(&d, metric: m) }
-            if bucketSeen {
-                // A date with a heart-rate bucket has no count (docs/rules.md, "minmaxavg").
-                for path in heartRate.bucket where d.values[path] == nil { d.values[path] = .number(1) }
-                for path in heartRate.countOnly { d.values[path] = nil }
-            }
+            if bucketSeen { heartRate.bucketOnly(&d) }
             out[date] = d
         }
         return out
@@ -70,6 +75,13 @@ enum CompareHAEWindowSide {
         /// Whether a day made by the read saw a heart-rate bucket: it has heart rate, but no count.
         func sawBucket(_ d: ComparableDay) -> Bool {
             !countOnly.isEmpty && bucket.contains { d.values[$0] != nil } && !countOnly.contains { d.values[$0] != nil }
+        }
+
+        /// A date with a heart-rate bucket: its bucket's fields, and no count (docs/rules.md,
+        /// "minmaxavg").
+        func bucketOnly(_ d: inout ComparableDay) {
+            for path in bucket where d.values[path] == nil { d.values[path] = .number(1) }
+            for path in countOnly { d.values[path] = nil }
         }
 
         /// A day book given one heart-rate bucket of 60 (50–70) at noon UTC: its day's fields.

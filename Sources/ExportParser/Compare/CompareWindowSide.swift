@@ -97,13 +97,17 @@ enum CompareWindowSide {
         var standIns = standIns
         var out: [String: ComparableDay] = [:]
         out.reserveCapacity(days.count + census.count)
-        for d in days { out[d.date] = ComparableDay(d, sourceSet: sources) }
-        for (day, metrics) in census {
+        // A date both made: the book's values over the census's stand-ins (`ComparableDay.init`).
+        var censusOf = [Int: Set<Int>](minimumCapacity: census.count)
+        for (day, metrics) in census { censusOf[day] = metrics }
+        for d in days {
+            let metrics = censusOf.removeValue(forKey: d.dayNumber)
+            let date = d.date
+            out[date] = ComparableDay(d, sourceSet: sources, standIns: metrics.map { standIns.shared($0) })
+        }
+        for (day, metrics) in census where censusOf[day] != nil {
             let date = CivilDate.isoDate(day)
-            var d = out.removeValue(forKey: date) ?? ComparableDay(date: date)
-            d.inputSources = sources
-            standIns.fill(&d, metrics: metrics)
-            out[date] = d
+            out[date] = ComparableDay(date: date, sharing: standIns.shared(metrics), inputSources: sources)
         }
         return out
     }
@@ -175,18 +179,41 @@ enum CompareWindowSide {
         /// By metric index (a dictionary's hash of the index, three times a metric of each of
         /// thousands of dates, was a tenth of the dates' making).
         private var fields: [[String]?] = Array(repeating: nil, count: Catalog.metrics.count)
+        /// The stand-ins of a census date, by its metrics and `variant` (what else the caller
+        /// sets): made once, shared by every such date (`StandInValues`).
+        private var made: [SharedKey: StandInValues] = [:]
+
+        private struct SharedKey: Hashable {
+            var metrics: Set<Int>
+            var variant: Int
+        }
 
         init() {}
 
+        /// The same fields as a set (`ComparableDay.fieldSet`), by metric index.
+        private var sets: [ComparedFieldSet?] = Array(repeating: nil, count: Catalog.metrics.count)
+
         /// The fields of `metrics` made at once (on the census's thread).
         init(metrics: Set<Int>) {
-            for m in metrics { fields[m] = fieldsGiven(by: Catalog.metrics[m]) }
+            for m in metrics { make(m) }
+        }
+
+        private mutating func make(_ metric: Int) {
+            let given = fieldsGiven(by: Catalog.metrics[metric])
+            fields[metric] = given
+            sets[metric] = ComparableDay.fieldSet(of: given)
         }
 
         mutating func fill(_ day: inout ComparableDay, metric: Int) {
-            if fields[metric] == nil { fields[metric] = fieldsGiven(by: Catalog.metrics[metric]) }
+            if fields[metric] == nil { make(metric) }
+            let known = day.fieldSet
             // One hash a field: the default's `modify` puts the stand-in in where the day has none.
             for path in fields[metric]! { Self.keep(&day.values[path, default: .number(1)]) }
+            // The day's set of fields, known before, is known after: the metric's fields added.
+            if var set = known, let added = sets[metric] {
+                set.formUnion(added)
+                day.fieldSet = set
+            }
         }
 
         /// The fields of all of `metrics`, with room made for them at once (a day grown a field
@@ -194,8 +221,23 @@ enum CompareWindowSide {
         mutating func fill(_ day: inout ComparableDay, metrics: Set<Int>) {
             var count = day.values.count
             for m in metrics { count += fields[m]?.count ?? 1 }
+            let known = day.fieldSet
             day.values.reserveCapacity(count)
+            day.fieldSet = known  // room made, nothing changed
             for m in metrics { fill(&day, metric: m) }
+        }
+
+        /// The stand-ins of `metrics` alone, then `finish` (the same for one `variant`), made the
+        /// first time and shared after.
+        mutating func shared(_ metrics: Set<Int>, variant: Int = 0, finish: (inout ComparableDay) -> Void = { _ in }) -> StandInValues {
+            let key = SharedKey(metrics: metrics, variant: variant)
+            if let values = made[key] { return values }
+            var d = ComparableDay(date: "")
+            fill(&d, metrics: metrics)
+            finish(&d)
+            let values = StandInValues(d.values)
+            made[key] = values
+            return values
         }
 
         @inline(__always) private static func keep(_: inout OutputField.Scalar) {}

@@ -43,19 +43,32 @@ enum GapFinder {
     }
 
     /// For each field a side delivered, the first and last date it did: one pass over the side's
-    /// days (a pass for each field over the thousands of dates an export holds was a tenth of
-    /// `compare`'s single-threaded end on the 3 GB export).
+    /// days in date order (a pass for each field over the thousands of dates an export holds was
+    /// a tenth of `compare`'s single-threaded end on the 3 GB export), the first date a field is
+    /// met its first, the last its last. A day that knows its fields as a set
+    /// (`ComparableDay.fieldSet`: a book's day or a census's stand-ins) is read by index, and each
+    /// field named once at the end, not by a hash of each path of each date.
     static func deliveredDates(_ days: [String: ComparableDay]) -> [String: (first: String, last: String)] {
         var out: [String: (first: String, last: String)] = [:]
-        for (date, day) in days {
-            for field in day.values.keys {
-                if let seen = out[field] {
-                    if date < seen.first { out[field]!.first = date }
-                    if date > seen.last { out[field]!.last = date }
-                } else {
-                    out[field] = (date, date)
+        let count = ComparableDay.compared.count
+        var first = [String?](repeating: nil, count: count), last = [String?](repeating: nil, count: count)
+        for date in days.keys.sorted() {
+            let day = days[date]!
+            guard let set = day.fieldSet else {
+                for field in day.values.keys {
+                    if out[field] == nil { out[field] = (date, date) } else { out[field]!.last = date }
                 }
+                continue
             }
+            set.forEach { i in
+                if first[i] == nil { first[i] = date }
+                last[i] = date
+            }
+        }
+        for (i, entry) in ComparableDay.compared.enumerated() {
+            guard let f = first[i], let l = last[i] else { continue }
+            let seen = out[entry.path]
+            out[entry.path] = (min(seen?.first ?? f, f), max(seen?.last ?? l, l))
         }
         return out
     }

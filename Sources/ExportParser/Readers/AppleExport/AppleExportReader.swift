@@ -23,15 +23,17 @@ struct AppleExportReader {
     /// turn it off to compare the two.
     var mapsFile = true
 
-    /// A mapped window read's chunks are this many times `parallelChunkBytes` (2 MiB by
-    /// default). A full read's chunk size bounds the bytes and tapes held in flight; a window
-    /// read keeps a sliver of each chunk, and the mapped pages behind it are dropped as the read
-    /// passes (`MappedFile.release`), so what a chunk costs it is mostly its hand-overs: the
-    /// queues' and semaphores' wake-ups from core to core, the kernel's work per chunk. Four
-    /// times fewer chunks: compare of the 3 GB export 1.38–1.46 → 1.30–1.36 s, system time
-    /// 0.33–0.48 → 0.28–0.36 s, peak 84–85 → 90–92 MB; explain 1.03–1.09 → 0.95–1.11 s, 61 →
-    /// 77–79 MB. Eight times: 1.27–1.34 s at 103–107 MB.
-    static let mappedWindowChunkScale = 4
+    /// `compare`'s window read of a mapped export.xml (the one with a census) cuts chunks this
+    /// many times `parallelChunkBytes` (2 MiB by default). A full read's chunk size bounds the
+    /// bytes and tapes held in flight; a window read keeps a sliver of each chunk, and the mapped
+    /// pages behind it are dropped as the read passes (`MappedFile.release`), so what a chunk
+    /// costs it is mostly its hand-overs: the queues' and semaphores' wake-ups from core to
+    /// core, the kernel's work per chunk, which compare (its HAE side's threads beside the
+    /// export's) pays more for than explain. Four times fewer chunks: compare of the 3 GB export
+    /// 1.38–1.46 → 1.30–1.36 s, system time 0.33–0.48 → 0.28–0.36 s, peak 84–85 → 90–92 MB
+    /// (eight times: 1.27–1.34 s at 103–107 MB). explain keeps 512 KiB: it meets its goal, and
+    /// there the same change gained less (1.03–1.09 → 0.95–1.11 s) for 16 MB more (61 → 77–79).
+    static let censusChunkScale = 4
 
     init(path: String) { self.path = path }
 
@@ -68,7 +70,7 @@ struct AppleExportReader {
         let size: Int64? = fstat(fd, &st) == 0 ? Int64(st.st_size) : nil
         var session = ParseSession(
             file: path, sink: sink, input: InputDescription(path: path, format: .appleXML, byteCount: size), threads: threads,
-            chunkBytes: window != nil && mapsFile ? parallelChunkBytes * Self.mappedWindowChunkScale : parallelChunkBytes,
+            chunkBytes: window?.census != nil && mapsFile ? parallelChunkBytes * Self.censusChunkScale : parallelChunkBytes,
             window: window, mapsFile: mapsFile, progress: progress)
         while true {
             let n: Int

@@ -11,7 +11,10 @@ final class CompareWindowCensusCasesTests: ParseThreadsTestCase {
     private func check(_ label: String, _ body: String, exportDate: String = "2024-04-01 08:00:00 +0100", crlf: Bool = false) throws {
         var text = C.export(C.inWindow + body, exportDate: exportDate)
         if crlf { text = text.replacingOccurrences(of: "\n", with: "\r\n") }
-        for chunk in [64, 4096] {
+        // 64-byte chunks may leave a file of 260-byte records to one parser (a cut needs a
+        // boundary within four chunks' bytes), 4096 bytes hold the whole file: 256 is a window
+        // read with cuts.
+        for chunk in [64, 256, 4096] {
             for d in try C.differences(text, chunk: chunk) { XCTFail("\(label) (chunks of \(chunk)): \(d)") }
         }
     }

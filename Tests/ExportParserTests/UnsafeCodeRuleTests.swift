@@ -30,6 +30,7 @@ final class UnsafeCodeRuleTests: XCTestCase {
         "ExportParser/Readers/AppleExport/RecentDateParser.swift",  // libxml2 SAX boundary and the export.xml hot path
         "ExportParser/Readers/AppleExport/RecordStartTag.swift",  // compare's one walk of a cut record's start tag
         "ExportParser/Readers/AppleExport/RecordStartTag+Template.swift",  // the last walked tag, compared with the next
+        "ExportParser/Readers/AppleExport/RecordStartTag+Memo.swift",  // the walk's types and device rests, compared as words
         "ExportParser/Readers/AppleExport/SAXDriver.swift",  // libxml2 SAX boundary and the export.xml hot path
         "ExportParser/Readers/AppleExport/XMLText.swift",  // libxml2 SAX boundary and the export.xml hot path
         "ExportParser/Readers/HAE/ChunkPrefetcher.swift",  // HAE read-ahead buffers

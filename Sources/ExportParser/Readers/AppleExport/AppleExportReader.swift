@@ -24,7 +24,8 @@ struct AppleExportReader {
     var mapsFile = true
 
     /// `compare`'s window read of a mapped export.xml (the one with a census) cuts chunks this
-    /// many times `parallelChunkBytes` (2 MiB by default). A full read's chunk size bounds the
+    /// many times the default `parallelChunkBytes` (2 MiB; a size set by hand, as tests set tiny
+    /// ones so that cuts fall everywhere, is taken as it is). A full read's chunk size bounds the
     /// bytes and tapes held in flight; a window read keeps a sliver of each chunk, and the mapped
     /// pages behind it are dropped as the read passes (`MappedFile.release`), so what a chunk
     /// costs it is mostly its hand-overs: the queues' and semaphores' wake-ups from core to
@@ -70,7 +71,8 @@ struct AppleExportReader {
         let size: Int64? = fstat(fd, &st) == 0 ? Int64(st.st_size) : nil
         var session = ParseSession(
             file: path, sink: sink, input: InputDescription(path: path, format: .appleXML, byteCount: size), threads: threads,
-            chunkBytes: window?.census != nil && mapsFile ? parallelChunkBytes * Self.censusChunkScale : parallelChunkBytes,
+            chunkBytes: window?.census != nil && mapsFile && parallelChunkBytes == ParseThreads.defaultChunkBytes
+                ? parallelChunkBytes * Self.censusChunkScale : parallelChunkBytes,
             window: window, mapsFile: mapsFile, progress: progress)
         while true {
             let n: Int

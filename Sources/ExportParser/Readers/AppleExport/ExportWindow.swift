@@ -170,19 +170,27 @@ struct ExportWindow: Sendable {
         // spares one of every tag and metadata key below.
         let references = memchr(p, 0x23, n) != nil
         var i = 0
+        // The first `>` at or after the last segment's tag (`n`: none left in the chunk).
+        var gtAt = -1
         while true {
             var next: Int?
             // A top-level start tag as Apple writes it (`\n <`): its `>` found once, for the
             // segment's end and for `keep`. A tag closed in place with a line feed and a boundary
             // after it is the whole segment (most records: their line is not searched for its
             // line feed as well); otherwise the line feeds are searched from the tag's end. A line
-            // feed inside a tag is white space between attributes (no `<` can follow it in
-            // well-formed XML), so no boundary and no metadata line is passed over.
+            // feed inside an element's tag is white space between attributes (no `<` can follow
+            // it in well-formed XML), so no boundary and no metadata line is passed over; a
+            // comment, PI or CDATA section that holds one is kept whole, as the pieces it was cut
+            // into before were each kept (`keep`: `<!`, `<?`, no `>`).
             var tagEnd: Int?
-            if segStart + 3 < n, p[segStart] == 0x0A, p[segStart + 1] == 0x20, p[segStart + 2] == 0x3C,
-                let gt = memchr(p + segStart + 3, 0x3E, n - segStart - 3)
-            {
-                let g = p.distance(to: gt.assumingMemoryBound(to: UInt8.self))
+            let topLevel = segStart + 3 < n && p[segStart] == 0x0A && p[segStart + 1] == 0x20 && p[segStart + 2] == 0x3C
+            // The next `>` is searched only when the last one found lies behind this segment's
+            // start: a chunk without a `>` for many segments is searched once, not once each.
+            if topLevel, gtAt < segStart + 3 {
+                gtAt = memchr(p + segStart + 3, 0x3E, n - segStart - 3).map { p.distance(to: $0.assumingMemoryBound(to: UInt8.self)) } ?? n
+            }
+            if topLevel, gtAt < n {
+                let g = gtAt
                 tagEnd = g - segStart
                 if p[g - 1] == UInt8(ascii: "/"), g + 1 < n, p[g + 1] == 0x0A, Self.isBoundary(p, n, g + 1) {
                     next = g + 1

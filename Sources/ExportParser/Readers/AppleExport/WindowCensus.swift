@@ -248,9 +248,10 @@ struct WindowCensus: Sendable {
 
     /// Whether the reader's text of `name` is `decode(name)`: no control byte (libxml2 turns
     /// tabs and line ends in attributes into spaces) and every `&` starts an entity `decode`
-    /// knows.
+    /// knows; and no raw `<`, which no attribute value may hold: the record goes to libxml2,
+    /// which reports the file malformed, as a full read does (tested once a source name).
     static func isPlainName(_ name: [UInt8]) -> Bool {
-        if name.contains(where: { $0 < 0x20 }) { return false }
+        if name.contains(where: { $0 < 0x20 || $0 == 0x3C }) { return false }
         guard name.contains(0x26) else { return true }
         return decodeOrNil(name) != nil
     }

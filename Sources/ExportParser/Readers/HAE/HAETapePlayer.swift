@@ -23,9 +23,10 @@ final class HAETapePlayer: @unchecked Sendable {
     /// `compare`'s window read (nil: a full read): told of the structure as the events come, it
     /// says when the reader may skip datums (`HAEWindowSkipper`).
     let window: HAEWindowSkipper?
-    /// The same, for the callbacks of every key and string: reached through `Unmanaged`, as the
-    /// player itself is (`window` keeps it alive), since a strong reference was retained and
-    /// released around each call (perf: 3 % of the window read's reading thread).
+    /// The same, for the callbacks (every key, string and container): reached through
+    /// `Unmanaged`, as the player itself is (`window` keeps it alive), since a strong reference
+    /// was retained and released around each call (perf: 3 % of the window read's reading
+    /// thread for the keys and strings; objdump: the containers' too).
     private let windowRef: Unmanaged<HAEWindowSkipper>?
     /// Where in the chunk the bytes now given to yajl begin: a window read gives a chunk in
     /// pieces around the runs it skips, and yajl counts its offsets from each piece's start.
@@ -191,7 +192,8 @@ final class HAETapePlayer: @unchecked Sendable {
     @inline(__always)
     private func open(_ kind: HAEEventTape.Kind) -> Bool {
         let ok = record(kind)
-        if let window { window.open(isArray: kind == .startArray, offset: lastEventOffset) }
+        let offset = lastEventOffset
+        windowRef?._withUnsafeGuaranteedRef { $0.open(isArray: kind == .startArray, offset: offset) }
         return ok
     }
 
@@ -199,8 +201,8 @@ final class HAETapePlayer: @unchecked Sendable {
     @inline(__always)
     private func close(_ kind: HAEEventTape.Kind) -> Bool {
         let ok = record(kind)
-        if let window {
-            window.close()
+        if let windowRef {
+            windowRef._withUnsafeGuaranteedRef { $0.close() }
             if kind == .endMap { lastEndMap = pieceStart &+ Int(truncatingIfNeeded: yajl_get_bytes_consumed(handle)) }
         }
         return ok

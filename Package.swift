@@ -25,6 +25,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
+        // Hummingbird's service group, named for the tests that run `receive`'s server in process and
+        // stop it as SIGTERM would (a graceful shutdown).
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
     ],
     targets: [
         // System libraries from Debian's -dev packages (see .ci/run).
@@ -83,8 +86,12 @@ let package = Package(
             name: "ExportParserTests",
             dependencies: [
                 "ExportParser", "HealthFixtures", "Receiver",
-                // `receive`'s server driven in process (ReceiveServerTests), beside the process tests.
-                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                // `receive`'s server run in the tests' process on 127.0.0.1 (`InProcessReceiver`),
+                // beside the process tests. Not HummingbirdTesting: its HTTP client brings
+                // AsyncHTTPClient, SwiftNIO's TLS and HTTP/2 and a second BoringSSL, the largest
+                // part of a cold build (docs/architecture.md, "Tests and CI").
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             resources: [.copy("Fixtures")]
         ),

@@ -52,7 +52,7 @@ public struct ReceiveServer: Sendable {
         bodies = try StoreAccess.keeper(options.storePath)
     }
 
-    /// The application `run` serves: also what the in-process tests drive (HummingbirdTesting).
+    /// The application `run` serves: also what the in-process tests run (`InProcessReceiver`).
     public func application(onListening: @escaping @Sendable (Int) -> Void = { _ in }) -> some ApplicationProtocol {
         var logger = Logger(label: "health-import.receive")
         logger.logLevel = .warning

@@ -1,14 +1,11 @@
 import Foundation
-import Hummingbird
-import HummingbirdTesting
 import Logging
-import NIOCore
 import XCTest
 
 @testable import ExportParser
 @testable import Receiver
 
-/// `receive`'s operators' view in process (HummingbirdTesting): after known requests, `GET
+/// `receive`'s operators' view in process, on a real socket (`InProcessReceiver`): after known requests, `GET
 /// /metrics` counts exactly them, by endpoint and status, the bodies and bytes stored, and one
 /// check and commit timing a body; and the request log line holds no key and no body.
 final class ReceiveMetricsTests: XCTestCase {
@@ -39,60 +36,51 @@ final class ReceiveMetricsTests: XCTestCase {
         let dir = try TestPaths.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let server = try server(dir)
-        let hae = ByteBuffer(string: #"{"data": {"metrics": []}}"#)
-        XCTAssertEqual(hae.readableBytes, 25)
-        try await server.application().test(.router) { client in
-            try await withThrowingTaskGroup(of: HTTPResponse.Status.self) { group in
-                for person in ["ann", "bob"] {
-                    for day in 1...10 {
-                        let body = ByteBuffer(string: String(format: #"{"data": [{"date": "2026-03-%02d"}]}"#, day))
-                        XCTAssertEqual(body.readableBytes, 34)
-                        let headers: HTTPFields = [.init("x-api-key")!: "key-\(person)-0123456789"]
-                        group.addTask {
-                            try await client.execute(uri: "/sync/healthkit", method: .post, headers: headers, body: body) { $0.status }
-                        }
-                    }
-                }
-                for try await status in group { XCTAssertEqual(status, .ok) }
-            }
-            let bob: HTTPFields = [.init("x-api-key")!: "key-bob-0123456789"]
-            for _ in 0..<2 {
-                try await client.execute(uri: "/hae", method: .post, headers: bob, body: hae) { r in XCTAssertEqual(r.status, .ok) }
-            }
-            try await client.execute(uri: "/hae", method: .post, headers: bob, body: ByteBuffer(string: #"{"foo": 1}"#)) { r in
-                XCTAssertEqual(r.status, .badRequest)
-            }
-            try await client.execute(uri: "/hae", method: .post, body: hae) { r in XCTAssertEqual(r.status, .unauthorized) }
-            try await client.execute(uri: "/nowhere", method: .get) { r in XCTAssertEqual(r.status, .notFound) }
-            try await client.execute(uri: "/healthz", method: .get) { r in XCTAssertEqual(r.status, .ok) }
-            try await client.execute(uri: "/metrics", method: .get) { r in
-                XCTAssertEqual(r.status, .ok)
-                XCTAssertEqual(r.headers[.contentType], "text/plain; version=0.0.4; charset=utf-8")
-                let text = String(buffer: r.body)
-                let requests = "receive_requests_total"
-                XCTAssertEqual(Self.value(text, requests, #"endpoint="sync/healthkit",status="200""#), 20, text)
-                XCTAssertEqual(Self.value(text, requests, #"endpoint="hae",status="200""#), 2, text)
-                XCTAssertEqual(Self.value(text, requests, #"endpoint="hae",status="400""#), 1, text)
-                XCTAssertEqual(Self.value(text, requests, #"endpoint="hae",status="401""#), 1, text)
-                XCTAssertEqual(Self.value(text, requests, #"endpoint="other",status="404""#), 1, text)
-                XCTAssertEqual(Self.value(text, requests, #"endpoint="healthz",status="200""#), 1, text)
-                // This request is counted once it is answered: not yet in its own answer.
-                XCTAssertNil(Self.value(text, requests, #"endpoint="metrics",status="200""#), text)
-                XCTAssertEqual(Self.value(text, "receive_bodies_stored_total", #"endpoint="sync/healthkit""#), 20, text)
-                XCTAssertEqual(Self.value(text, "receive_bodies_stored_total", #"endpoint="hae""#), 1, text)
-                XCTAssertEqual(Self.value(text, "receive_body_bytes_stored_total", #"endpoint="sync/healthkit""#), 680, text)
-                XCTAssertEqual(Self.value(text, "receive_body_bytes_stored_total", #"endpoint="hae""#), 25, text)
-                XCTAssertEqual(Self.value(text, "receive_check_seconds_count", #"endpoint="sync/healthkit""#), 20, text)
-                XCTAssertEqual(Self.value(text, "receive_check_seconds_count", #"endpoint="hae""#), 3, text)
-                XCTAssertEqual(Self.value(text, "receive_commit_seconds_count", #"endpoint="hae""#), 2, text)
-                XCTAssertEqual(Self.value(text, "receive_commit_seconds_bucket", #"endpoint="hae",le="+Inf""#), 2, text)
-                XCTAssertTrue(text.contains("# TYPE receive_check_seconds histogram"), text)
-                XCTAssertFalse(text.contains("ann") || text.contains("bob") || text.contains("0123456789"), "no person, no key")
-            }
-            try await client.execute(uri: "/metrics", method: .get) { r in
-                XCTAssertEqual(Self.value(String(buffer: r.body), "receive_requests_total", #"endpoint="metrics",status="200""#), 1)
+        let hae = #"{"data": {"metrics": []}}"#
+        XCTAssertEqual(hae.utf8.count, 25)
+        let live = try await InProcessReceiver.start(server)
+        let appBodies = ["ann", "bob"].flatMap { person in
+            (1...10).map { day in
+                (
+                    path: "/sync/healthkit", key: "key-\(person)-0123456789",
+                    body: String(format: #"{"data": [{"date": "2026-03-%02d"}]}"#, day)
+                )
             }
         }
+        for b in appBodies { XCTAssertEqual(b.body.utf8.count, 34) }
+        XCTAssertEqual(live.sendAtOnce(appBodies), [Int?](repeating: 200, count: 20))
+        let bob = "key-bob-0123456789"
+        for _ in 0..<2 { XCTAssertEqual(live.send("POST", "/hae", key: bob, body: hae)?.status, 200) }
+        XCTAssertEqual(live.send("POST", "/hae", key: bob, body: #"{"foo": 1}"#)?.status, 400)
+        XCTAssertEqual(live.send("POST", "/hae", body: hae)?.status, 401)
+        XCTAssertEqual(live.send("GET", "/nowhere")?.status, 404)
+        XCTAssertEqual(live.send("GET", "/healthz")?.status, 200)
+        let metrics = try XCTUnwrap(live.send("GET", "/metrics"))
+        XCTAssertEqual(metrics.status, 200)
+        XCTAssertEqual(metrics.headers["content-type"], "text/plain; version=0.0.4; charset=utf-8")
+        let text = metrics.body
+        let requests = "receive_requests_total"
+        XCTAssertEqual(Self.value(text, requests, #"endpoint="sync/healthkit",status="200""#), 20, text)
+        XCTAssertEqual(Self.value(text, requests, #"endpoint="hae",status="200""#), 2, text)
+        XCTAssertEqual(Self.value(text, requests, #"endpoint="hae",status="400""#), 1, text)
+        XCTAssertEqual(Self.value(text, requests, #"endpoint="hae",status="401""#), 1, text)
+        XCTAssertEqual(Self.value(text, requests, #"endpoint="other",status="404""#), 1, text)
+        XCTAssertEqual(Self.value(text, requests, #"endpoint="healthz",status="200""#), 1, text)
+        // This request is counted once it is answered: not yet in its own answer.
+        XCTAssertNil(Self.value(text, requests, #"endpoint="metrics",status="200""#), text)
+        XCTAssertEqual(Self.value(text, "receive_bodies_stored_total", #"endpoint="sync/healthkit""#), 20, text)
+        XCTAssertEqual(Self.value(text, "receive_bodies_stored_total", #"endpoint="hae""#), 1, text)
+        XCTAssertEqual(Self.value(text, "receive_body_bytes_stored_total", #"endpoint="sync/healthkit""#), 680, text)
+        XCTAssertEqual(Self.value(text, "receive_body_bytes_stored_total", #"endpoint="hae""#), 25, text)
+        XCTAssertEqual(Self.value(text, "receive_check_seconds_count", #"endpoint="sync/healthkit""#), 20, text)
+        XCTAssertEqual(Self.value(text, "receive_check_seconds_count", #"endpoint="hae""#), 3, text)
+        XCTAssertEqual(Self.value(text, "receive_commit_seconds_count", #"endpoint="hae""#), 2, text)
+        XCTAssertEqual(Self.value(text, "receive_commit_seconds_bucket", #"endpoint="hae",le="+Inf""#), 2, text)
+        XCTAssertTrue(text.contains("# TYPE receive_check_seconds histogram"), text)
+        XCTAssertFalse(text.contains("ann") || text.contains("bob") || text.contains("0123456789"), "no person, no key")
+        let again = try XCTUnwrap(live.send("GET", "/metrics"))
+        XCTAssertEqual(Self.value(again.body, "receive_requests_total", #"endpoint="metrics",status="200""#), 1)
+        await live.stop()
     }
 
     /// The request line as swift-log hands it to `ReceiveLogHandler`: time, person, method,

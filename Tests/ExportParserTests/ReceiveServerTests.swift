@@ -1,13 +1,10 @@
 import Foundation
-import Hummingbird
-import HummingbirdTesting
-import NIOCore
 import XCTest
 
 @testable import ExportParser
 @testable import Receiver
 
-/// `receive`'s server in process (HummingbirdTesting drives its responder; the process tests in
+/// `receive`'s server in process, on a real socket (`InProcessReceiver`; the process tests in
 /// Process/ run the built tool): who may post, what each answer is, and that what is
 /// acknowledged is in the store, committed from NIO's blocking thread pool.
 final class ReceiveServerTests: XCTestCase {
@@ -24,8 +21,8 @@ final class ReceiveServerTests: XCTestCase {
         try GDPRTestSupport.rows(store, "SELECT person, endpoint FROM received_bodies WHERE ?1 = ?1 ORDER BY id", "")
     }
 
-    private static func object(_ buffer: ByteBuffer) -> [String: Any] {
-        (try? JSONSerialization.jsonObject(with: Data(buffer.readableBytesView))) as? [String: Any] ?? [:]
+    private static func object(_ body: String) -> [String: Any] {
+        (try? JSONSerialization.jsonObject(with: Data(body.utf8))) as? [String: Any] ?? [:]
     }
 
     /// ann's payload (1 row), bob's HAE body (1 row), the same HAE body again (no new row), a
@@ -35,41 +32,32 @@ final class ReceiveServerTests: XCTestCase {
         let dir = try TestPaths.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let (server, store) = try server(dir)
-        let payload = ByteBuffer(string: #"{"data": [{"date": "2026-03-02", "metrics": {"step_count": 1200}}]}"#)
-        let hae = ByteBuffer(
-            string:
-                #"{"data": {"metrics": [{"name": "step_count", "units": "count", "data": [{"date": "2026-03-02 00:00:00 +0100", "qty": 1200}]}]}}"#
-        )
-        try await server.application().test(.router) { client in
-            let ann: HTTPFields = [.init("x-api-key")!: "key-ann-0123456789", .contentType: "application/json"]
-            let bob: HTTPFields = [.init("x-api-key")!: "key-bob-0123456789", .contentType: "application/json"]
-            try await client.execute(uri: "/sync/healthkit", method: .post, headers: ann, body: payload) { r in
-                XCTAssertEqual(r.status, .ok)
-                let o = Self.object(r.body)
-                XCTAssertEqual(o["status"] as? String, "accepted")
-                XCTAssertNotNil(o["last_sync"] as? String)
-                XCTAssertEqual(o["warnings"] as? [String], [])
-            }
-            for _ in 0..<2 {
-                try await client.execute(uri: "/hae", method: .post, headers: bob, body: hae) { r in XCTAssertEqual(r.status, .ok) }
-            }
-            try await client.execute(uri: "/hae", method: .post, headers: bob, body: ByteBuffer(string: #"{"foo": 1}"#)) { r in
-                XCTAssertEqual(r.status, .badRequest)
-                XCTAssertTrue((Self.object(r.body)["error"] as? String ?? "").contains("Health Auto Export reader"))
-            }
-            try await client.execute(uri: "/hae", method: .post, body: hae) { r in XCTAssertEqual(r.status, .unauthorized) }
-            try await client.execute(uri: "/other", method: .post, headers: ann, body: hae) { r in XCTAssertEqual(r.status, .notFound) }
-            try await client.execute(uri: "/hae", method: .get, headers: ann) { r in
-                XCTAssertEqual(r.status, .methodNotAllowed)
-                XCTAssertEqual(r.headers[.allow], "POST")
-            }
-            try await client.execute(uri: "/status", method: .get, headers: ann) { r in
-                XCTAssertEqual(r.status, .ok)
-                let o = Self.object(r.body)
-                XCTAssertEqual(o["person"] as? String, "ann")
-                XCTAssertEqual((o["sides"] as? [[String: Any]])?.map { $0["bodies"] as? Int }, [1])
-            }
-        }
+        let payload = #"{"data": [{"date": "2026-03-02", "metrics": {"step_count": 1200}}]}"#
+        let hae =
+            #"{"data": {"metrics": [{"name": "step_count", "units": "count", "data": [{"date": "2026-03-02 00:00:00 +0100", "qty": 1200}]}]}}"#
+        let live = try await InProcessReceiver.start(server)
+        let ann = "key-ann-0123456789", bob = "key-bob-0123456789"
+        let accepted = try XCTUnwrap(live.send("POST", "/sync/healthkit", key: ann, body: payload))
+        XCTAssertEqual(accepted.status, 200)
+        let o = Self.object(accepted.body)
+        XCTAssertEqual(o["status"] as? String, "accepted")
+        XCTAssertNotNil(o["last_sync"] as? String)
+        XCTAssertEqual(o["warnings"] as? [String], [])
+        for _ in 0..<2 { XCTAssertEqual(live.send("POST", "/hae", key: bob, body: hae)?.status, 200) }
+        let refused = try XCTUnwrap(live.send("POST", "/hae", key: bob, body: #"{"foo": 1}"#))
+        XCTAssertEqual(refused.status, 400)
+        XCTAssertTrue((Self.object(refused.body)["error"] as? String ?? "").contains("Health Auto Export reader"))
+        XCTAssertEqual(live.send("POST", "/hae", body: hae)?.status, 401)
+        XCTAssertEqual(live.send("POST", "/other", key: ann, body: hae)?.status, 404)
+        let get = try XCTUnwrap(live.send("GET", "/hae", key: ann))
+        XCTAssertEqual(get.status, 405)
+        XCTAssertEqual(get.headers["allow"], "POST")
+        let status = try XCTUnwrap(live.send("GET", "/status", key: ann))
+        XCTAssertEqual(status.status, 200)
+        let s = Self.object(status.body)
+        XCTAssertEqual(s["person"] as? String, "ann")
+        XCTAssertEqual((s["sides"] as? [[String: Any]])?.map { $0["bodies"] as? Int }, [1])
+        await live.stop()
         XCTAssertEqual(try rows(store), [["ann", "sync/healthkit"], ["bob", "hae"]])
     }
 
@@ -79,20 +67,17 @@ final class ReceiveServerTests: XCTestCase {
         let dir = try TestPaths.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let (server, store) = try server(dir)
-        try await server.application().test(.router) { client in
-            try await withThrowingTaskGroup(of: HTTPResponse.Status.self) { group in
-                for person in ["ann", "bob"] {
-                    for day in 1...10 {
-                        let body = ByteBuffer(string: String(format: #"{"data": [{"date": "2026-03-%02d"}]}"#, day))
-                        let headers: HTTPFields = [.init("x-api-key")!: "key-\(person)-0123456789"]
-                        group.addTask {
-                            try await client.execute(uri: "/sync/healthkit", method: .post, headers: headers, body: body) { $0.status }
-                        }
-                    }
-                }
-                for try await status in group { XCTAssertEqual(status, .ok) }
+        let live = try await InProcessReceiver.start(server)
+        let requests = ["ann", "bob"].flatMap { person in
+            (1...10).map { day in
+                (
+                    path: "/sync/healthkit", key: "key-\(person)-0123456789",
+                    body: String(format: #"{"data": [{"date": "2026-03-%02d"}]}"#, day)
+                )
             }
         }
+        XCTAssertEqual(live.sendAtOnce(requests), [Int?](repeating: 200, count: 20))
+        await live.stop()
         let stored = try rows(store)
         XCTAssertEqual(stored.count, 20)
         XCTAssertEqual(stored.filter { $0[0] == "ann" }.count, 10)

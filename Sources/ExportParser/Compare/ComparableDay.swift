@@ -116,11 +116,17 @@ struct ComparableDay: Sendable {
     /// two) and its workouts'.
     var sources: Set<String> {
         var out = inputSources
-        if case .text(let s)? = values["sleep.source"] {
-            for name in s.split(separator: "|") where !name.isEmpty { out.insert(String(name)) }
-        }
-        for w in workouts { if let s = w.source, !s.isEmpty { out.insert(s) } }
+        addOwnSources(to: &out)
         return out
+    }
+
+    /// The source names the day itself holds beside its input's: its sleep source's and its
+    /// workouts'.
+    func addOwnSources(to names: inout Set<String>) {
+        if case .text(let s)? = values["sleep.source"] {
+            for name in s.split(separator: "|") where !name.isEmpty { names.insert(String(name)) }
+        }
+        for w in workouts { if let s = w.source, !s.isEmpty { names.insert(s) } }
     }
 }
 

@@ -22,8 +22,18 @@ struct CompareSideSummary: Sendable {
         first = keys.first
         last = keys.last
         dates = keys.count
+        // A side's days share their input's source set (one set, `inputSources`): it is added
+        // once per set met, not once per date (a window read's census gives thousands of dates,
+        // and each union hashed every name again). Each day adds what only it names.
         var names = Set<String>()
-        for d in days.values { names.formUnion(d.sources) }
+        var added: Set<String>?
+        for d in days.values {
+            if added != d.inputSources {
+                names.formUnion(d.inputSources)
+                added = d.inputSources
+            }
+            d.addOwnSources(to: &names)
+        }
         sources = names.sorted()
     }
 

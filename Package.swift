@@ -10,7 +10,6 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
-        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
         // The tolerances file of `compare` may be TOML.
         .package(url: "https://github.com/LebJe/TOMLKit", exact: "0.6.0"),
         // `receive`'s HTTP server. No traits: swift-configuration is not needed (a cold build
@@ -41,6 +40,9 @@ let package = Package(
         // Intel's ISA-L inflates export.zip's entry about four times as fast as zlib (docs/export-xml.md,
         // "Inflating the zip"); Linux only, elsewhere zlib inflates.
         .systemLibrary(name: "CISAL", pkgConfig: "libisal", providers: [.apt(["libisal-dev"])]),
+        // SHA-256 from OpenSSL's libcrypto (Debian's libssl-dev) on Linux; macOS has CommonCrypto.
+        // Not swift-crypto: its BoringSSL was a large part of every cold build (Support/SHA256.swift).
+        .systemLibrary(name: "CLibCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         // statfs(2) from the C library (no package): which file system a mapped file is on.
         .systemLibrary(name: "CFileSystem"),
         .target(
@@ -49,7 +51,7 @@ let package = Package(
                 "CLibXML2", "CYajl", "CSQLite", "CLibPQ", "CZlibSystem",
                 .target(name: "CISAL", condition: .when(platforms: [.linux])),
                 .target(name: "CFileSystem", condition: .when(platforms: [.linux])),
-                .product(name: "Crypto", package: "swift-crypto"),
+                .target(name: "CLibCrypto", condition: .when(platforms: [.linux])),
                 .product(name: "TOMLKit", package: "TOMLKit"),
             ]
         ),

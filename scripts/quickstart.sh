@@ -1,18 +1,19 @@
 #!/usr/bin/env bash
 # The README's first quick-start command: on a bare Debian or Ubuntu machine with Swift, installs
-# the five system libraries the package links (asking first when that needs sudo), then
+# the seven system libraries the package links (asking first when that needs sudo), then
 # converts the checked-in sample:
 #
 #   bash scripts/quickstart.sh              # then: out/payloads/*.json, payloads.json, daily.csv, health.sqlite
 #   bash scripts/quickstart.sh --out mine   # any further arguments go to convert
 #
-# HEALTH_IMPORT_SETUP_ONLY=1 only does the set-up. On macOS the SDK has libxml2, SQLite and zlib;
-# yajl comes from Homebrew (brew install yajl). .ci/run installs the same libraries (and what CI
-# needs besides).
+# HEALTH_IMPORT_SETUP_ONLY=1 only does the set-up. On macOS the SDK has libxml2, SQLite, zlib and
+# CommonCrypto (SHA-256); yajl and libpq come from Homebrew (brew install yajl libpq pkg-config;
+# libpq is keg-only: PKG_CONFIG_PATH="$(brew --prefix libpq)/lib/pkgconfig"). .ci/run installs the
+# same libraries (and what CI needs besides).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-packages=(libxml2-dev libsqlite3-dev libyajl-dev zlib1g-dev libisal-dev)
+packages=(libxml2-dev libsqlite3-dev libyajl-dev zlib1g-dev libisal-dev libpq-dev libssl-dev)
 if command -v dpkg >/dev/null 2>&1; then
     need=()
     for pkg in "${packages[@]}"; do
@@ -39,8 +40,9 @@ if command -v dpkg >/dev/null 2>&1; then
         "${sudo[@]}" apt-get update -qq
         "${sudo[@]}" apt-get install -y -qq "${need[@]}"
     fi
-elif [ "$(uname -s)" = Darwin ] && ! pkg-config --exists yajl 2>/dev/null; then
-    echo "quickstart: the build needs yajl: brew install yajl pkg-config"
+elif [ "$(uname -s)" = Darwin ] && ! { pkg-config --exists yajl && pkg-config --exists libpq; } 2>/dev/null; then
+    echo "quickstart: the build needs yajl and libpq: brew install yajl libpq pkg-config, and (libpq is keg-only)"
+    echo "  export PKG_CONFIG_PATH=\"\$(brew --prefix libpq)/lib/pkgconfig\""
     exit 1
 fi
 

@@ -65,20 +65,31 @@ final class CompareWindowCensusTests: ParseThreadsTestCase {
     static func differences(bytes: Data, from: String = "2024-02-01", days: Int = 7, zone: String? = nil, chunk: Int = 64) throws
         -> [String]
     {
+        try differences(bytes: bytes, from: from, days: days, zone: zone, chunks: [chunk])[0]
+    }
+
+    /// The differences of the window read in chunks of each of `chunks` bytes from the one full
+    /// read (a full read's outputs do not depend on its chunks: `ParallelReadTests`).
+    static func differences(bytes: Data, from: String = "2024-02-01", days: Int = 7, zone: String? = nil, chunks: [Int]) throws
+        -> [[String]]
+    {
         ParseThreads.count = 2
-        ParseThreads.chunkBytes = chunk
+        ParseThreads.chunkBytes = chunks[0]
         let dir = try TestPaths.temporaryDirectory("census-review")
         let native = dir.appendingPathComponent("export.xml")
         try bytes.write(to: native)
         let out = dir.appendingPathComponent("out")
         let full = try outputs(native.path, try hae(), from: from, days: days, zone: zone, window: false, out: out)
-        try? FileManager.default.removeItem(at: out)
-        let windowed = try outputs(native.path, try hae(), from: from, days: days, zone: zone, window: true, out: out)
-        var found: [String] = []
-        for name in Set(full.keys).union(windowed.keys).sorted() where full[name] != windowed[name] {
-            found.append("\(name): \(FixtureCheck.firstDifference(full[name] ?? Data(), windowed[name] ?? Data()))")
+        return try chunks.map { chunk in
+            ParseThreads.chunkBytes = chunk
+            try? FileManager.default.removeItem(at: out)
+            let windowed = try outputs(native.path, try hae(), from: from, days: days, zone: zone, window: true, out: out)
+            var found: [String] = []
+            for name in Set(full.keys).union(windowed.keys).sorted() where full[name] != windowed[name] {
+                found.append("\(name): \(FixtureCheck.firstDifference(full[name] ?? Data(), windowed[name] ?? Data()))")
+            }
+            return found
         }
-        return found
     }
 
     /// Whether the window read of `text` stands on its own (the census was trusted).

@@ -7,17 +7,20 @@ import XCTest
 /// read"): its outputs are a full read's byte for byte, and the census of what it cut gives the
 /// side's dates and sources exactly.
 final class CompareWindowTests: ParseThreadsTestCase {
-    /// Every file compare writes, and its terminal text (or the error), of one run.
-    private func outputs(_ native: String, _ hae: String, from: String, days: Int, window: Bool, out: URL) throws -> [String: Data] {
+    /// Every file compare writes, and its terminal text (or the error), of one run; and how many
+    /// inputs of each side it read through the window.
+    private func outputs(
+        _ native: String, _ hae: String, from: String, days: Int, window: Bool, out: URL
+    ) throws -> ([String: Data], windowReads: (native: Int, hae: Int)) {
         let job = try CompareJob(CompareRequest(native: [native], hae: [hae], days: days, from: from, outDir: out.path))
         job.windowRead = window
         do {
             let outcome = try job.run()
             var files = try FixtureCheck.files(out)
             files["terminal"] = Data(outcome.terminalText(color: false).utf8)
-            return files
+            return (files, job.windowReads)
         } catch {
-            return ["error": Data("\(error)".utf8)]
+            return (["error": Data("\(error)".utf8)], job.windowReads)
         }
     }
 
@@ -25,23 +28,18 @@ final class CompareWindowTests: ParseThreadsTestCase {
         ParseThreads.count = 2
         ParseThreads.chunkBytes = 4096
         let dir = try TestPaths.temporaryDirectory("compare-window")
-        // The window read stands on its own (no fallback to a full read) …
-        let options = try DayOptions(timeZoneName: nil)
-        let day = try XCTUnwrap(CivilDate.parseISODate(from))
-        let format = try InputDetector.detect(path: native)
-        let side = try CompareWindowSide.read(
-            native, format: format, options: options, window: Comparison.Window(from: day, to: day + days - 1), progress: nil)
-        XCTAssertNotNil(side, "\(label) \(from): the window read fell back")
-        // So does the HAE side's (`CompareHAEWindowSide`, docs/hae.md "The window read").
-        let haeSide = try CompareHAEWindowSide.read(
-            hae, options: options, window: Comparison.Window(from: day, to: day + days - 1), progress: nil)
-        XCTAssertNotNil(haeSide, "\(label) \(from): the HAE side's window read fell back")
-        // … and writes what the full read writes.
         // One folder for both: the terminal text names it.
         let out = dir.appendingPathComponent("out")
-        let full = try outputs(native, hae, from: from, days: days, window: false, out: out)
+        let (full, fullReads) = try outputs(native, hae, from: from, days: days, window: false, out: out)
+        XCTAssertTrue(fullReads == (0, 0), "\(label) \(from): the full read went through the window")
         try? FileManager.default.removeItem(at: out)
-        let windowed = try outputs(native, hae, from: from, days: days, window: true, out: out)
+        let (windowed, windowReads) = try outputs(native, hae, from: from, days: days, window: true, out: out)
+        // The window reads stood on their own (no fallback to a full read): the export side's
+        // (`CompareWindowSide`) and the HAE side's (`CompareHAEWindowSide`, docs/hae.md "The
+        // window read") …
+        XCTAssertEqual(windowReads.native, 1, "\(label) \(from): the window read fell back")
+        XCTAssertEqual(windowReads.hae, 1, "\(label) \(from): the HAE side's window read fell back")
+        // … and wrote what the full read writes.
         XCTAssertNil(full["error"].map { String(decoding: $0, as: UTF8.self) }, label)
         XCTAssertEqual(Set(windowed.keys), Set(full.keys), "\(label) \(from)")
         for (name, data) in full.sorted(by: { $0.key < $1.key }) where windowed[name] != data {

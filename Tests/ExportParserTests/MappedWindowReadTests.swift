@@ -52,8 +52,10 @@ final class MappedWindowReadTests: ParseThreadsTestCase {
         return bytesMapped
     }
 
-    /// Every profile's ten dates over the change to summer time, one date's window each, with
-    /// chunks of 4 kB (read 1 kB at a time) and of 64 bytes (read 37 at a time: cuts everywhere).
+    /// Every profile's ten dates over the change to summer time, one date's window each at the
+    /// first, the change and the last date, with chunks of 4 kB (read 1 kB at a time); and at the
+    /// change with chunks of 64 bytes too (read 37 at a time: cuts everywhere, a chunk's hand-over
+    /// every few records, which made this test one of the suite's longest at every date).
     func testTheMappedWindowReadIsTheReadOneOnEveryProfile() throws {
         for profile in ["runner", "sedentary", "shift-worker", "traveller"] {
             let dir = try FixtureCheck.make(days: 10, start: "2026-03-24", seed: 2, profile: profile, name: "mapped-\(profile)")
@@ -63,11 +65,13 @@ final class MappedWindowReadTests: ParseThreadsTestCase {
             let first = try XCTUnwrap(CivilDate.parseISODate("2026-03-24"))
             for day in [first, first + 5, first + 9] {
                 let big = try assertMappedIsRead(xml, days: day...day, chunkBytes: 4096, readSize: 1024, "\(profile) \(day) 4096")
-                let small = try assertMappedIsRead(xml, days: day...day, chunkBytes: 64, readSize: 37, "\(profile) \(day) 64")
+                let small =
+                    day == first + 5
+                    ? try assertMappedIsRead(xml, days: day...day, chunkBytes: 64, readSize: 37, "\(profile) \(day) 64") : nil
                 guard Self.mapsFiles(in: xml) else { continue }
                 // Mapped from the first chunk's cut (the prolog's DTD is a few kB).
                 XCTAssertGreaterThan(big, Int64(size * 9 / 10), "\(profile) \(day)")
-                XCTAssertGreaterThan(small, 0, "\(profile) \(day)")
+                if let small { XCTAssertGreaterThan(small, 0, "\(profile) \(day)") }
             }
         }
     }

@@ -16,6 +16,8 @@ extension CompareJob {
         var days: [String: ComparableDay]
         var ignored: [IgnoredPayloadKeys] = []
         var superseded = 0
+        /// Its inputs read through the window (`CompareJob.windowReads`).
+        var windowReads = 0
     }
 
     /// Both sides of a comparison of files; at once with a window and more than one parsing
@@ -27,7 +29,8 @@ extension CompareJob {
         func read(_ inputs: [String], progress: ((ConvertProgress) -> Void)?) throws -> SideRead {
             var out = SideRead(days: [:])
             out.days = try side(
-                inputs, options: options, ignored: &out.ignored, superseded: &out.superseded, window: window, progress: progress)
+                inputs, options: options, ignored: &out.ignored, superseded: &out.superseded, windowReads: &out.windowReads, window: window,
+                progress: progress)
             return out
         }
         guard window != nil, ParseThreads.count > 1 else {
@@ -41,7 +44,8 @@ extension CompareJob {
             let send: ((ConvertProgress) -> Void)? = shows ? { relay.send($0) } : nil
             var out = SideRead(days: [:])
             out.days = try CompareJob.side(
-                hae, options: options, ignored: &out.ignored, superseded: &out.superseded, window: window, progress: send)
+                hae, options: options, ignored: &out.ignored, superseded: &out.superseded, windowReads: &out.windowReads, window: window,
+                progress: send)
             return out
         }
         let n: SideRead

@@ -16,6 +16,9 @@ public final class CompareJob {
     /// With `--from`, read an export through the window (`CompareWindowSide`); false reads it in
     /// full (the tests compare the two).
     var windowRead = true
+    /// How many inputs of each side the last run read through the window (the tests check that
+    /// the window read stood, rather than fell back to a full read).
+    private(set) var windowReads = (native: 0, hae: 0)
 
     public init(_ request: CompareRequest) throws {
         try request.validate()
@@ -58,6 +61,7 @@ public final class CompareJob {
             let both = try Self.bothSides(native: request.native, hae: request.hae, options: options, window: read, progress: progress)
             (native, hae) = (both.native.days, both.hae.days)
             ignored = both.native.ignored + both.hae.ignored
+            windowReads = (both.native.windowReads, both.hae.windowReads)
             superseded = (both.native.superseded, both.hae.superseded)
             let (files, sideDays) = ((request.native, request.hae), (native, hae))
             summaries = BackgroundValue(name: "compare sides") {
@@ -207,6 +211,18 @@ public final class CompareJob {
         _ inputs: [String], options: DayOptions, ignored: inout [IgnoredPayloadKeys], superseded: inout Int,
         window: Comparison.Window? = nil, progress: ((ConvertProgress) -> Void)? = nil
     ) throws -> [String: ComparableDay] {
+        var windowReads = 0
+        return try side(
+            inputs, options: options, ignored: &ignored, superseded: &superseded, windowReads: &windowReads, window: window,
+            progress: progress)
+    }
+
+    /// `side`, counting in `windowReads` the inputs read through the window (the rest, if any,
+    /// were read in full: the window was not asked for, or the window read could not stand).
+    static func side(
+        _ inputs: [String], options: DayOptions, ignored: inout [IgnoredPayloadKeys], superseded: inout Int, windowReads: inout Int,
+        window: Comparison.Window?, progress: ((ConvertProgress) -> Void)?
+    ) throws -> [String: ComparableDay] {
         var days: [String: ComparableDay] = [:]
         func overlay(_ d: ComparableDay) {
             guard var cur = days[d.date] else {
@@ -248,6 +264,7 @@ public final class CompareJob {
             {
                 FreedMemory.giveBack()
                 overlayAll(read)
+                windowReads += 1
                 continue
             }
             // An HAE file alone, through the window too (`CompareHAEWindowSide`), on the same terms.
@@ -256,6 +273,7 @@ public final class CompareJob {
             {
                 FreedMemory.giveBack()
                 overlayAll(read)
+                windowReads += 1
                 continue
             }
             _ = try source.read(into: book, zone: options.timeZone, progress: shown)

@@ -1,4 +1,3 @@
-import Crypto
 import Foundation
 
 /// The export's second thread: the sha256, the count and the write (for a zip, the deflate)

@@ -1,4 +1,3 @@
-import Crypto
 import Foundation
 
 /// One date to push: the exact bytes of its request body and their sha256, which the store

@@ -1,4 +1,3 @@
-import Crypto
 import Foundation
 
 /// Who may POST to `receive`, and whose data a request is: one key for one person

@@ -1,4 +1,3 @@
-import Crypto
 import Foundation
 
 /// The `received_bodies` table as `receive` writes it: each body committed before the request is

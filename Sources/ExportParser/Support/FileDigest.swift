@@ -1,11 +1,10 @@
-import Crypto
 import Foundation
 
 /// The sha256 of an input file, which identifies an import: the same bytes for the same person
 /// are imported once.
 enum FileDigest {
-    /// Lowercase hex sha256 of the file's bytes, read in 4 MiB chunks (swift-crypto, which uses
-    /// BoringSSL's assembly, SHA-NI where the CPU has it). Read, not mapped: a mapped file that
+    /// Lowercase hex sha256 of the file's bytes, read in 4 MiB chunks (`SHA256`: the system's
+    /// crypto library, SHA-NI where the CPU has it). Read, not mapped: a mapped file that
     /// shrinks while it is hashed (a synced export being rewritten) kills the process with
     /// SIGBUS, where a read just ends early.
     static func sha256(path: String) throws -> String {
@@ -14,7 +13,7 @@ enum FileDigest {
             throw InputError(file: path, message: "cannot read: \(String(cString: strerror(errno)))")
         }
         defer { close(fd) }
-        var hasher = SHA256()
+        let hasher = SHA256()
         var buffer = [UInt8](repeating: 0, count: 4 << 20)
         while true {
             let n: Int

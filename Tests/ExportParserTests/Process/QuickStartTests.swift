@@ -7,7 +7,7 @@ import XCTest
 /// `apt-get`, and with `HEALTH_IMPORT_SETUP_ONLY=1` (the set-up alone, no build).
 final class QuickStartTests: XCTestCase {
     static let script = TestPaths.repoRoot.appendingPathComponent("scripts/quickstart.sh")
-    static let packages = "libxml2-dev libsqlite3-dev libyajl-dev zlib1g-dev libisal-dev"
+    static let packages = "libxml2-dev libsqlite3-dev libyajl-dev zlib1g-dev libisal-dev libpq-dev libssl-dev"
 
     /// Runs the script with `dpkg` saying every package is (or is not) installed and `id -u`
     /// printing `uid`; returns its status, its output and the apt-get calls it made.

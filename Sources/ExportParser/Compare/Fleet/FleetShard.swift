@@ -1,5 +1,3 @@
-import Crypto
-
 /// `compare --everyone --shard K/N`: the share of a store's people one fleet worker takes
 /// (docs/compare.md, "Shards"). K counts from 0, as Kubernetes' `$JOB_COMPLETION_INDEX` does,
 /// so an Indexed Job passes `--shard $JOB_COMPLETION_INDEX/N` as it is.

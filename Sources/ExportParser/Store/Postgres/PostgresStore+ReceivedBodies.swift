@@ -1,4 +1,3 @@
-import Crypto
 import Foundation
 
 /// `receive`'s commits and `GET /status` on PostgreSQL, and the bodies read back for

@@ -17,8 +17,12 @@ final class DayBookParallelFinishTests: XCTestCase {
         }
     }
 
-    /// Reads `path` twice, into two day books, and finishes one in parallel, one sequentially.
-    private func assertSameDays(_ path: String, _ label: String, file: StaticString = #filePath, line: UInt = #line) throws {
+    /// Reads `path` twice, into two day books, and finishes one in parallel, one sequentially;
+    /// with `nightsBesideDays`, the parallel one takes its nights after making the other days
+    /// (`DayOptions.nightsBesideDays`, compare's window read).
+    private func assertSameDays(
+        _ path: String, _ label: String, nightsBesideDays: Bool = false, file: StaticString = #filePath, line: UInt = #line
+    ) throws {
         func read(_ book: DayBook) throws {
             if path.hasSuffix(".json") {
                 _ = try HAEReader(path: path).read(into: book)
@@ -26,7 +30,9 @@ final class DayBookParallelFinishTests: XCTestCase {
                 _ = try AppleExportReader(path: path).read(into: book)
             }
         }
-        let one = DayBook(), two = DayBook()
+        var beside = DayOptions()
+        beside.nightsBesideDays = nightsBesideDays
+        let one = DayBook(options: beside), two = DayBook()
         try read(one)
         try read(two)
         let parallel = one.finish(parallel: true), sequential = two.finish(parallel: false)
@@ -43,7 +49,7 @@ final class DayBookParallelFinishTests: XCTestCase {
     func testEveryProfileGivesTheSameDaysFromBothReaders() throws {
         for profile in ["runner", "sedentary", "shift-worker", "traveller"] {
             let dir = try FixtureCheck.make(days: 10, seed: 3, profile: profile, haeStyle: "samples", name: "parallel-finish-\(profile)")
-            try assertSameDays(dir.appendingPathComponent("export.xml").path, "\(profile) export.xml")
+            try assertSameDays(dir.appendingPathComponent("export.xml").path, "\(profile) export.xml", nightsBesideDays: true)
             try assertSameDays(dir.appendingPathComponent("hae.json").path, "\(profile) hae.json")
         }
     }

@@ -18,6 +18,9 @@ enum CompareWindowSide {
         _ path: String, format: InputFormat, options: DayOptions, window: Comparison.Window, progress: ((ConvertProgress) -> Void)?
     ) throws -> [String: ComparableDay]? {
         let collector = WindowCensusCollector()
+        // A window read's book is small: its nights need not be freed before its days are made.
+        var options = options
+        options.nightsBesideDays = true
         let book = DayBook(options: options)
         let source = ConvertSource.export(path: path, format: format)
         let scan = ExportWindow(days: window.from...window.to, census: collector)

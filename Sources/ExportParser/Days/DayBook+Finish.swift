@@ -250,11 +250,13 @@ extension DayBook {
         nights.place(clock: clock)
         if let a = attribution { a.keepSleepSamples(nights.positions(night: a.day)) }
         let nightBook = Box(nights), nightClock = Box(parallel ? clock.twin() : clock), wanted = options.finishedDays
+        // The window read's nights in two halves, one more thread (`NightBook.finish`).
+        let halves = parallel && options.nightsBesideDays
         let work = FinishingWork<[Int: NightResult]>("day-nights", parallel: parallel) { [nightBook, nightClock] in
             // The box's copy holds the sleep samples from here, freed once the nights are made.
             defer { nightBook.value = nil }
             let nights = nightClock.value.flatMap { c in
-                nightBook.value?.finish(priority: priority, clock: c, watches: watches, names: names, days: wanted)
+                nightBook.value?.finish(priority: priority, clock: c, watches: watches, names: names, days: wanted, halves: halves)
             }
             return nights ?? [:]
         }

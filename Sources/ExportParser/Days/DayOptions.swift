@@ -32,7 +32,8 @@ struct DayOptions: Sendable {
     /// nights after. Off (convert, explain): the nights are taken first, so that their samples are
     /// freed before the days are made, which kept a 6.4 GB export's peak lower (issue 24). On for
     /// `compare --from`'s window read, whose book is small: the main thread no longer waits idle
-    /// for the nights (docs/performance.md, "The seventh pass").
+    /// for the nights (docs/performance.md, "The seventh pass"); and the nights resolve in two
+    /// halves, on two threads (`NightBook.finish`).
     var nightsBesideDays = false
 
     init(timeZone: TimeZone? = nil, sourcePriority: SourcePriority = SourcePriority()) {

@@ -143,32 +143,37 @@ struct NightBook {
     /// they give one, else from the nights an input summarised. `names` are the day book's
     /// sources by id (`SourceTable.names`). Only after `place`. `days`: only those nights
     /// (`DayOptions.finishedDays`); nil, every one.
+    ///
+    /// With `halves`, the earlier half of the placed sessions (cut between two nights) resolves on
+    /// a thread of its own with its own clock and ranks (both cache), the later one here: each
+    /// night is resolved from its own sessions alone, so the nights are those of one pass
+    /// (`DayBookParallelFinishTests`). 5,600 nights of a 15-year export took 50–100 ms on one thread, the
+    /// longest piece of `compare --from`'s end (docs/performance.md, "The seventh pass").
     func finish(
-        priority: SourcePriority, clock: LocalClock, watches: Set<String>, names: [String], days: ClosedRange<Int>? = nil
+        priority: SourcePriority, clock: LocalClock, watches: Set<String>, names: [String], days: ClosedRange<Int>? = nil,
+        halves: Bool = false
     ) -> [Int: NightResult] {
-        var out: [Int: NightResult] = [:]
-        let ranks = SourceRanks(priority: priority, watches: watches)
-        var sessions: [[SleepSegment]] = []
-        var i = 0
-        // Sessions in date order: a date's are consecutive, resolved one by one and combined.
-        while i < placed.count {
-            let day = sessionNights[Int(placed[i].session)]
-            if let days, !days.contains(Int(day)) {
-                // A night not asked for (`DayOptions.finishedDays`): its sessions are passed over.
-                while i < placed.count, sessionNights[Int(placed[i].session)] == day { i += 1 }
-                continue
+        var out: [Int: NightResult]
+        var middle = placed.count / 2
+        while middle > 0, middle < placed.count,
+            sessionNights[Int(placed[middle].session)] == sessionNights[Int(placed[middle - 1].session)]
+        {
+            middle += 1
+        }
+        if halves, middle > 0, middle < placed.count {
+            let book = Box(self), twin = Box(clock.twin()), cut = middle
+            let early = FinishingWork<[Int: NightResult]>("nights-early", parallel: true) { [book, twin] in
+                guard let nights = book.value, let clock = twin.value else { return [:] }
+                return nights.resolveNights(
+                    0..<cut, ranks: SourceRanks(priority: priority, watches: watches), clock: clock, names: names, days: days)
             }
-            sessions.removeAll(keepingCapacity: true)
-            while i < placed.count, sessionNights[Int(placed[i].session)] == day {
-                let session = placed[i].session
-                var segments: [SleepSegment] = []
-                while i < placed.count, placed[i].session == session {
-                    segments.append(samples[Int(placed[i].position)].segment(names: names))
-                    i += 1
-                }
-                sessions.append(segments)
-            }
-            out[Int(day)] = ([:], SleepNight.resolve(sessions: sessions, ranks: ranks, clock: clock))
+            out = resolveNights(
+                middle..<placed.count, ranks: SourceRanks(priority: priority, watches: watches), clock: clock, names: names, days: days)
+            // A night in both halves (its sessions not together: none are) keeps the later, as one pass does.
+            out.merge(early.value()) { later, _ in later }
+        } else {
+            out = resolveNights(
+                0..<placed.count, ranks: SourceRanks(priority: priority, watches: watches), clock: clock, names: names, days: days)
         }
         for (day, n) in nights where days?.contains(day) ?? true {
             var means: [Int: Double] = [:]
@@ -176,6 +181,38 @@ struct NightBook {
             var sleep = out[day]?.sleep ?? nil
             if sleep == nil, !n.summaries.isEmpty { sleep = Self.summarize(n.summaries, clock: clock) }
             out[day] = (means, sleep)
+        }
+        return out
+    }
+
+    /// The sleep of the nights whose placed sessions are `range` (whole nights: it starts and
+    /// ends between two).
+    private func resolveNights(
+        _ range: Range<Int>, ranks: SourceRanks, clock: LocalClock, names: [String], days: ClosedRange<Int>?
+    ) -> [Int: NightResult] {
+        var out: [Int: NightResult] = [:]
+        var sessions: [[SleepSegment]] = []
+        let placed = self.placed[range]
+        var i = range.lowerBound
+        // Sessions in date order: a date's are consecutive, resolved one by one and combined.
+        while i < placed.endIndex {
+            let day = sessionNights[Int(placed[i].session)]
+            if let days, !days.contains(Int(day)) {
+                // A night not asked for (`DayOptions.finishedDays`): its sessions are passed over.
+                while i < placed.endIndex, sessionNights[Int(placed[i].session)] == day { i += 1 }
+                continue
+            }
+            sessions.removeAll(keepingCapacity: true)
+            while i < placed.endIndex, sessionNights[Int(placed[i].session)] == day {
+                let session = placed[i].session
+                var segments: [SleepSegment] = []
+                while i < placed.endIndex, placed[i].session == session {
+                    segments.append(samples[Int(placed[i].position)].segment(names: names))
+                    i += 1
+                }
+                sessions.append(segments)
+            }
+            out[Int(day)] = ([:], SleepNight.resolve(sessions: sessions, ranks: ranks, clock: clock))
         }
         return out
     }

@@ -27,12 +27,21 @@ final class SHA256 {
         private let context: OpaquePointer
     #endif
 
+    #if !canImport(CommonCrypto)
+        /// libcrypto set up once, without its exit handler. By default OpenSSL frees its state in
+        /// an `atexit` handler, and a process that exits (an error's exit status) while one of its
+        /// threads hashes (the input's sha256 during the parse) had that thread's digest fail to
+        /// start, or crash, after the handler ran (seen in CI: `HostileZipTests`,
+        /// `ClearAnswersTests`). `OPENSSL_INIT_NO_ATEXIT` leaves the freeing to the exit itself.
+        private static let setUp: Bool = OPENSSL_init_crypto(UInt64(OPENSSL_INIT_NO_ATEXIT), nil) == 1
+    #endif
+
     init() {
         #if canImport(CommonCrypto)
             CC_SHA256_Init(&context)
         #else
             // Fails only when memory cannot be had, which Swift's own allocations treat as fatal too.
-            guard let made = EVP_MD_CTX_new(), EVP_DigestInit_ex(made, EVP_sha256(), nil) == 1 else {
+            guard Self.setUp, let made = EVP_MD_CTX_new(), EVP_DigestInit_ex(made, EVP_sha256(), nil) == 1 else {
                 fatalError("OpenSSL could not start a SHA-256 digest")
             }
             context = made

@@ -52,20 +52,8 @@ final class InProcessReceiver: Sendable {
     func send(_ method: String, _ path: String, key: String? = nil, body: String = "") -> (
         status: Int, headers: [String: String], body: String
     )? {
-        var head = "\(method) \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n"
-        if let key { head += "x-api-key: \(key)\r\n" }
-        if method == "POST" { head += "Content-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\n" }
-        guard let bytes = RawHTTP.roundTrip(port: port, Array((head + "\r\n").utf8) + Array(body.utf8), readTimeout: 30) else { return nil }
-        let text = String(decoding: bytes, as: UTF8.self)
-        guard text.hasPrefix("HTTP/1.1 "), let status = Int(text.dropFirst(9).prefix(3)), let end = text.range(of: "\r\n\r\n") else {
-            return nil
-        }
-        var headers: [String: String] = [:]
-        for line in text[..<end.lowerBound].split(separator: "\r\n").dropFirst() {
-            guard let colon = line.firstIndex(of: ":") else { continue }
-            headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
-        }
-        return (status, headers, String(text[end.upperBound...]))
+        RawHTTP.roundTrip(port: port, RawHTTP.request(method, path, key: key, body: Array(body.utf8)), readTimeout: 30)
+            .flatMap(RawHTTP.response)
     }
 
     /// `requests` sent at once, each on a thread of its own (the server sees them side by side);

@@ -154,13 +154,14 @@ struct NightBook {
         halves: Bool = false
     ) -> [Int: NightResult] {
         var out: [Int: NightResult]
-        var middle = placed.count / 2
+        // The cut: the first placed session of a night, from the middle on (none: one pass).
+        var middle = halves ? placed.count / 2 : 0
         while middle > 0, middle < placed.count,
             sessionNights[Int(placed[middle].session)] == sessionNights[Int(placed[middle - 1].session)]
         {
             middle += 1
         }
-        if halves, middle > 0, middle < placed.count {
+        if middle > 0, middle < placed.count {
             let book = Box(self), twin = Box(clock.twin()), cut = middle
             let early = FinishingWork<[Int: NightResult]>("nights-early", parallel: true) { [book, twin] in
                 guard let nights = book.value, let clock = twin.value else { return [:] }

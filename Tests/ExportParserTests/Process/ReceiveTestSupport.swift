@@ -81,11 +81,7 @@ final class ReceiveProcess: @unchecked Sendable {
     func send(
         _ method: String, _ path: String, key: String? = ReceiveProcess.key, body: [UInt8] = [], headers: [String] = []
     ) -> (status: Int, body: String)? {
-        var head = "\(method) \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n"
-        if let key { head += "x-api-key: \(key)\r\n" }
-        if method == "POST" { head += "Content-Type: application/json\r\nContent-Length: \(body.count)\r\n" }
-        for h in headers { head += h + "\r\n" }
-        return RawHTTP.exchange(port: port, Array((head + "\r\n").utf8) + body)
+        RawHTTP.exchange(port: port, RawHTTP.request(method, path, key: key, body: body, headers: headers))
     }
 }
 
@@ -97,13 +93,32 @@ struct ReceiveDidNotStart: Error, CustomStringConvertible {
 
 /// HTTP/1.1 over a plain socket (no client library between the test and the server's bytes).
 enum RawHTTP {
+    /// A request on a connection of its own (`Connection: close`), with the key and, for a POST,
+    /// the JSON body's type and length.
+    static func request(_ method: String, _ path: String, key: String?, body: [UInt8], headers: [String] = []) -> [UInt8] {
+        var head = "\(method) \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n"
+        if let key { head += "x-api-key: \(key)\r\n" }
+        if method == "POST" { head += "Content-Type: application/json\r\nContent-Length: \(body.count)\r\n" }
+        for h in headers { head += h + "\r\n" }
+        return Array((head + "\r\n").utf8) + body
+    }
+
     /// Sends `request`, reads until the server closes (or 30 s), parses status and body.
     static func exchange(port: Int, _ request: [UInt8], readTimeout: Int = 30) -> (status: Int, body: String)? {
-        guard let bytes = roundTrip(port: port, request, readTimeout: readTimeout) else { return nil }
+        roundTrip(port: port, request, readTimeout: readTimeout).flatMap(response).map { ($0.status, $0.body) }
+    }
+
+    /// A response's status, its headers (names in lower case) and its body.
+    static func response(_ bytes: [UInt8]) -> (status: Int, headers: [String: String], body: String)? {
         let text = String(decoding: bytes, as: UTF8.self)
         guard text.hasPrefix("HTTP/1.1 "), let status = Int(text.dropFirst(9).prefix(3)) else { return nil }
-        let body = text.range(of: "\r\n\r\n").map { String(text[$0.upperBound...]) } ?? ""
-        return (status, body)
+        guard let end = text.range(of: "\r\n\r\n") else { return (status, [:], "") }
+        var headers: [String: String] = [:]
+        for line in text[..<end.lowerBound].split(separator: "\r\n").dropFirst() {
+            guard let colon = line.firstIndex(of: ":") else { continue }
+            headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+        }
+        return (status, headers, String(text[end.upperBound...]))
     }
 
     static func roundTrip(port: Int, _ request: [UInt8], readTimeout: Int) -> [UInt8]? {

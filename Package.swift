@@ -1,6 +1,31 @@
 // swift-tools-version:6.1
 import PackageDescription
 
+// HEALTH_IMPORT_WITHOUT_RECEIVE=1 builds the package without `receive`'s HTTP server: no Receiver
+// target, no SwiftNIO or Hummingbird, the tool without its `receive` command, the tests without
+// the ones that start it. CI's AddressSanitizer build uses it (.ci/run): SwiftNIO's stack is not
+// ours to sanitize and was half of that build's CPU, 236 of 505 s (docs/architecture.md, "Tests
+// and CI"). The variable must be the same for the build and the `swift test` that runs it. The
+// package dependencies stay listed (SwiftPM then warns that four are unused), so that both builds
+// resolve the same Package.resolved, which the other build may be reading.
+let withoutReceive = Context.environment["HEALTH_IMPORT_WITHOUT_RECEIVE"] != nil
+// Compiled as `#if WITHOUT_RECEIVE` where the command and its tests are named.
+let receiveSettings: [SwiftSetting] = withoutReceive ? [.define("WITHOUT_RECEIVE")] : []
+
+// The HTTP side of `receive`: everything it stores and checks lives in ExportParser
+// (Receive/), so the library and its sanitizer build stay free of SwiftNIO.
+let receiver = Target.target(
+    name: "Receiver",
+    dependencies: [
+        "ExportParser",
+        .product(name: "Hummingbird", package: "hummingbird"),
+        .product(name: "NIOPosix", package: "swift-nio"),
+        .product(name: "Logging", package: "swift-log"),
+        .product(name: "Metrics", package: "swift-metrics"),
+        .product(name: "Prometheus", package: "swift-prometheus"),
+    ]
+)
+
 let package = Package(
     name: "health-import",
     platforms: [.macOS(.v15)],
@@ -62,40 +87,34 @@ let package = Package(
             name: "HealthFixtures",
             dependencies: ["ExportParser", "CZlibSystem"]
         ),
-        // The HTTP side of `receive`: everything it stores and checks lives in ExportParser
-        // (Receive/), so the library and its sanitizer build stay free of SwiftNIO.
-        .target(
-            name: "Receiver",
-            dependencies: [
-                "ExportParser",
-                .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "NIOPosix", package: "swift-nio"),
-                .product(name: "Logging", package: "swift-log"),
-                .product(name: "Metrics", package: "swift-metrics"),
-                .product(name: "Prometheus", package: "swift-prometheus"),
-            ]
-        ),
+    ] + (withoutReceive ? [] : [receiver]) + [
         .executableTarget(
             name: "HealthImport",
             dependencies: [
                 "ExportParser",
                 "HealthFixtures",
-                "Receiver",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ]
+            ] + (withoutReceive ? [] : ["Receiver"]),
+            exclude: withoutReceive ? ["Receive.swift"] : [],
+            swiftSettings: receiveSettings
         ),
         .testTarget(
             name: "ExportParserTests",
-            dependencies: [
-                "ExportParser", "HealthFixtures", "Receiver",
-                // `receive`'s server run in the tests' process on 127.0.0.1 (`InProcessReceiver`),
-                // beside the process tests. Not HummingbirdTesting: its HTTP client brings
-                // AsyncHTTPClient, SwiftNIO's TLS and HTTP/2 and a second BoringSSL, the largest
-                // part of a cold build (docs/architecture.md, "Tests and CI").
-                .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-            ],
-            resources: [.copy("Fixtures")]
+            dependencies: ["ExportParser", "HealthFixtures"]
+                + (withoutReceive
+                    ? []
+                    : [
+                        "Receiver",
+                        // `receive`'s server run in the tests' process on 127.0.0.1 (`InProcessReceiver`),
+                        // beside the process tests. Not HummingbirdTesting: its HTTP client brings
+                        // AsyncHTTPClient, SwiftNIO's TLS and HTTP/2 and a second BoringSSL, the largest
+                        // part of a cold build (docs/architecture.md, "Tests and CI").
+                        .product(name: "Hummingbird", package: "hummingbird"),
+                        .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                    ]),
+            exclude: withoutReceive ? ["ReceiveServerTests.swift", "ReceiveMetricsTests.swift", "ReceiveInProcessSupport.swift"] : [],
+            resources: [.copy("Fixtures")],
+            swiftSettings: receiveSettings
         ),
     ]
 )

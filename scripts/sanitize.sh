@@ -7,6 +7,8 @@
 #   bash scripts/sanitize.sh address    # one of: address, thread
 #   SANITIZE_FILTER='Store|HAE' bash scripts/sanitize.sh address   # only the tests matching (swift test --filter)
 #   SANITIZE_SKIP='LargeStore' …                                     # and not those (swift test --skip)
+#   HEALTH_IMPORT_WITHOUT_RECEIVE=1 …   # without `receive`'s HTTP server and its tests (Package.swift;
+#                                       # CI's build): half the build. Set it for a whole scratch folder's life.
 #
 # Exit status: 0 when every run passed with no sanitizer report, 1 otherwise. A report makes
 # the test process fail (ASan/TSan abort on their first error with halt_on_error=1).

@@ -19,8 +19,16 @@ struct HealthImport: ParsableCommand {
               health-import convert ~/Downloads/export.zip --timezone Europe/Amsterdam --out out
             """,
         version: ExportParserVersion.current,
-        subcommands: [
-            Convert.self, Compare.self, Explain.self, Push.self, Receive.self, Fixtures.self, People.self, GDPRExport.self, Erase.self,
+        subcommands: [Convert.self, Compare.self, Explain.self, Push.self] + receiveCommand + [
+            Fixtures.self, People.self, GDPRExport.self, Erase.self,
         ]
     )
 }
+
+#if WITHOUT_RECEIVE
+    /// A build without `receive`'s HTTP server (Package.swift, HEALTH_IMPORT_WITHOUT_RECEIVE: CI's
+    /// AddressSanitizer build).
+    private let receiveCommand: [any ParsableCommand.Type] = []
+#else
+    private let receiveCommand: [any ParsableCommand.Type] = [Receive.self]
+#endif

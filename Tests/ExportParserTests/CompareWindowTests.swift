@@ -47,20 +47,22 @@ final class CompareWindowTests: ParseThreadsTestCase {
         }
     }
 
-    /// 30 dates from 2026-03-10 on every profile: windows at the first date, across
-    /// Europe/Amsterdam's change to summer time (03-29) and ending on the last date; the
-    /// traveller's trips move the zone, and its export.zip is read too.
+    /// 21 dates from 2026-03-10 (to 03-30) on every profile, two windows: a week from the first
+    /// date, and two weeks from 03-17 to the last date, across the traveller's flight west (03-20,
+    /// the fixture's middle date) and Europe/Amsterdam's change to summer time (03-29). The first
+    /// window has dates after it, the second dates before it; the traveller's export.zip is read
+    /// too.
     func testCompareOfAWindowReadIsTheFullReadsOnEveryProfile() throws {
         for profile in ["runner", "sedentary", "shift-worker", "traveller"] {
-            let dir = try FixtureCheck.make(days: 30, start: "2026-03-10", seed: 4, profile: profile, name: "cmpwin-\(profile)")
+            let dir = try FixtureCheck.make(days: 21, start: "2026-03-10", seed: 4, profile: profile, name: "cmpwin-\(profile)")
             let hae = dir.appendingPathComponent("hae.json").path
             var natives = ["export.xml"]
             if profile == "traveller" { natives.append("export.zip") }
             for name in natives {
                 let native = dir.appendingPathComponent(name).path
                 guard FileManager.default.fileExists(atPath: native) else { continue }
-                for from in ["2026-03-10", "2026-03-26", "2026-04-02"] {
-                    try assertSameOutputs(native, hae, from: from, "\(profile) \(name)")
+                for (from, days) in [("2026-03-10", 7), ("2026-03-17", 14)] {
+                    try assertSameOutputs(native, hae, from: from, days: days, "\(profile) \(name)")
                 }
             }
         }

@@ -46,8 +46,9 @@ final class GDPRExportLargeStoreTests: XCTestCase {
             print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss, time.monotonic() - start)
             sys.exit(status)
             """
-        let out = dir.appendingPathComponent("big.zip").path
-        for path in [dir.appendingPathComponent("big").path, out] {
+        // To a zip only: a folder is written from the same stream of rows, file by file, where the
+        // zip adds its entries' deflating and central directory (a debug build takes 20 s each).
+        for path in [dir.appendingPathComponent("big.zip").path] {
             let (status, text) = try GDPRTestSupport.python(
                 script, [TestPaths.tool.path, "gdpr-export", "--store", store, "--person", "big", "--out", path])
             XCTAssertEqual(status, 0)

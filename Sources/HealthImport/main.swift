@@ -1,4 +1,5 @@
 import ArgumentParser
+import ExportParser
 import Foundation
 
 // Usage errors exit with 2, as most command-line tools do (ArgumentParser's default is 64):
@@ -7,6 +8,8 @@ if let first = CommandLine.arguments.dropFirst().first, let sentence = CommandSu
     FileHandle.standardError.write(Data((sentence + "\n").utf8))
     exit(2)
 }
+// Before any thread hashes, and before libpq could set OpenSSL up with its exit handler.
+SHA256.setUpLibrary()
 do {
     var command = try HealthImport.parseAsRoot()
     try command.run()

@@ -20,7 +20,7 @@ struct PushDay: Sendable {
         while text.last?.isNewline == true { text.removeLast() }
         // One day a request, as the app sends it (docs/push.md, "The request").
         body = Data((kind == .wrapped ? "{\"data\": [" + text + "]}" : text).utf8)
-        sha256 = SHA256.hash(data: body).map { String(format: "%02x", $0) }.joined()
+        sha256 = FileDigest.hex(SHA256.hash(data: body))
     }
 }
 

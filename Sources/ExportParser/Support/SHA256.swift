@@ -17,9 +17,9 @@ import Foundation
 ///
 /// Unsafe code (docs/architecture.md, "Where unsafe code lives"): the bytes hashed are lent to
 /// the library for the call only; the context is freed once, in `deinit`.
-final class SHA256 {
+package final class SHA256 {
     /// The 32 bytes of a digest.
-    typealias Digest = [UInt8]
+    package typealias Digest = [UInt8]
 
     #if canImport(CommonCrypto)
         private var context = CC_SHA256_CTX()
@@ -35,6 +35,15 @@ final class SHA256 {
         /// `ClearAnswersTests`). `OPENSSL_INIT_NO_ATEXIT` leaves the freeing to the exit itself.
         private static let setUp: Bool = OPENSSL_init_crypto(UInt64(OPENSSL_INIT_NO_ATEXIT), nil) == 1
     #endif
+
+    /// Sets the crypto library up now, without its exit handler (`setUp`), before anything else
+    /// in the process can set it up with one: libpq does, with OpenSSL's defaults, when it opens
+    /// a TLS connection to a `postgres://` store. The tool calls it first thing (main.swift).
+    package static func setUpLibrary() {
+        #if !canImport(CommonCrypto)
+            _ = setUp
+        #endif
+    }
 
     init() {
         #if canImport(CommonCrypto)

@@ -16,6 +16,7 @@ final class ReceiveBusyPortTests: XCTestCase {
 
     /// A socket of this process listens on a free loopback port; `receive` is given that port.
     func testAPortInUseIsOneSentence() throws {
+        try ReceiveProcess.requireReceive()
         let dir = try TestPaths.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
@@ -50,6 +51,7 @@ final class ReceiveBusyPortTests: XCTestCase {
     }
 
     func testMaxBodySaysMiB() throws {
+        try ReceiveProcess.requireReceive()
         let help = try ToolRun.run(["receive", "--help"])
         XCTAssertEqual(help.status, 0)
         XCTAssertTrue(help.stdout.contains("--max-body <MiB>"), help.stdout)

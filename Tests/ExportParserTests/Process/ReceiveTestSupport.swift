@@ -17,6 +17,14 @@ final class ReceiveProcess: @unchecked Sendable {
         chmod(file, 0o600)
         return file
     }
+    /// Skips the calling test when the tool was built without `receive` (Package.swift,
+    /// HEALTH_IMPORT_WITHOUT_RECEIVE: CI's AddressSanitizer build).
+    static func requireReceive() throws {
+        #if WITHOUT_RECEIVE
+            throw XCTSkip("built without `receive` (HEALTH_IMPORT_WITHOUT_RECEIVE, CI's AddressSanitizer build)")
+        #endif
+    }
+
     let process = Process()
     let log: URL
     private(set) var port = 0
@@ -24,9 +32,7 @@ final class ReceiveProcess: @unchecked Sendable {
     /// Starts `health-import receive --listen 127.0.0.1:0 ARGS` and waits for its "listening" line.
     /// `environment`: added to the tool's (a PostgreSQL store's PGPASSWORD).
     init(_ args: [String], log: URL, environment extra: [String: String] = [:]) throws {
-        #if WITHOUT_RECEIVE
-            throw XCTSkip("built without `receive` (HEALTH_IMPORT_WITHOUT_RECEIVE, CI's AddressSanitizer build)")
-        #endif
+        try Self.requireReceive()
         let tool = TestPaths.tool
         guard FileManager.default.isExecutableFile(atPath: tool.path) else { throw XCTSkip("no built health-import at \(tool.path)") }
         self.log = log

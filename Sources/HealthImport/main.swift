@@ -9,7 +9,7 @@ if let first = CommandLine.arguments.dropFirst().first, let sentence = CommandSu
     exit(2)
 }
 // Before any thread hashes, and before libpq could set OpenSSL up with its exit handler.
-SHA256.setUpLibrary()
+CryptoLibrary.setUp()
 do {
     var command = try HealthImport.parseAsRoot()
     try command.run()

@@ -48,10 +48,11 @@ final class CompareWindowTests: ParseThreadsTestCase {
     }
 
     /// 21 dates from 2026-03-10 (to 03-30) on every profile, two windows: a week from the first
-    /// date, and two weeks from 03-17 to the last date, across the traveller's flight west (03-20,
-    /// the fixture's middle date) and Europe/Amsterdam's change to summer time (03-29). The first
-    /// window has dates after it, the second dates before it; the traveller's export.zip is read
-    /// too.
+    /// date (dates after it), and two weeks from 03-17 to the last date (dates before it), across
+    /// Europe/Amsterdam's change to summer time (03-29) for the three who stay home, and the
+    /// traveller's flight west (03-20, the fixture's middle date; New York had changed on 03-08).
+    /// The traveller has a third window with dates on both sides, 03-14 to 03-20, ending on the
+    /// flight's date; its export.zip is read too.
     func testCompareOfAWindowReadIsTheFullReadsOnEveryProfile() throws {
         for profile in ["runner", "sedentary", "shift-worker", "traveller"] {
             let dir = try FixtureCheck.make(days: 21, start: "2026-03-10", seed: 4, profile: profile, name: "cmpwin-\(profile)")
@@ -61,7 +62,9 @@ final class CompareWindowTests: ParseThreadsTestCase {
             for name in natives {
                 let native = dir.appendingPathComponent(name).path
                 guard FileManager.default.fileExists(atPath: native) else { continue }
-                for (from, days) in [("2026-03-10", 7), ("2026-03-17", 14)] {
+                var windows = [("2026-03-10", 7), ("2026-03-17", 14)]
+                if profile == "traveller" { windows.append(("2026-03-14", 7)) }
+                for (from, days) in windows {
                     try assertSameOutputs(native, hae, from: from, days: days, "\(profile) \(name)")
                 }
             }

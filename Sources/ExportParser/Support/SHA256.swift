@@ -17,9 +17,9 @@ import Foundation
 ///
 /// Unsafe code (docs/architecture.md, "Where unsafe code lives"): the bytes hashed are lent to
 /// the library for the call only; the context is freed once, in `deinit`.
-package final class SHA256 {
+final class SHA256 {
     /// The 32 bytes of a digest.
-    package typealias Digest = [UInt8]
+    typealias Digest = [UInt8]
 
     #if canImport(CommonCrypto)
         private var context = CC_SHA256_CTX()
@@ -33,17 +33,8 @@ package final class SHA256 {
         /// threads hashes (the input's sha256 during the parse) had that thread's digest fail to
         /// start, or crash, after the handler ran (seen in CI: `HostileZipTests`,
         /// `ClearAnswersTests`). `OPENSSL_INIT_NO_ATEXIT` leaves the freeing to the exit itself.
-        private static let setUp: Bool = OPENSSL_init_crypto(UInt64(OPENSSL_INIT_NO_ATEXIT), nil) == 1
+        fileprivate static let setUp: Bool = OPENSSL_init_crypto(UInt64(OPENSSL_INIT_NO_ATEXIT), nil) == 1
     #endif
-
-    /// Sets the crypto library up now, without its exit handler (`setUp`), before anything else
-    /// in the process can set it up with one: libpq does, with OpenSSL's defaults, when it opens
-    /// a TLS connection to a `postgres://` store. The tool calls it first thing (main.swift).
-    package static func setUpLibrary() {
-        #if !canImport(CommonCrypto)
-            _ = setUp
-        #endif
-    }
 
     init() {
         #if canImport(CommonCrypto)
@@ -101,5 +92,17 @@ package final class SHA256 {
         let hasher = SHA256()
         hasher.update(data: data)
         return hasher.finalize()
+    }
+}
+
+/// The crypto library set up now, without its exit handler (`SHA256.setUp`), before anything else
+/// in the process can set it up with one: libpq does, with OpenSSL's defaults, when it opens a TLS
+/// connection to a `postgres://` store, and the first to set it up decides. The tool calls it
+/// first thing (main.swift).
+package enum CryptoLibrary {
+    package static func setUp() {
+        #if !canImport(CommonCrypto)
+            _ = SHA256.setUp
+        #endif
     }
 }

@@ -57,8 +57,8 @@ final class PostgresStoreProcessTests: PostgresServerTestCase {
     }
 
     /// A URL with a password is refused before anything connects, with what to use instead, and
-    /// the password appears in no output: neither that refusal, nor a wrong PGPASSWORD's error,
-    /// nor the log of a receiver that connected with the right one.
+    /// the password appears in no output: neither that refusal, nor a wrong PGPASSWORD's error
+    /// (nor a receiver's log: the next test).
     func testThePasswordIsNeverOnTheCommandLineNorPrinted() throws {
         let url = try server.createDatabase("secret")
         let withPassword = url.replacingOccurrences(of: "health@", with: "health:\(PostgresTestServer.password)@")
@@ -87,7 +87,13 @@ final class PostgresStoreProcessTests: PostgresServerTestCase {
         chmod(passFile, 0o600)
         let fromFile = try ToolRun.run(["people", "--store", url], environment: ["PGPASSFILE": passFile])
         XCTAssertEqual(fromFile.status, 0, fromFile.printed)
+    }
 
+    /// A receiver that connected with the password (PGPASSWORD) names its store without it.
+    func testTheReceiversLogNamesTheStoreWithoutThePassword() throws {
+        let url = try server.createDatabase("secretlog")
+        let dir = try TestPaths.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
         let receiver = try ReceiveProcess(
             ["--store", url, "--api-key-file", try ReceiveProcess.keyFile(in: dir)], log: dir.appendingPathComponent("receive.log"),
             environment: server.environment)

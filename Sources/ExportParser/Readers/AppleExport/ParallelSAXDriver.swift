@@ -31,9 +31,10 @@ import Foundation
 /// `finish` (or `settle`) has waited for it; chunks pass through the queues' locks and their
 /// `parsed` semaphore.
 ///
+/// The workers' and the player's loops are in `ParallelSAXDriver+Threads.swift`.
+///
 /// Unsafe code here (docs/architecture.md, "Where unsafe code lives"): `feed`'s buffer (valid for
-/// the call; its bytes are copied into chunks) and the chunks' `[UInt8]` lent to libxml2 for one
-/// `feed` each; `feed(reading:)` lets `read` write into the uninitialised capacity
+/// the call; its bytes are copied into chunks); `feed(reading:)` lets `read` write into the uninitialised capacity
 /// `Array.append(contentsOf:)` hands to `SpareCapacityRead` (never past it: the read is
 /// limited to that buffer's count, and the array counts only the bytes the read returned); the
 /// cut search reads a buffer of the array it belongs to inside `withUnsafeBufferPointer`, or
@@ -372,121 +373,5 @@ final class ParallelSAXDriver: ExportParse, @unchecked Sendable {
         // Never discarded: the player may be waiting for a queued chunk's `parsed`.
         work.close()
         for _ in 0..<workerCount { workersDone.wait() }
-    }
-
-    // MARK: - Workers
-
-    private static func parseChunks(
-        from work: BoundedBatchQueue<ParseChunk>, state: ChunkPlayState, spares: TapeSpares<ElementTape>, file: String,
-        window: ExportWindow?
-    ) {
-        var seen = ExportWindow.Seen()
-        while let batch = work.pop() {
-            for chunk in batch {
-                defer { chunk.parsed.signal() }
-                if state.workersStopped { continue }
-                // The window read: only the elements that can reach the dates asked about go on.
-                if let window, chunk.mapped != nil {
-                    chunk.takeMapped(window, seen: &seen)
-                } else {
-                    chunk.takeMapped()
-                    window?.filter(&chunk.bytes, seen: &seen)
-                }
-                // The window read's reading thread tests no control byte (`PrologFilter.checksBody`):
-                // the bytes left for libxml2 are tested here, a sliver of the chunk. A NUL leaves
-                // the chunk to the player's parser, whose libxml2 refuses it: an error, so the
-                // window read is done again in full (`ExplainJob`), and the NUL reported there.
-                if !seen.sleep.isEmpty { (chunk.sleep, seen.sleep) = (seen.sleep, WalkedSleepSamples()) }
-                if window != nil, !chunk.dropControls() { continue }
-                let recorder = ElementRecorder(file: file, syntheticRoot: !chunk.first, spares: spares) { chunk.tapes.append($0) }
-                recorder.expect(chunk.sleep)
-                chunk.shortcuts = EntityShortcuts.apply(&chunk.bytes)
-                recorder.shortcuts = chunk.shortcuts
-                do {
-                    try chunk.bytes.withUnsafeBytes { try recorder.feed($0) }
-                    if chunk.last { try recorder.finish() } else { try recorder.finishChunk() }
-                    recorder.flush()
-                    chunk.valid = chunk.last || recorder.rootCloses == 1
-                } catch {
-                    chunk.valid = false
-                }
-                if chunk.valid {
-                    recorder.releaseParser()
-                    chunk.recorder = recorder
-                    chunk.newlines = ParseChunk.lineFeeds(chunk.bytes)
-                } else {
-                    for t in chunk.tapes { spares.recycle(t) }
-                    chunk.tapes = []
-                }
-            }
-        }
-        window?.collect(seen)
-    }
-
-    // MARK: - The player
-
-    private static func play(
-        _ order: BoundedBatchQueue<ParseChunk>, into handler: ExportElementHandler, state: ChunkPlayState, spares: TapeSpares<ElementTape>,
-        byteSpares: ChunkByteSpares, file: String
-    ) {
-        var lineBase = 1  // the file's line of the next chunk's first byte
-        var sequential: ElementRecorder?
-        while let batch = order.pop() {
-            for chunk in batch {
-                chunk.parsed.wait()
-                // The worker is done with the bytes once `parsed` is signalled.
-                defer { byteSpares.recycle(&chunk.bytes) }
-                if chunk.controlsDropped > 0 { state.addDropped(chunk.controlsDropped) }
-                if sequential == nil, !chunk.sequential, chunk.valid {
-                    let offset = Int32(truncatingIfNeeded: chunk.first ? 0 : lineBase - 2)
-                    for t in chunk.tapes {
-                        t.play(into: handler, lineOffset: offset)
-                        spares.recycle(t)
-                    }
-                    chunk.tapes = []
-                    chunk.recorder = nil
-                    lineBase += chunk.newlines
-                    state.markRoot()
-                    continue
-                }
-                // From here on, one parser reads the rest of the input in order, as the file has it.
-                chunk.takeMapped()
-                if chunk.shortcuts {
-                    EntityShortcuts.restore(&chunk.bytes)
-                    chunk.shortcuts = false
-                }
-                for t in chunk.tapes { spares.recycle(t) }
-                chunk.tapes = []
-                chunk.recorder = nil
-                if sequential == nil {
-                    state.stopWorkers()
-                    let offset = chunk.first ? 0 : lineBase - 2
-                    let lineOffset = Int32(truncatingIfNeeded: offset)
-                    sequential = ElementRecorder(file: file, syntheticRoot: !chunk.first, lineOffset: offset, spares: spares) { t in
-                        t.play(into: handler, lineOffset: lineOffset)
-                        spares.recycle(t)
-                    }
-                }
-                guard let parser = sequential, state.failure == nil else { continue }
-                parser.expect(chunk.sleep)
-                do {
-                    try chunk.bytes.withUnsafeBytes { try parser.feed($0) }
-                    if chunk.last {
-                        try parser.finish()
-                        parser.flush()
-                        if parser.sawRoot { state.markRoot() }
-                        state.endLocation = parser.location()
-                    } else {
-                        parser.flush()
-                    }
-                } catch let e as InputError {
-                    state.fail(e)
-                    order.discardAndClose()
-                } catch {
-                    state.fail(InputError(file: file, message: "\(error)"))
-                    order.discardAndClose()
-                }
-            }
-        }
     }
 }

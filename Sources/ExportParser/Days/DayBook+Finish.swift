@@ -105,11 +105,11 @@ extension DayBook {
         // side by side they were the peak of a 6.4 GB export with the store (issue 24: 104 →
         // 98 MB). What it costs is the overlap: the nights' time (about 0.1 s there) is no
         // longer spent beside the days' loop. Their results are merged where they were.
-        var nightsByDate: [Int: NightResult] = [:]
-        if !options.nightsBesideDays {
-            nightsByDate = finishedNights?.value() ?? [:]
-            finishedNights = nil
+        func takeNights() -> [Int: NightResult] {
+            defer { finishedNights = nil }
+            return finishedNights?.value() ?? [:]
         }
+        var nightsByDate = options.nightsBesideDays ? [:] : takeNights()
         lastState = nil
         while let (n, st) = days.popFirst() {
             guard wants(n) else { continue }
@@ -125,10 +125,7 @@ extension DayBook {
         finishedRuns = runs
         // With `nightsBesideDays` the nights are taken now, the days above made meanwhile; they
         // are merged below as in the other order (the merge's order is what makes the days).
-        if options.nightsBesideDays {
-            nightsByDate = finishedNights?.value() ?? [:]
-            finishedNights = nil
-        }
+        if options.nightsBesideDays { nightsByDate = takeNights() }
         // In day order, a day's metrics together: each day is taken out and put back once.
         do {
             let totals = sumTotals?.value() ?? []

@@ -153,29 +153,25 @@ struct NightBook {
         priority: SourcePriority, clock: LocalClock, watches: Set<String>, names: [String], days: ClosedRange<Int>? = nil,
         halves: Bool = false
     ) -> [Int: NightResult] {
-        var out: [Int: NightResult]
         // The cut: the first placed session of a night, from the middle on (none: one pass).
-        var middle = halves ? placed.count / 2 : 0
-        while middle > 0, middle < placed.count,
-            sessionNights[Int(placed[middle].session)] == sessionNights[Int(placed[middle - 1].session)]
-        {
-            middle += 1
+        var cut = halves ? placed.count / 2 : 0
+        while cut > 0, cut < placed.count, sessionNights[Int(placed[cut].session)] == sessionNights[Int(placed[cut - 1].session)] {
+            cut += 1
         }
-        if middle > 0, middle < placed.count {
-            let book = Box(self), twin = Box(clock.twin()), cut = middle
-            let early = FinishingWork<[Int: NightResult]>("nights-early", parallel: true) { [book, twin] in
+        if cut == placed.count { cut = 0 }
+        var early: FinishingWork<[Int: NightResult]>?
+        if cut > 0 {
+            let book = Box(self), twin = Box(clock.twin()), earlier = cut
+            early = FinishingWork("nights-early", parallel: true) { [book, twin] in
                 guard let nights = book.value, let clock = twin.value else { return [:] }
                 return nights.resolveNights(
-                    0..<cut, ranks: SourceRanks(priority: priority, watches: watches), clock: clock, names: names, days: days)
+                    0..<earlier, ranks: SourceRanks(priority: priority, watches: watches), clock: clock, names: names, days: days)
             }
-            out = resolveNights(
-                middle..<placed.count, ranks: SourceRanks(priority: priority, watches: watches), clock: clock, names: names, days: days)
-            // A night in both halves (its sessions not together: none are) keeps the later, as one pass does.
-            out.merge(early.value()) { later, _ in later }
-        } else {
-            out = resolveNights(
-                0..<placed.count, ranks: SourceRanks(priority: priority, watches: watches), clock: clock, names: names, days: days)
         }
+        var out = resolveNights(
+            cut..<placed.count, ranks: SourceRanks(priority: priority, watches: watches), clock: clock, names: names, days: days)
+        // A night in both halves (its sessions not together: none are) keeps the later, as one pass does.
+        if let early { out.merge(early.value()) { later, _ in later } }
         for (day, n) in nights where days?.contains(day) ?? true {
             var means: [Int: Double] = [:]
             for (i, avg) in n.nightAvg { means[i] = avg.sum / Double(avg.count) }

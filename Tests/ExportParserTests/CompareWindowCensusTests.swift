@@ -93,9 +93,11 @@ final class CompareWindowCensusTests: ParseThreadsTestCase {
     }
 
     /// Whether the window read of `text` stands on its own (the census was trusted).
-    static func windowReadStands(_ text: String, from: String = "2024-02-01", days: Int = 7, zone: String? = nil) throws -> Bool {
+    static func windowReadStands(
+        _ text: String, from: String = "2024-02-01", days: Int = 7, zone: String? = nil, chunk: Int = 64
+    ) throws -> Bool {
         ParseThreads.count = 2
-        ParseThreads.chunkBytes = 64
+        ParseThreads.chunkBytes = chunk
         let path = try TestPaths.temporaryDirectory("census-stands").appendingPathComponent("export.xml")
         try Data(text.utf8).write(to: path)
         let day = try XCTUnwrap(CivilDate.parseISODate(from))

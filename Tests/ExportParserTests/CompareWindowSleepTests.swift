@@ -148,27 +148,27 @@ final class CompareWindowSleepTests: ParseThreadsTestCase {
         let left = String(decoding: bytes, as: UTF8.self)
         XCTAssertEqual(left, "<HealthData locale=\"en_US\">\n" + Census.inWindow + entity + "</HealthData>\n")
         let steps = Census.inWindow.utf8.count, kept = entity.utf8.count
-        XCTAssertEqual(seen.sleep.places, [27, 27 + steps, 27 + steps, 27 + steps + kept])
-        // core, deep, asleep, in bed (`WalkedSleepSample.values`).
-        XCTAssertEqual(seen.sleep.samples.map(\.value), [4, 5, 1, 0])
-        XCTAssertEqual(seen.sleep.samples.map(\.deviceIsWatch), [true, true, false, false])
+        XCTAssertEqual(seen.walked.places, [27, 27 + steps, 27 + steps, 27 + steps + kept])
+        // core, deep, asleep, in bed (`WalkedElement.values`).
+        XCTAssertEqual(seen.walked.elements.map(\.value), [4, 5, 1, 0])
+        XCTAssertEqual(seen.walked.elements.map(\.deviceIsWatch), [true, true, false, false])
         func text(_ first: Int32, _ count: Int32) -> String {
-            String(decoding: seen.sleep.sources[Int(first)..<Int(first + count)], as: UTF8.self)
+            String(decoding: seen.walked.sources[Int(first)..<Int(first + count)], as: UTF8.self)
         }
-        XCTAssertEqual(seen.sleep.samples.map { text($0.sourceFirst, $0.sourceCount) }, ["Ann’s Watch", "Watch", "Phone", "Phone"])
-        XCTAssertEqual(seen.sleep.samples.map(\.zoneCount), [-1, -1, 13, -1])  // "Europe/Berlin": 13 bytes
-        XCTAssertEqual(text(seen.sleep.samples[2].zoneFirst, 13), "Europe/Berlin")
+        XCTAssertEqual(seen.walked.elements.map { text($0.sourceFirst, $0.sourceCount) }, ["Ann’s Watch", "Watch", "Phone", "Phone"])
+        XCTAssertEqual(seen.walked.elements.map(\.zoneCount), [-1, -1, 13, -1])  // "Europe/Berlin": 13 bytes
+        XCTAssertEqual(text(seen.walked.elements[2].zoneFirst, 13), "Europe/Berlin")
         // The digest as the handler makes it: key, separator, value, separator.
         var digest = FNV1a()
         digest.add("HKTimeZone")
         digest.separate()
         digest.add("Europe/Berlin")
         digest.separate()
-        XCTAssertEqual(seen.sleep.samples[2].digest.value, digest.value)
-        XCTAssertEqual(seen.sleep.samples.map(\.hasMetadata), [false, false, true, false])
+        XCTAssertEqual(seen.walked.elements[2].digest.value, digest.value)
+        XCTAssertEqual(seen.walked.elements.map(\.hasMetadata), [false, false, true, false])
         // 2024-01-09 23:00 +0100 = 22:00 UTC on day 19,731 (2024-01-09 = 19,723 + 8).
-        XCTAssertEqual(seen.sleep.samples[0].start, Timestamp(seconds: 19_731 * 86_400 + 22 * 3_600, offset: 3_600))
-        XCTAssertEqual(seen.sleep.samples[0].end, Timestamp(seconds: 19_732 * 86_400 + 1 * 3_600, offset: 3_600))
+        XCTAssertEqual(seen.walked.elements[0].start, Timestamp(seconds: 19_731 * 86_400 + 22 * 3_600, offset: 3_600))
+        XCTAssertEqual(seen.walked.elements[0].end, Timestamp(seconds: 19_732 * 86_400 + 1 * 3_600, offset: 3_600))
     }
 
     /// The tape keeps the file's order: walked samples placed among the kept bytes come before
@@ -187,28 +187,28 @@ final class CompareWindowSleepTests: ParseThreadsTestCase {
         let head = "<HealthData locale=\"en_US\">", controls = String(repeating: "\u{0B}", count: 300)
         let one = steps("5"), two = steps("6", source: "Ph" + controls + "one"), three = steps("7")
         let text = head + one + two + three + "\n</HealthData>\n"
-        func walked(_ value: UInt8, sourceFirst: Int32) -> WalkedSleepSample {
-            WalkedSleepSample(
+        func walked(_ value: UInt8, sourceFirst: Int32) -> WalkedElement {
+            WalkedElement(
                 start: Timestamp(seconds: 1_706_900_000, offset: 3_600), end: Timestamp(seconds: 1_706_903_600, offset: 3_600),
                 deviceIsWatch: true, sourceFirst: sourceFirst, sourceCount: 5, value: value)
         }
-        var sleep = WalkedSleepSamples()
+        var sleep = WalkedElements()
         sleep.sources = Array("Watch".utf8)
-        sleep.samples = [walked(4, sourceFirst: 0), walked(5, sourceFirst: 0), walked(6, sourceFirst: 0)]
+        sleep.elements = [walked(4, sourceFirst: 0), walked(5, sourceFirst: 0), walked(6, sourceFirst: 0)]
         let a = head.utf8.count + one.utf8.count, b = a + two.utf8.count, c = b + three.utf8.count
         sleep.places = [a, b, c]
         let chunk = ParseChunk(bytes: Array(text.utf8), first: true, last: true, sequential: false)
-        chunk.sleep = sleep
+        chunk.walked = sleep
         XCTAssertTrue(chunk.dropControls())
         XCTAssertEqual(chunk.controlsDropped, 300)
-        XCTAssertEqual(chunk.sleep.places, [a, b - 300, c - 300])
+        XCTAssertEqual(chunk.walked.places, [a, b - 300, c - 300])
         let expected = ["5", Self.core, "6", Self.deep, "7", Self.rem]
-        XCTAssertEqual(try played(chunk.bytes, [chunk.sleep]), expected)
+        XCTAssertEqual(try played(chunk.bytes, [chunk.walked]), expected)
         // Two pieces, cut after the second record: the third and the REM sample are the second's.
         let cut = b - 300
-        var first = chunk.sleep, second = chunk.sleep
-        (first.samples, first.places) = (Array(first.samples.prefix(2)), Array(first.places.prefix(2)))
-        (second.samples, second.places) = ([second.samples[2]], [c - 300 - cut])
+        var first = chunk.walked, second = chunk.walked
+        (first.elements, first.places) = (Array(first.elements.prefix(2)), Array(first.places.prefix(2)))
+        (second.elements, second.places) = ([second.elements[2]], [c - 300 - cut])
         XCTAssertEqual(try played(chunk.bytes, [first, second], cut: cut), expected)
     }
 
@@ -250,7 +250,7 @@ final class CompareWindowSleepTests: ParseThreadsTestCase {
 
     /// The values of the samples a handler hears from `bytes` recorded with `walked` (one a piece;
     /// two pieces cut at `cut`): a steps record's number, a sleep sample's text.
-    private func played(_ bytes: [UInt8], _ walked: [WalkedSleepSamples], cut: Int? = nil) throws -> [String] {
+    private func played(_ bytes: [UInt8], _ walked: [WalkedElements], cut: Int? = nil) throws -> [String] {
         var tapes: [ElementTape] = []
         let spares = TapeSpares<ElementTape>()
         let recorder = ElementRecorder(file: "export.xml", spares: spares) { tapes.append($0) }

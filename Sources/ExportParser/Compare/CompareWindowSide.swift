@@ -61,7 +61,10 @@ enum CompareWindowSide {
         } else {
             countedOrNot = try firstCensus.value()
         }
-        guard let counted = countedOrNot, !workoutOutreaches(finished, window: window) else { return nil }
+        // A trip's second read dates by the first's timeline: both books' walked workouts count.
+        guard let counted = countedOrNot, !workoutOutreaches(finished, window: window), !book.walkedWorkoutUnsure,
+            !finished.walkedWorkoutUnsure
+        else { return nil }
         let census = counted.census
         if namesOneSourceTwice(finished.sourceNames + census.rawSources.map({ WindowCensus.decode($0.name) })) { return nil }
         let names = Array(Set(finished.sourceNames).union(census.sourceNames))

@@ -82,6 +82,11 @@ final class DayBook: SampleSink {
     /// Workouts that repeated one already read but for their creation date or app version (a sync's
     /// copies).
     var duplicateWorkouts: Int { workouts.duplicates }
+    /// The starts of the workouts heard, and of the walked ones among them (`walkedWorkout`).
+    private var workoutStarts = Set<Int64>(), walkedStarts = Set<Int64>()
+    /// A walked workout shares its start with another, and which counts once (which the full
+    /// read's identities tell) changes what the book holds: `compare` reads the side in full.
+    private(set) var walkedWorkoutUnsure = false
     /// Heart-rate samples held in memory for the workouts now (at most a chunk; the rest are
     /// spilled): what tests read to see that memory stays bounded, not the process's RSS.
     var heartRatesInMemory: Int { workouts.heartRatesInMemory }
@@ -316,7 +321,42 @@ final class DayBook: SampleSink {
     func workout(_ w: Workout) {
         confinement.check("a day book")
         if w.end.seconds > latestData.seconds { latestData = w.end }
+        // A copy of a walked workout counts once in a full read, here twice: the same only if
+        // its zone is noted to no effect.
+        if !workoutStarts.insert(w.start.seconds).inserted, walkedStarts.contains(w.start.seconds), !notesIdly(w) {
+            walkedWorkoutUnsure = true
+        }
         guard workouts.add(w) else { return }
+        place(w)
+    }
+
+    /// `compare`'s window read: a workout outside the window read from its bytes (its type, source,
+    /// dates and zone: `ExportWindow.walkWorkout`). Its date, source, run and zone are a full
+    /// read's, unless it is a copy the full read counts once (`WorkoutIdentity`, which needs its
+    /// children): a workout starting when another did is taken only when noting its zone changes
+    /// nothing (a sync's copies follow each other with one zone), else the book is unsure.
+    /// Its figures are not (never compared outside the window).
+    func walkedWorkout(_ w: Workout) {
+        confinement.check("a day book")
+        if w.end.seconds > latestData.seconds { latestData = w.end }
+        if !workoutStarts.insert(w.start.seconds).inserted, !notesIdly(w) { walkedWorkoutUnsure = true }
+        walkedStarts.insert(w.start.seconds)
+        workouts.addWalked(w)
+        place(w)
+    }
+
+    /// Whether placing `w`, which starts when a workout placed before did, changes nothing the
+    /// book holds: dating by the timeline, its zone's note (`ZoneNotes.isIdle`); else its date's
+    /// zone and offset, the first noted kept (the other workout noted an offset, and a zone if
+    /// it had one).
+    private func notesIdly(_ w: Workout) -> Bool {
+        guard let zone = w.timeZoneName else { return true }
+        if dating { return zoneNotes.isIdle(zone, at: w.start.seconds) }
+        return state(clock.day(w.start)).zoneName != nil
+    }
+
+    /// A workout counted: its zone noted (the timeline's, or its date's).
+    private func place(_ w: Workout) {
         if dating, let zone = w.timeZoneName { zoneNotes.note(zone, at: w.start.seconds) }
         if !dating {
             let day = clock.day(w.start)

@@ -35,6 +35,15 @@ struct WorkoutBook {
         return true
     }
 
+    /// A walked workout (`DayBook.walkedWorkout`): no identity to count it once by, and no
+    /// figures, so no heart-rate samples wanted for it (it is outside the window read's reach,
+    /// where they were cut).
+    mutating func addWalked(_ w: Workout) {
+        var kept = WorkoutFigures.kept(w)
+        kept.needsHeartRateSamples = false
+        workouts.append(kept)
+    }
+
     /// The latest end (seconds since 1970) of the workouts starting in `starts` that take their
     /// heart rate from the samples (they state none of their own); nil when there are none. A
     /// window read holds the heart rate of its window and margin only: such a workout ending

@@ -82,6 +82,12 @@ struct ZoneNotes {
         runs.append((t, t, name))
     }
 
+    /// Whether `note(name, at: t)` would change nothing: the last run is `name`'s and ends at `t`.
+    func isIdle(_ name: String, at t: Int64) -> Bool {
+        guard let r = runs.last else { return false }
+        return r.name == name && r.last == t
+    }
+
     /// The timeline the entries give, or nil when there were none.
     var timeline: ZoneTimeline? {
         ZoneTimeline(runs.flatMap { [($0.first, $0.name), ($0.last, $0.name)] })

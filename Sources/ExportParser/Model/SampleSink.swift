@@ -56,6 +56,11 @@ protocol SampleSink: AnyObject {
     func sample(_ sample: Sample, metadata: MetadataEntryTexts)
     func correlation(_ correlation: Correlation)
     func workout(_ workout: Workout)
+    /// `compare`'s window read: a workout outside the window that a worker read from its bytes
+    /// (`ExportWindow.walkWorkout`): its type, source, dates and zone only, so its identity
+    /// (`WorkoutIdentity`), which its children make, is unknown. The default passes it on to
+    /// `workout(_:)`, for a sink that keeps no identity.
+    func walkedWorkout(_ workout: Workout)
     func activitySummary(_ summary: ActivitySummary)
     func extra(_ item: ExtraItem)
     /// A night an input already summarised (HAE's aggregated `sleep_analysis`).
@@ -84,6 +89,7 @@ extension SampleSink {
     func sample(_ sample: Sample, metadata: MetadataEntryTexts) { self.sample(sample) }
     func correlation(_ correlation: Correlation) {}
     func workout(_ workout: Workout) {}
+    func walkedWorkout(_ workout: Workout) { self.workout(workout) }
     func activitySummary(_ summary: ActivitySummary) {}
     func extra(_ item: ExtraItem) {}
     func sleepSummary(_ night: SleepSummary) {}
@@ -110,6 +116,7 @@ final class SinkFanout: SampleSink {
     }
     func correlation(_ c: Correlation) { for s in sinks { s.correlation(c) } }
     func workout(_ w: Workout) { for s in sinks { s.workout(w) } }
+    func walkedWorkout(_ w: Workout) { for s in sinks { s.walkedWorkout(w) } }
     func activitySummary(_ a: ActivitySummary) { for s in sinks { s.activitySummary(a) } }
     func extra(_ item: ExtraItem) { for s in sinks { s.extra(item) } }
     func sleepSummary(_ n: SleepSummary) { for s in sinks { s.sleepSummary(n) } }

@@ -78,40 +78,41 @@ final class ElementRecorder: @unchecked Sendable {
     }
 
     @exclusivity(unchecked) private var tape: ElementTape
-    /// `compare`'s walked sleep samples (`expect`), their places counted in bytes fed; those from
+    /// `compare`'s walked elements (`expect`), their places counted in bytes fed; those from
     /// `walkedNext` on are not on a tape yet.
-    @exclusivity(unchecked) private var walked = WalkedSleepSamples()
+    @exclusivity(unchecked) private var walked = WalkedElements()
     @exclusivity(unchecked) private var walkedNext = 0
     /// Bytes given to libxml2 so far (the synthetic `<HealthData>` line included).
     @exclusivity(unchecked) private var fed = 0
 
-    /// The walked sleep samples of the bytes fed next (`ParseChunk.sleep`, placed among them):
+    /// The walked elements of the bytes fed next (`ParseChunk.walked`, placed among them):
     /// each goes on the tape before the first top-level element libxml2 meets past its place, or
     /// before the root closes, so that the tape is in the file's order. libxml2's place in the
     /// input (`xmlByteConsumed`) is inside a start tag when its callback runs, and a place is
     /// between two top-level elements (where the walked one was cut): an element starts past it
     /// exactly when it came after the walked one in the file.
-    func expect(_ samples: WalkedSleepSamples) {
+    func expect(_ samples: WalkedElements) {
         guard !samples.isEmpty else { return }
-        if walkedNext == walked.samples.count {
-            walked = WalkedSleepSamples()
+        if walkedNext == walked.elements.count {
+            walked = WalkedElements()
             walkedNext = 0
         }
         let shift = Int32(walked.sources.count)
-        for var w in samples.samples {
+        for var w in samples.elements {
             w.sourceFirst += shift
             w.zoneFirst += shift
-            walked.samples.append(w)
+            w.typeFirst += shift
+            walked.elements.append(w)
         }
         walked.places.append(contentsOf: samples.places.map { $0 + fed })
         walked.sources.append(contentsOf: samples.sources)
     }
 
-    /// Puts on the tape the walked samples placed before `at` (bytes fed).
+    /// Puts on the tape the walked elements placed before `at` (bytes fed).
     private func recordWalked(before at: Int) {
         walked.sources.withUnsafeBufferPointer { sources in
-            while walkedNext < walked.samples.count, walked.places[walkedNext] < at {
-                tape.recordWalked(walked.samples[walkedNext], bytes: sources.baseAddress!)
+            while walkedNext < walked.elements.count, walked.places[walkedNext] < at {
+                tape.recordWalked(walked.elements[walkedNext], bytes: sources.baseAddress!)
                 walkedNext += 1
                 if tape.isFull { handOver() }
             }
@@ -207,7 +208,7 @@ final class ElementRecorder: @unchecked Sendable {
         if failure != nil { return }  // stopped: nothing more is recorded
         depth -= 1
         if depth == 0 {
-            if walkedNext < walked.samples.count { recordWalked(before: .max) }
+            if walkedNext < walked.elements.count { recordWalked(before: .max) }
             rootCloses += 1
             if !recordsRootEnd { return }
         }
@@ -242,7 +243,7 @@ final class ElementRecorder: @unchecked Sendable {
             return
         }
         if failure != nil { return }  // stopped: libxml2 may still report a tag it had parsed
-        if depth == 1, walkedNext < walked.samples.count { recordWalked(before: Int(xmlByteConsumed(ctxt))) }
+        if depth == 1, walkedNext < walked.elements.count { recordWalked(before: Int(xmlByteConsumed(ctxt))) }
         depth += 1
         tape.recordStart(
             name: name, line: Int32(truncatingIfNeeded: xmlSAX2GetLineNumber(ctxt)),

@@ -13,7 +13,7 @@
 /// views into it are valid while the tape is being played.
 // @unchecked Sendable: filled by the parsing thread, then handed through the queue's lock to the player, never shared.
 final class ElementTape: RecordedTape, @unchecked Sendable {
-    enum Kind: UInt8 { case start, end, walkedSleep }
+    enum Kind: UInt8 { case start, end, walked }
 
     /// One start or end tag. For a start tag, its attributes are entries
     /// `attributeFirst ..< attributeFirst + attributeCount` of the attribute arrays.
@@ -39,9 +39,9 @@ final class ElementTape: RecordedTape, @unchecked Sendable {
     private var bytes: UnsafeMutablePointer<UInt8>
     private var byteCapacity: Int
     private var byteCount = 0
-    /// `compare`'s walked sleep samples (`recordWalked`), their sources in `bytes`; a
-    /// `.walkedSleep` event's `attributeFirst` is its index here.
-    private var walked: [WalkedSleepSample] = []
+    /// `compare`'s walked elements (`recordWalked`), their texts in `bytes`; a `.walked` event's
+    /// `attributeFirst` is its index here.
+    private var walked: [WalkedElement] = []
 
     /// A tape is handed over when it holds this many events or bytes: about what a chunk of the
     /// parallel read (`ParseThreads.defaultChunkBytes`) records, so a chunk of records dense with
@@ -134,25 +134,26 @@ final class ElementTape: RecordedTape, @unchecked Sendable {
         attributeTotal = first + n
     }
 
-    /// The name of a `.walkedSleep` event (never read).
-    private static let noName: StaticString = "walked sleep sample"
+    /// The name of a `.walked` event (never read).
+    private static let noName: StaticString = "walked element"
 
-    /// Records a walked sleep sample (`ElementRecorder.expect`), its source's and zone's bytes
-    /// (ranges of `from`) copied.
-    func recordWalked(_ sample: WalkedSleepSample, bytes from: UnsafePointer<UInt8>) {
-        let length = Int(sample.sourceCount) + Int(max(sample.zoneCount, 0))
+    /// Records a walked element (`ElementRecorder.expect`), its texts' bytes (ranges of `from`:
+    /// source, zone, workout type) copied.
+    func recordWalked(_ element: WalkedElement, bytes from: UnsafePointer<UInt8>) {
+        let length = Int(element.sourceCount) + Int(max(element.zoneCount, 0)) + Int(max(element.typeCount, 0))
         if byteCount + length > byteCapacity { growBytes(toHold: byteCount + length) }
-        var w = sample
-        (bytes + byteCount).update(from: from + Int(w.sourceFirst), count: Int(w.sourceCount))
-        w.sourceFirst = Int32(byteCount)
-        byteCount += Int(w.sourceCount)
-        if w.zoneCount >= 0 {
-            (bytes + byteCount).update(from: from + Int(w.zoneFirst), count: Int(w.zoneCount))
-            w.zoneFirst = Int32(byteCount)
-            byteCount += Int(w.zoneCount)
+        var w = element
+        func copy(_ first: inout Int32, _ n: Int32) {
+            guard n >= 0 else { return }
+            (bytes + byteCount).update(from: from + Int(first), count: Int(n))
+            first = Int32(byteCount)
+            byteCount += Int(n)
         }
+        copy(&w.sourceFirst, w.sourceCount)
+        copy(&w.zoneFirst, w.zoneCount)
+        copy(&w.typeFirst, w.typeCount)
         events[count] = Event(
-            name: Self.noName.utf8Start, line: 0, column: 0, attributeFirst: Int32(walked.count), attributeCount: 0, kind: .walkedSleep)
+            name: Self.noName.utf8Start, line: 0, column: 0, attributeFirst: Int32(walked.count), attributeCount: 0, kind: .walked)
         count += 1
         walked.append(w)
     }
@@ -178,8 +179,12 @@ final class ElementTape: RecordedTape, @unchecked Sendable {
                 handler.start(name: e.name, attributes: attrs)
             case .end:
                 handler.end(name: e.name)
-            case .walkedSleep:
-                handler.walkedSleep(walked[Int(e.attributeFirst)], bytes: bytes)
+            case .walked:
+                let w = walked[Int(e.attributeFirst)]
+                switch w.kind {
+                case .sleep: handler.walkedSleep(w, bytes: bytes)
+                case .workout: handler.walkedWorkout(w, bytes: bytes)
+                }
             }
         }
     }

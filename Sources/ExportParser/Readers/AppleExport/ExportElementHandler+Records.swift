@@ -274,16 +274,16 @@ extension ExportElementHandler {
     /// value, the entries' digest, the last `HKTimeZone` value; the details the store would want
     /// are not walked, and compare's day book wants none), and finished as any top-level record:
     /// the same checks (the export moment) and the same `Sample` to the sink.
-    func walkedSleep(_ w: WalkedSleepSample, bytes: UnsafePointer<UInt8>) {
+    func walkedSleep(_ w: WalkedElement, bytes: UnsafePointer<UInt8>) {
         assert(!details, "a walked sleep sample has no details for the store")
-        let typeSlot = WalkedSleepSample.values.count
+        let typeSlot = WalkedElement.values.count
         if walkedSleepIDs[typeSlot] < 0 {
             let type: StaticString = "HKCategoryTypeIdentifierSleepAnalysis"
             walkedSleepIDs[typeSlot] = interner.intern(type.utf8Start, type.utf8CodeUnitCount)
         }
         let v = Int(w.value)
         if walkedSleepIDs[v] < 0 {
-            let text = WalkedSleepSample.values[v]
+            let text = WalkedElement.values[v]
             walkedSleepIDs[v] = interner.intern(text.utf8Start, text.utf8CodeUnitCount)
         }
         rec.active = true

@@ -135,6 +135,26 @@ extension ExportElementHandler {
         workout = nil
     }
 
+    /// `compare`'s walked workout (`ExportWindow.walkWorkout`), in its place in file order: the
+    /// `Workout` its start tag and its own `HKTimeZone` entry give (its texts plain: their bytes
+    /// are the reader's Strings), finished as a read one is (the export moment) and handed to
+    /// the sink as walked.
+    func walkedWorkout(_ w: WalkedElement, bytes: UnsafePointer<UInt8>) {
+        assert(!details, "a walked workout has no details for the store")
+        if !toldRecordsEnded { tellRecordsEnded() }
+        func text(_ first: Int32, _ count: Int32) -> String { internedString(bytes + Int(first), Int(count)) }
+        var workout = Workout(
+            activityType: w.typeCount >= 0 ? text(w.typeFirst, w.typeCount) : "HKWorkoutActivityTypeOther",
+            source: text(w.sourceFirst, w.sourceCount), start: w.start, end: w.end)
+        if w.zoneCount >= 0 { workout.timeZoneName = text(w.zoneFirst, w.zoneCount) }
+        report.workouts += 1
+        if w.start.seconds > exportMoment {
+            report.skip(Self.afterExportMoment("workout"), at: locate())
+        } else {
+            sink.walkedWorkout(workout)
+        }
+    }
+
     func endWorkoutActivity() {
         if let a = activity { workout?.activities.append(a) }
         activity = nil

@@ -93,9 +93,9 @@ final class ExportElementHandler: @unchecked Sendable {
         var type = -2, source = -2, version = -2, unit = -2, device = -2
     }
     @exclusivity(unchecked) var scratchIDs = ScratchIDs()
-    /// The interned ids of the sleep type (last) and of the sleep values (`WalkedSleepSample.values`,
+    /// The interned ids of the sleep type (last) and of the sleep values (`WalkedElement.values`,
     /// by index) once a walked sleep sample needed them (`walkedSleep`); -1 before.
-    @exclusivity(unchecked) var walkedSleepIDs = [Int](repeating: -1, count: WalkedSleepSample.values.count + 1)
+    @exclusivity(unchecked) var walkedSleepIDs = [Int](repeating: -1, count: WalkedElement.values.count + 1)
 
     init(sink: SampleSink) {
         self.sink = sink

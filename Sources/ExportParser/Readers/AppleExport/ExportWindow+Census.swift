@@ -122,8 +122,8 @@ extension ExportWindow {
     }
 
     /// `compare`: whether a sleep record outside the window (its attributes walked into
-    /// `seen.record`, its dates read) becomes a walked sample (`WalkedSleepSample`, in
-    /// `seen.sleep` at the kept bytes' count) instead of going to libxml2: when the sample the
+    /// `seen.record`, its dates read) becomes a walked sample (`WalkedElement`, in
+    /// `seen.walked` at the kept bytes' count) instead of going to libxml2: when the sample the
     /// reader would make of it is certain from its bytes. Nights chain samples over any number of
     /// dates (`SleepSessions`), so the day book still takes every one, in file order, its
     /// `HKTimeZone` entry too (the timeline stays the whole file's); what is saved is libxml2's
@@ -137,24 +137,24 @@ extension ExportWindow {
     ) -> Bool {
         guard end.seconds >= start.seconds, end.seconds - start.seconds <= Sample.longestSpan else { return false }
         guard seen.record.unit == nil, let v = seen.record.value else { return false }
-        guard let value = WalkedSleepSample.values.firstIndex(where: { v.count == $0.utf8CodeUnitCount && Self.same(v.at, $0) }) else {
+        guard let value = WalkedElement.values.firstIndex(where: { v.count == $0.utf8CodeUnitCount && Self.same(v.at, $0) }) else {
             return false
         }
         if references, Self.hasCharacterReference(segment.at, segment.count) { return false }
-        var w = WalkedSleepSample(start: start, end: end, deviceIsWatch: false, sourceFirst: 0, sourceCount: 0, value: UInt8(value))
+        var w = WalkedElement(start: start, end: end, deviceIsWatch: false, sourceFirst: 0, sourceCount: 0, value: UInt8(value))
         if tag[tagCount - 1] != UInt8(ascii: "/") {
             let after = segment.at.distance(to: tag) + tagCount + 1
             guard let zone = Self.sleepMetadata(segment.at, from: after, segment.count, into: &w) else { return false }
             if let z = zone {
-                guard z.count > 0, let first = seen.sleep.text(z, zone: true) else { return false }
+                guard z.count > 0, let first = seen.walked.text(z, .zone) else { return false }
                 (w.zoneFirst, w.zoneCount) = (first, Int32(z.count))
             }
         }
-        guard let s = seen.record.sourceName, s.count > 0, let source = seen.sleep.text(s, zone: false) else { return false }
+        guard let s = seen.record.sourceName, s.count > 0, let source = seen.walked.text(s, .source) else { return false }
         (w.sourceFirst, w.sourceCount) = (source, Int32(s.count))
         w.deviceIsWatch = Self.deviceIsWatch(seen.record)
-        seen.sleep.samples.append(w)
-        seen.sleep.places.append(seen.keptBytes)
+        seen.walked.elements.append(w)
+        seen.walked.places.append(seen.keptBytes)
         return true
     }
 
@@ -163,7 +163,7 @@ extension ExportWindow {
     /// spaces, then ` </Record>`: the entries' digest as the handler makes it, into `w`, and the
     /// last `HKTimeZone` entry's value (the one the reader keeps), or `.some(nil)` for none. Nil
     /// for anything else, or a key or value that is not `plain`.
-    private static func sleepMetadata(_ p: UnsafePointer<UInt8>, from: Int, _ n: Int, into w: inout WalkedSleepSample) -> Text?? {
+    private static func sleepMetadata(_ p: UnsafePointer<UInt8>, from: Int, _ n: Int, into w: inout WalkedElement) -> Text?? {
         let entry: StaticString = "<MetadataEntry key=\"", between: StaticString = "\" value=\"", close: StaticString = "\"/>"
         let endTag: StaticString = "</Record>"
         var zone: Text?
@@ -324,20 +324,34 @@ extension ExportWindow {
     }
 }
 
-extension WalkedSleepSamples {
-    /// Where the bytes `s` of a source (or, `zone`, an `HKTimeZone` value) are in `sources`: the
-    /// last sample's when they are the same, else appended. Nil (the record is read) when the
-    /// reader's text of them could be other than their bytes (`ExportWindow.plain`).
-    mutating func text(_ s: (at: UnsafePointer<UInt8>, count: Int), zone: Bool) -> Int32? {
-        if let last = zone ? lastZone : lastSource, Int(last.count) == s.count,
-            sources.withUnsafeBufferPointer({ WordBytes.equal($0.baseAddress! + Int(last.first), s.at, s.count) })
+extension WalkedElements {
+    /// Which of the last element's texts a text is compared with first.
+    enum TextKind { case source, zone, type }
+
+    /// Where the bytes `s` of a source, an `HKTimeZone` value or a workout type are in `sources`:
+    /// the last element's of that kind when they are the same, else appended. Nil (the element
+    /// is read) when the reader's text of them could be other than their bytes
+    /// (`ExportWindow.plain`).
+    mutating func text(_ s: (at: UnsafePointer<UInt8>, count: Int), _ kind: TextKind) -> Int32? {
+        let last: (first: Int32, count: Int32)?
+        switch kind {
+        case .source: last = lastSource
+        case .zone: last = lastZone
+        case .type: last = lastType
+        }
+        if let last, Int(last.count) == s.count,
+            s.count == 0 || sources.withUnsafeBufferPointer({ WordBytes.equal($0.baseAddress! + Int(last.first), s.at, s.count) })
         {
             return last.first
         }
         guard ExportWindow.plain(s.at, s.count) else { return nil }
         let first = Int32(sources.count)
         sources.append(contentsOf: UnsafeBufferPointer(start: s.at, count: s.count))
-        if zone { lastZone = (first, Int32(s.count)) } else { lastSource = (first, Int32(s.count)) }
+        switch kind {
+        case .source: lastSource = (first, Int32(s.count))
+        case .zone: lastZone = (first, Int32(s.count))
+        case .type: lastType = (first, Int32(s.count))
+        }
         return first
     }
 }

@@ -22,11 +22,12 @@ import Foundation
 ///   per watch source tells the book;
 /// - it has no date the scan can read (`ExportDate`, `Me`, an element of another layout).
 ///
-/// `compare` (`census`): every element but a `Record` or a `Correlation` is kept too; a record is
-/// cut only into the census of what it tells the report (`WindowCensus`, whose comment says which
-/// records can be; the others are kept), a plain sleep record only into a walked sample played in
-/// its place (`walkSleep`), and a correlation outside the window is cut (the day book takes
-/// nothing from one).
+/// `compare` (`census`): every element but a `Record`, a `Correlation` or a `Workout` is kept
+/// too; a record is cut only into the census of what it tells the report (`WindowCensus`, whose
+/// comment says which records can be; the others are kept), a plain sleep record only into a
+/// walked sample played in its place (`walkSleep`), a workout in Apple's layout only into a
+/// walked workout played in its place (`walkWorkout`; the others are kept), and a correlation
+/// outside the window is cut (the day book takes nothing from one).
 ///
 /// The cut is made where `ParallelSAXDriver` cuts (a line feed, one space, a start tag), so what
 /// is left is whole top-level elements in file order. Line numbers of what is left are not the
@@ -102,9 +103,10 @@ struct ExportWindow: Sendable {
         /// (`RecordStartTag.Memo`).
         var record = RecordStartTag()
         var tagMemo = RecordStartTag.Memo()
-        /// `compare`: the chunk's sleep samples walked instead of kept (`walkSleep`), and the
-        /// bytes kept of the chunk so far (where the next one cut sits among them).
-        var sleep = WalkedSleepSamples(), keptBytes = 0
+        /// `compare`: the chunk's sleep samples and workouts walked instead of kept (`walkSleep`,
+        /// `walkWorkout`), and the bytes kept of the chunk so far (where the next one cut sits
+        /// among them).
+        var walked = WalkedElements(), keptBytes = 0
 
         /// Whether `source` (a `sourceName`'s bytes) is a watch source kept already: compared as
         /// words (`elementsEqual` went byte by byte, two fifths of the census's samples).
@@ -333,6 +335,12 @@ struct ExportWindow: Sendable {
         // compare: a plain sleep record, its `HKTimeZone` entry too, goes to the book walked.
         if walked, let t = seen.record.type, Self.isSleep(t) {
             return !walkSleep(tag, tagCount, start, end, segment: (p, count), references: references, seen: &seen)
+        }
+        // compare: a workout, its `HKTimeZone` entry too, goes to the book walked.
+        if census != nil, tagCount > 9, Self.same(tag, "<Workout "),
+            walkWorkout(tag, tagCount, start, end, segment: (p, count), seen: &seen)
+        {
+            return false
         }
         if zone || restOfLineNamesZone(tag, tagCount, p, count) { return true }
         if census != nil {

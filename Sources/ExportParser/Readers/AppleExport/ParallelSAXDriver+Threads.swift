@@ -31,10 +31,10 @@ extension ParallelSAXDriver {
                 // the bytes left for libxml2 are tested here, a sliver of the chunk. A NUL leaves
                 // the chunk to the player's parser, whose libxml2 refuses it: an error, so the
                 // window read is done again in full (`ExplainJob`), and the NUL reported there.
-                if !seen.sleep.isEmpty { (chunk.sleep, seen.sleep) = (seen.sleep, WalkedSleepSamples()) }
+                if !seen.walked.isEmpty { (chunk.walked, seen.walked) = (seen.walked, WalkedElements()) }
                 if window != nil, !chunk.dropControls() { continue }
                 let recorder = ElementRecorder(file: file, syntheticRoot: !chunk.first, spares: spares) { chunk.tapes.append($0) }
-                recorder.expect(chunk.sleep)
+                recorder.expect(chunk.walked)
                 chunk.shortcuts = EntityShortcuts.apply(&chunk.bytes)
                 recorder.shortcuts = chunk.shortcuts
                 do {
@@ -106,7 +106,7 @@ extension ParallelSAXDriver {
                     }
                 }
                 guard let parser = sequential, state.failure == nil else { continue }
-                parser.expect(chunk.sleep)
+                parser.expect(chunk.walked)
                 do {
                     try chunk.bytes.withUnsafeBytes { try parser.feed($0) }
                     if chunk.last {

@@ -34,9 +34,9 @@ final class ParseChunk: @unchecked Sendable {
     var newlines = 0
     /// Control bytes a window read's worker removed from the bytes (`PrologFilter.dropControls(inPlace:count:)`).
     var controlsDropped = 0
-    /// `compare`'s window read: the sleep samples the worker walked instead of keeping
-    /// (`ExportWindow.walkSleep`), placed among `bytes`; whoever parses the bytes plays them.
-    var sleep = WalkedSleepSamples()
+    /// `compare`'s window read: the sleep samples and workouts the worker walked instead of keeping
+    /// (`ExportWindow.walkSleep`, `walkWorkout`), placed among `bytes`; whoever parses the bytes plays them.
+    var walked = WalkedElements()
     let parsed = DispatchSemaphore(value: 0)
 
     init(bytes: [UInt8], first: Bool, last: Bool, sequential: Bool, mapped: MappedFile.Part? = nil) {
@@ -64,13 +64,13 @@ final class ParseChunk: @unchecked Sendable {
         mapped = nil
     }
 
-    /// Removes the window read's forbidden control bytes from `bytes` in place (each walked sleep
+    /// Removes the window read's forbidden control bytes from `bytes` in place (each walked
     /// sample's place moved down by those before it); false (nothing removed) at a NUL.
     func dropControls() -> Bool {
         let n = bytes.count
         guard n > 0 else { return true }
-        var shifted = sleep.places
-        if !sleep.isEmpty {
+        var shifted = walked.places
+        if !walked.isEmpty {
             var dropped = 0, k = 0
             for (i, c) in bytes.enumerated() {
                 while k < shifted.count, shifted[k] <= i {
@@ -88,7 +88,7 @@ final class ParseChunk: @unchecked Sendable {
         if r.nul != nil { return false }
         if r.kept < n { bytes.removeLast(n - r.kept) }
         controlsDropped = r.dropped
-        sleep.places = shifted
+        walked.places = shifted
         return true
     }
 

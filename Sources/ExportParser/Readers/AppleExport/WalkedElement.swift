@@ -1,9 +1,16 @@
-/// `compare`'s window read (docs/export-xml.md, "The census"): a sleep sample outside the window
-/// that a worker read from its start tag alone (`ExportWindow.walkSleep`) instead of handing it to
-/// libxml2. It reaches the handler in its place in file order (an `ElementTape` event), and the
-/// handler makes of it the very `Sample` the record's start tag would give
-/// (`ExportElementHandler.walkedSleep`). Its source is a range of bytes its holder keeps.
-struct WalkedSleepSample {
+/// `compare`'s window read (docs/export-xml.md, "The census"): a top-level element outside the
+/// window that a worker read from its bytes instead of handing it to libxml2. It reaches the
+/// handler in its place in file order (an `ElementTape` event), and the handler makes of it what
+/// the element would give the day book:
+/// - a sleep record (`ExportWindow.walkSleep`): the very `Sample` its start tag gives
+///   (`ExportElementHandler.walkedSleep`);
+/// - a workout (`ExportWindow.walkWorkout`): its type, source, dates and `HKTimeZone` entry, all
+///   a date outside the window takes from it (`ExportElementHandler.walkedWorkout`).
+///
+/// Its texts are ranges of bytes its holder keeps.
+struct WalkedElement {
+    enum Kind: UInt8 { case sleep, workout }
+    var kind = Kind.sleep
     var start: Timestamp
     var end: Timestamp
     var deviceIsWatch: Bool
@@ -18,8 +25,11 @@ struct WalkedSleepSample {
     var hasMetadata = false
 
     /// Which of `values` the record's `value` is (two texts give one stage, and the sample
-    /// keeps the text it was written with).
+    /// keeps the text it was written with). A workout: 0.
     var value: UInt8
+    /// A workout's `workoutActivityType`, a range of the same bytes; a count of -1: none.
+    var typeFirst: Int32 = 0
+    var typeCount: Int32 = -1
 
     /// The `value`s of a sleep record that `SleepSegment.stage(for:)` gives a stage: any other
     /// is read by libxml2. The handler keeps each text's interned id by its index here.
@@ -30,19 +40,21 @@ struct WalkedSleepSample {
     ]
 }
 
-/// The sleep samples a worker walked in one chunk, in file order, each with its place: the count
+/// The elements a worker walked in one chunk, in file order, each with its place: the count
 /// of the chunk's kept bytes (those libxml2 parses) that come before it in the file. The recorder
 /// puts each on the tape before the first top-level element that starts past its place
 /// (`ElementRecorder.expect`).
-struct WalkedSleepSamples {
-    var samples: [WalkedSleepSample] = []
+struct WalkedElements {
+    var elements: [WalkedElement] = []
     var places: [Int] = []
-    /// The sources' bytes; consecutive samples of one source share theirs.
+    /// The texts' bytes (sources, zones, workout types); consecutive elements with one text
+    /// share its bytes.
     var sources: [UInt8] = []
-    /// The last sample's source and zone in `sources` (`ExportWindow.walkSleep` compares each
+    /// The last element's source, zone and workout type in `sources` (`text(_:_:)` compares each
     /// first).
     var lastSource: (first: Int32, count: Int32)?
     var lastZone: (first: Int32, count: Int32)?
+    var lastType: (first: Int32, count: Int32)?
 
-    var isEmpty: Bool { samples.isEmpty }
+    var isEmpty: Bool { elements.isEmpty }
 }

@@ -45,14 +45,16 @@ final class CompareWindowWorkoutTests: ParseThreadsTestCase {
     }
 
     /// What the scan walks, in the window 2024-02-01 … 02-07 (read from 01-30 00:00 UTC to 02-10
-    /// 00:00 UTC with the two days' margin): of six workouts, the run of 01-10 (Apple's layout;
+    /// 00:00 UTC with the two days' margin): of nine workouts, the run of 01-10 (Apple's layout;
     /// its own zone Europe/Berlin, its activity's Asia/Tokyo not the workout's) and the walk of
     /// 03-05 (closed in place, no `sourceName`: the reader's empty source). Read: a workout whose
     /// zone key is written with a character reference (the reader's `HKTimeZone`), one with a
-    /// comment line, one with an end tag that closes another element than the one open, and
-    /// the window's own (02-03). Places: the root's start tag is 27 bytes, each kept element's
-    /// segment its string's length (the line feed before it, not the one after): so
-    /// 27 + steps for the run, and 27 + steps + the four kept workouts for the walk.
+    /// comment line, one with an end tag that closes another element than the one open, the
+    /// window's own (02-03), and three whose `sourceName` the walk would not read as the reader
+    /// does (a tab before `=`, given twice, with a prefix). Places: the root's start tag is 27
+    /// bytes, each kept element's segment its string's length (the line feed before it, not the
+    /// one after): so 27 + steps for the run, and 27 + steps + the seven kept workouts for the
+    /// walk.
     func testTheScanWalksWorkoutsInAppleLayout() throws {
         let run = Self.workout(
             start: "2024-01-10 07:00:00 +0100", end: "2024-01-10 08:00:00 +0100",
@@ -71,13 +73,21 @@ final class CompareWindowWorkoutTests: ParseThreadsTestCase {
             children: "  <WorkoutActivity uuid=\"B\">\n  </WorkoutRoute>\n" + Census.zone("Europe/Berlin"))
         let inside = Self.workout(
             start: "2024-02-03 07:00:00 +0100", end: "2024-02-03 08:00:00 +0100", children: Census.zone("Europe/Berlin"))
-        let body = Census.inWindow + run + reference + comment + crossed + inside + walk
+        // The reader's `sourceName` all three (XML allows white space before `=`; a second
+        // `sourceName` or an unbound prefix is an error the reader reports).
+        func renamed(_ name: String, day: Int) -> String {
+            Self.workout(source: "Bob", start: "2024-01-\(day) 07:00:00 +0100", end: "2024-01-\(day) 08:00:00 +0100")
+                .replacingOccurrences(of: " sourceName=", with: name)
+        }
+        let tab = renamed(" sourceName\t=", day: 15), twice = renamed(" sourceName=\"Ann\" sourceName=", day: 16)
+        let prefixed = renamed(" x:sourceName=", day: 17)
+        let body = Census.inWindow + run + reference + comment + crossed + inside + tab + twice + prefixed + walk
         var bytes = Array(("<HealthData locale=\"en_US\">\n" + body + "</HealthData>\n").utf8)
         var seen = ExportWindow.Seen()
         // The window 2024-02-01 … 02-07 is days 19754 … 19760 (2024-02-01 = 19,723 + 31).
         ExportWindow(days: 19754...19760, census: WindowCensusCollector()).filter(&bytes, seen: &seen)
         let left = String(decoding: bytes, as: UTF8.self)
-        let kept = [reference, comment, crossed, inside]
+        let kept = [reference, comment, crossed, inside, tab, twice, prefixed]
         XCTAssertEqual(left, "<HealthData locale=\"en_US\">\n" + Census.inWindow + kept.joined() + "</HealthData>\n")
         let steps = Census.inWindow.utf8.count, keptBytes = kept.map(\.utf8.count).reduce(0, +)
         XCTAssertEqual(seen.walked.places, [27 + steps, 27 + steps + keptBytes])
@@ -114,7 +124,8 @@ final class CompareWindowWorkoutTests: ParseThreadsTestCase {
     /// Dates: 01-05, 01-20, 01-21, 02-02, 03-11 (5); sources Ann’s Phone (c's only), Ann’s
     /// Watch, Phone. Tokyo is eight hours from the offsets written: a trip, read twice, the
     /// second time dating by the timeline given (b's zone then a date's second). Each way: the
-    /// timeline's (no --timezone), --timezone Europe/Berlin, chunks of 64 and 4,096 bytes.
+    /// timeline's (no --timezone) in chunks of 64 and 4,096 bytes, --timezone Europe/Berlin in
+    /// chunks of 64.
     func testCompareOfWalkedWorkoutsIsTheFullReads() throws {
         let start = "2024-01-20 10:00:00 +0100", end = "2024-01-20 11:00:00 +0100"
         let children = Self.runChildren(zone: "Asia/Tokyo", activityZone: "America/New_York", start: start, end: end)
@@ -154,19 +165,28 @@ final class CompareWindowWorkoutTests: ParseThreadsTestCase {
     /// full, and its outputs are the full read's. Without the second zone (the copy states
     /// none) the window read stands. In chunks of 64 bytes the parallel read leaves the second
     /// to the player's own parser, which reads it whole (`ParallelSAXDriver`): a read workout
-    /// starting when a walked one did. Two walked ones: `testTheBookIsUnsureOfWalkedCopies`.
+    /// starting when a walked one did; in chunks of 4,096 (the file padded with 40 records
+    /// before the window, cut into the census, so that it is cut into chunks) both are walked.
     func testWorkoutsStartingTogetherWithTwoZonesAreReadInFull() throws {
         let start = "2024-01-20 10:00:00 +0100", end = "2024-01-20 11:00:00 +0100"
+        let padding = (10..<50).map {
+            Census.record("HKQuantityTypeIdentifierHeartRate", "70", unit: "count/min", start: "2024-01-21 12:\($0):00 +0100")
+        }
         func pair(_ second: String) -> String {
             Census.export(
                 Census.record(
                     "HKQuantityTypeIdentifierHeartRate", "61", unit: "count/min", start: "2024-01-20 23:30:00 +0100",
                     children: Census.zone("Europe/Berlin"))
-                    + Census.inWindow + Self.workout(start: start, end: end, children: Census.zone("Asia/Tokyo"))
+                    + padding.joined() + Census.inWindow + Self.workout(start: start, end: end, children: Census.zone("Asia/Tokyo"))
                     + Self.workout(address: "0x3", start: start, end: end, children: second))
         }
         let twoZones = pair(Census.zone("Europe/Berlin"))
-        XCTAssertFalse(try Census.windowReadStands(twoZones, chunk: 64))
+        XCTAssertGreaterThan(twoZones.utf8.count, 2 * 4096)
+        var bytes = Array(twoZones.utf8)
+        var seen = ExportWindow.Seen()
+        ExportWindow(days: 19754...19760, census: WindowCensusCollector()).filter(&bytes, seen: &seen)
+        XCTAssertEqual(seen.walked.elements.map(\.kind), [.workout, .workout])
+        for chunk in [64, 4096] { XCTAssertFalse(try Census.windowReadStands(twoZones, chunk: chunk), "\(chunk)") }
         XCTAssertEqual(try Census.differences(bytes: Data(twoZones.utf8), chunks: [64, 4096]), [[], []])
         let noZone = pair("  <MetadataEntry key=\"HKIndoorWorkout\" value=\"0\"/>\n")
         for chunk in [64, 4096] { XCTAssertTrue(try Census.windowReadStands(noZone, chunk: chunk), "\(chunk)") }
@@ -195,7 +215,8 @@ final class CompareWindowWorkoutTests: ParseThreadsTestCase {
         XCTAssertFalse(try unsure([(tokyo, true), (tokyo, true)]))
         XCTAssertTrue(try unsure([(tokyo, true), (berlin, true)]))
         XCTAssertFalse(try unsure([(tokyo, true), (none, true)]))
-        // Another zone noted between: the copy's note would start a run again.
+        // A later note between (the same zone a minute on): the run ends after the copy's start,
+        // whose note would start a run again.
         let later = run("Asia/Tokyo", at: Timestamp(seconds: start.seconds + 60, offset: 3_600))
         XCTAssertTrue(try unsure([(tokyo, true), (later, true), (tokyo, true)]))
         // A read workout and a walked one, either order; two read ones are the identities' to count.

@@ -12,7 +12,9 @@ import Foundation
 /// quarter-hour, which the reader skips when it starts after the date, or after an export date
 /// written after the records; a census date inside the window, a cut running sample inside a
 /// run of a window date among them; a quarter-hour a midnight falls
-/// in, `WindowCensus.dates`; one source name in two normal forms): the caller reads in full.
+/// in, `WindowCensus.dates`; one source name in two normal forms; a workout starting when a walked
+/// one did whose zone's note would change the book, `DayBook.walkedWorkoutUnsure`): the caller
+/// reads in full.
 enum CompareWindowSide {
     static func read(
         _ path: String, format: InputFormat, options: DayOptions, window: Comparison.Window, progress: ((ConvertProgress) -> Void)?
@@ -28,6 +30,8 @@ enum CompareWindowSide {
         let started = Date()
         let shown = progress.map { ConvertProgress.reporter($0, started: started) { scan.tally.elements } }
         _ = try source.read(into: book, zone: options.timeZone, window: scan, progress: shown)
+        // A walked workout's copy the book is unsure of: the days are not a full read's.
+        if book.walkedWorkoutUnsure { return nil }
         FreedMemory.giveBack()
         // The clock the book's finish dates by, before it runs (a trip's second read keeps it).
         let zone = options.timeZone, timeline = zone == nil ? book.timelineSeen : nil
@@ -61,10 +65,10 @@ enum CompareWindowSide {
         } else {
             countedOrNot = try firstCensus.value()
         }
-        // A trip's second read dates by the first's timeline: both books' walked workouts count.
-        guard let counted = countedOrNot, !workoutOutreaches(finished, window: window), !book.walkedWorkoutUnsure,
-            !finished.walkedWorkoutUnsure
-        else { return nil }
+        // A trip's second read is unsure of its own walked workouts' copies too.
+        guard let counted = countedOrNot, !workoutOutreaches(finished, window: window), !finished.walkedWorkoutUnsure else {
+            return nil
+        }
         let census = counted.census
         if namesOneSourceTwice(finished.sourceNames + census.rawSources.map({ WindowCensus.decode($0.name) })) { return nil }
         let names = Array(Set(finished.sourceNames).union(census.sourceNames))

@@ -14,9 +14,9 @@ import Foundation
 /// them, alone at the file's end (docs/performance.md).
 ///
 /// What is not walked is read, as before: a tag or line not in Apple's layout (one element a
-/// line, attributes `name="value"`), a child element other than the workout's own, an end tag
-/// that does not close the element it should, a text the reader would decode otherwise
-/// (`plain`). A workout's identity (which copies of a sync count once, `WorkoutIdentity`) needs
+/// line, attributes `name="value"`), an attribute the walk reads given twice, a child element
+/// other than the workout's own, an end tag that does not close the element it should, a text
+/// the reader would decode otherwise (`plain`). A workout's identity (which copies of a sync count once, `WorkoutIdentity`) needs
 /// its children: the day book tells when a walked workout's start is another's
 /// (`DayBook.walkedWorkout`).
 ///
@@ -31,16 +31,17 @@ extension ExportWindow {
         seen: inout Seen
     ) -> Bool {
         var type: Text?, source: Text?, startText: Text?, endText: Text?
+        // An attribute the walk reads given twice is an error to the reader: read.
+        func once(_ slot: inout Text?, _ value: Text) -> Bool {
+            guard slot == nil else { return false }
+            slot = value
+            return true
+        }
         let walked = Self.forEachAttribute(tag, tagCount) { name, value in
-            if Self.named(name, "workoutActivityType") {
-                type = value
-            } else if Self.named(name, "sourceName") {
-                source = value
-            } else if Self.named(name, "startDate") {
-                startText = value
-            } else if Self.named(name, "endDate") {
-                endText = value
-            }
+            if Self.named(name, "workoutActivityType") { return once(&type, value) }
+            if Self.named(name, "sourceName") { return once(&source, value) }
+            if Self.named(name, "startDate") { return once(&startText, value) }
+            if Self.named(name, "endDate") { return once(&endText, value) }
             return true
         }
         // The dates the scan found are the ones the reader reads.
@@ -111,7 +112,13 @@ extension ExportWindow {
             guard let child = workoutChildren.firstIndex(where: { named((p + i + 1, nameCount - 1), $0) }) else { return nil }
             var key: Text?, value: Text?
             let attributes = forEachAttribute(p + i, tagCount) { name, v in
-                if named(name, "key") { key = v } else if named(name, "value") { value = v }
+                if named(name, "key") {
+                    guard key == nil else { return false }
+                    key = v
+                } else if named(name, "value") {
+                    guard value == nil else { return false }
+                    value = v
+                }
                 return true
             }
             guard attributes else { return nil }
@@ -129,7 +136,8 @@ extension ExportWindow {
     /// Calls `body` with each attribute's name and value of the tag at `tag` (`count` bytes from
     /// its `<` to its `>`), in order, while it returns true: true when the tag is its name, then
     /// `name="value"` pairs after white space, then `/` or nothing. False for anything else
-    /// (another quote, spaces around `=`), which the reader may read otherwise.
+    /// (another quote, white space around `=`, a name holding white space, a quote, markup or a
+    /// `:`, a namespace prefix the reader resolves), which the reader may read otherwise.
     static func forEachAttribute(_ tag: UnsafePointer<UInt8>, _ count: Int, _ body: (Text, Text) -> Bool) -> Bool {
         var i = 1
         while i < count, tag[i] != 0x20, tag[i] != 0x0A, tag[i] != 0x09, tag[i] != UInt8(ascii: "/") { i += 1 }
@@ -140,8 +148,16 @@ extension ExportWindow {
             if tag[i] == UInt8(ascii: "/") { return i == count - 1 }
             guard i > spaced else { return false }
             let nameStart = i
-            while i < count, tag[i] != UInt8(ascii: "="), tag[i] != 0x20, tag[i] != 0x22 { i += 1 }
-            guard i + 1 < count, i > nameStart, tag[i] == UInt8(ascii: "="), tag[i + 1] == 0x22 else { return false }
+            while i < count, tag[i] != UInt8(ascii: "=") {
+                let c = tag[i]
+                if c <= 0x20 || c == 0x22 || c == 0x27 || c == UInt8(ascii: ":") || c == UInt8(ascii: "<") || c == UInt8(ascii: ">")
+                    || c == UInt8(ascii: "/")
+                {
+                    return false
+                }
+                i += 1
+            }
+            guard i + 1 < count, i > nameStart, tag[i + 1] == 0x22 else { return false }
             let valueStart = i + 2
             guard let q = RecordStartTag.quote(tag, from: valueStart, count) else { return false }
             guard body((tag + nameStart, i - nameStart), (tag + valueStart, q - valueStart)) else { return false }

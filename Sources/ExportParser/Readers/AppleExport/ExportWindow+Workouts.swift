@@ -110,23 +110,26 @@ extension ExportWindow {
             var nameCount = 1
             while nameCount < tagCount, p[i + nameCount] != 0x20, p[i + nameCount] != UInt8(ascii: "/") { nameCount += 1 }
             guard let child = workoutChildren.firstIndex(where: { named((p + i + 1, nameCount - 1), $0) }) else { return nil }
-            var key: Text?, value: Text?
-            let attributes = forEachAttribute(p + i, tagCount) { name, v in
-                if named(name, "key") {
-                    guard key == nil else { return false }
-                    key = v
-                } else if named(name, "value") {
-                    guard value == nil else { return false }
-                    value = v
+            // The workout's own entry (an activity's, event's or route's is a detail, and the
+            // other children give the book nothing): its attributes walked, a key the reader
+            // would decode otherwise may be the zone's.
+            if child == 0, open.isEmpty {
+                var key: Text?, value: Text?
+                let attributes = forEachAttribute(p + i, tagCount) { name, v in
+                    if named(name, "key") {
+                        guard key == nil else { return false }
+                        key = v
+                    } else if named(name, "value") {
+                        guard value == nil else { return false }
+                        value = v
+                    }
+                    return true
                 }
-                return true
-            }
-            guard attributes else { return nil }
-            // The workout's own entry (an activity's, event's or route's is a detail): a key the
-            // reader would decode otherwise may be the zone's.
-            if child == 0, open.isEmpty, let key {
-                guard plain(key.at, key.count) else { return nil }
-                if key.count == 10, same(key.at, "HKTimeZone") { zone = value ?? (p + i, 0) }
+                guard attributes else { return nil }
+                if let key {
+                    guard plain(key.at, key.count) else { return nil }
+                    if key.count == 10, same(key.at, "HKTimeZone") { zone = value ?? (p + i, 0) }
+                }
             }
             if p[lineEnd - 2] != UInt8(ascii: "/") { open.append(child) }
             i = lineEnd

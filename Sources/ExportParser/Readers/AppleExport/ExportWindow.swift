@@ -197,16 +197,20 @@ struct ExportWindow: Sendable {
                 if p[g - 1] == UInt8(ascii: "/"), g + 1 < n, p[g + 1] == 0x0A, Self.isBoundary(p, n, g + 1) {
                     next = g + 1
                     i = n  // the segment is found: no line search
-                } else if i < g {
-                    i = g
+                } else if i <= g {
+                    i = g + 1  // the `>` is no line feed
                 }
             }
             while next == nil, i < n {
-                guard let f = memchr(p + i, 0x0A, n - i) else {
-                    i = n
-                    break
+                // A line feed right here (an element's tag ends its line: Apple's layout) needs no
+                // search; most nested lines are the one after a start tag or an end tag's.
+                if p[i] != 0x0A {
+                    guard let f = memchr(p + i, 0x0A, n - i) else {
+                        i = n
+                        break
+                    }
+                    i = p.distance(to: f.assumingMemoryBound(to: UInt8.self))
                 }
-                i = p.distance(to: f.assumingMemoryBound(to: UInt8.self))
                 if Self.isBoundary(p, n, i) {
                     next = i
                     break

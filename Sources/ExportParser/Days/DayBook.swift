@@ -323,9 +323,8 @@ final class DayBook: SampleSink {
         if w.end.seconds > latestData.seconds { latestData = w.end }
         // A copy of a walked workout counts once in a full read, here twice: the same only if
         // its zone is noted to no effect.
-        if !workoutStarts.insert(w.start.seconds).inserted, walkedStarts.contains(w.start.seconds), !notesIdly(w) {
-            walkedWorkoutUnsure = true
-        }
+        workoutStarts.insert(w.start.seconds)
+        if walkedStarts.contains(w.start.seconds), !notesIdly(w) { walkedWorkoutUnsure = true }
         guard workouts.add(w) else { return }
         place(w)
     }

@@ -118,7 +118,7 @@ extension ExportWindow {
     @inline(__always)
     static func isSleep(_ v: (at: UnsafePointer<UInt8>, count: Int)) -> Bool {
         let sleep: StaticString = "HKCategoryTypeIdentifierSleepAnalysis"
-        return v.count == sleep.utf8CodeUnitCount && same(v.at, sleep)
+        return named(v, sleep)
     }
 
     /// `compare`: whether a sleep record outside the window (its attributes walked into
@@ -137,7 +137,7 @@ extension ExportWindow {
     ) -> Bool {
         guard end.seconds >= start.seconds, end.seconds - start.seconds <= Sample.longestSpan else { return false }
         guard seen.record.unit == nil, let v = seen.record.value else { return false }
-        guard let value = WalkedElement.values.firstIndex(where: { v.count == $0.utf8CodeUnitCount && Self.same(v.at, $0) }) else {
+        guard let value = WalkedElement.values.firstIndex(where: { Self.named(v, $0) }) else {
             return false
         }
         if references, Self.hasCharacterReference(segment.at, segment.count) { return false }

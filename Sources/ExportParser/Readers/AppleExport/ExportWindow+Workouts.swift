@@ -16,9 +16,9 @@ import Foundation
 /// What is not walked is read, as before: a tag or line not in Apple's layout (one element a
 /// line, attributes `name="value"`), an attribute the walk reads given twice, a child element
 /// other than the workout's own, an end tag that does not close the element it should, a text
-/// the reader would decode otherwise (`plain`). A workout's identity (which copies of a sync count once, `WorkoutIdentity`) needs
-/// its children: the day book tells when a walked workout's start is another's
-/// (`DayBook.walkedWorkout`).
+/// the reader would decode otherwise (`plain`). A workout's identity (which copies of a sync
+/// count once, `WorkoutIdentity`) needs its children: the day book tells when a walked workout's
+/// start is another's (`DayBook.walkedWorkout`).
 ///
 /// Unsafe code here (docs/architecture.md, "Where unsafe code lives"): as in `ExportWindow`, the
 /// pointers are into the chunk a worker is scanning, read within the counts the caller measured.
@@ -32,16 +32,11 @@ extension ExportWindow {
     ) -> Bool {
         var type: Text?, source: Text?, startText: Text?, endText: Text?
         // An attribute the walk reads given twice is an error to the reader: read.
-        func once(_ slot: inout Text?, _ value: Text) -> Bool {
-            guard slot == nil else { return false }
-            slot = value
-            return true
-        }
         let walked = Self.forEachAttribute(tag, tagCount) { name, value in
-            if Self.named(name, "workoutActivityType") { return once(&type, value) }
-            if Self.named(name, "sourceName") { return once(&source, value) }
-            if Self.named(name, "startDate") { return once(&startText, value) }
-            if Self.named(name, "endDate") { return once(&endText, value) }
+            if Self.named(name, "workoutActivityType") { return RecordStartTag.setOnce(&type, value) }
+            if Self.named(name, "sourceName") { return RecordStartTag.setOnce(&source, value) }
+            if Self.named(name, "startDate") { return RecordStartTag.setOnce(&startText, value) }
+            if Self.named(name, "endDate") { return RecordStartTag.setOnce(&endText, value) }
             return true
         }
         // The dates the scan found are the ones the reader reads.
@@ -116,13 +111,8 @@ extension ExportWindow {
             if child == 0, open.isEmpty {
                 var key: Text?, value: Text?
                 let attributes = forEachAttribute(p + i, tagCount) { name, v in
-                    if named(name, "key") {
-                        guard key == nil else { return false }
-                        key = v
-                    } else if named(name, "value") {
-                        guard value == nil else { return false }
-                        value = v
-                    }
+                    if named(name, "key") { return RecordStartTag.setOnce(&key, v) }
+                    if named(name, "value") { return RecordStartTag.setOnce(&value, v) }
                     return true
                 }
                 guard attributes else { return nil }
@@ -168,7 +158,7 @@ extension ExportWindow {
         }
     }
 
-    /// Whether a name's bytes are `literal`.
+    /// Whether a name's (or value's) bytes are `literal`.
     @inline(__always)
     static func named(_ name: Text, _ literal: StaticString) -> Bool {
         name.count == literal.utf8CodeUnitCount && same(name.at, literal)

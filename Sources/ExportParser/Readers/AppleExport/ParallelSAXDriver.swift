@@ -34,8 +34,8 @@ import Foundation
 /// The workers' and the player's loops are in `ParallelSAXDriver+Threads.swift`.
 ///
 /// Unsafe code here (docs/architecture.md, "Where unsafe code lives"): `feed`'s buffer (valid for
-/// the call; its bytes are copied into chunks); `feed(reading:)` lets `read` write into the uninitialised capacity
-/// `Array.append(contentsOf:)` hands to `SpareCapacityRead` (never past it: the read is
+/// the call; its bytes are copied into chunks); `feed(reading:)` lets `read` write into the
+/// uninitialised capacity `Array.append(contentsOf:)` hands to `SpareCapacityRead` (never past it: the read is
 /// limited to that buffer's count, and the array counts only the bytes the read returned); the
 /// cut search reads a buffer of the array it belongs to inside `withUnsafeBufferPointer`, or
 /// the held part of a `MappedFile`, which the driver and every chunk of it keep alive.

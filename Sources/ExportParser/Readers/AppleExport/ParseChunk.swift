@@ -34,8 +34,9 @@ final class ParseChunk: @unchecked Sendable {
     var newlines = 0
     /// Control bytes a window read's worker removed from the bytes (`PrologFilter.dropControls(inPlace:count:)`).
     var controlsDropped = 0
-    /// `compare`'s window read: the sleep samples and workouts the worker walked instead of keeping
-    /// (`ExportWindow.walkSleep`, `walkWorkout`), placed among `bytes`; whoever parses the bytes plays them.
+    /// `compare`'s window read: the sleep samples and workouts the worker walked instead of
+    /// keeping (`ExportWindow.walkSleep`, `walkWorkout`), placed among `bytes`; whoever parses the
+    /// bytes plays them.
     var walked = WalkedElements()
     let parsed = DispatchSemaphore(value: 0)
 

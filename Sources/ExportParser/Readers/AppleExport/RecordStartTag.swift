@@ -367,8 +367,10 @@ struct RecordStartTag {
         return nil
     }
 
+    /// Puts `text` in an empty `slot`; false when the slot holds one already (an attribute given
+    /// twice, an error to the reader). The workout walk's too (`ExportWindow.walkWorkout`).
     @inline(__always)
-    private static func setOnce(_ slot: inout Text?, _ text: Text) -> Bool {
+    static func setOnce(_ slot: inout Text?, _ text: Text) -> Bool {
         guard slot == nil else { return false }
         slot = text
         return true
